@@ -1,0 +1,43 @@
+// What every op takes besides its inputs: the caller's memory limit (spec README, "Memory
+// accounting") and the execution knobs of the optimized layer (the reference ignores them).
+#pragma once
+
+#include <cstdint>
+
+#include "opconform/dtype.h"
+#include "opconform/shape.h"
+#include "opconform/status.h"
+
+namespace opconform {
+
+struct ExecOptions {
+  // Bytes the op's outputs may request in total (64 + elements * width per output).
+  std::int64_t memory_limit_bytes = std::int64_t{4} << 30;
+  // Optimized kernels: worker threads (0: the hardware's count); results never depend on it.
+  int num_threads = 0;
+  // Optimized kernels: tile size in bytes for blocked loops (0: the kernel's default).
+  std::int64_t tile_bytes = 0;
+};
+
+// Running total of an op's output requests against the limit, outputs in their order:
+//   MemoryAccount account(options.memory_limit_bytes);
+//   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape));   // per output, then allocate
+// request() fails with RESOURCE_EXHAUSTED
+// "OOM when allocating tensor with shape<shape> and type <dtype>" once the total exceeds the
+// limit or overflows. Precondition: the shape is valid (dims >= 0, element count fits).
+class MemoryAccount {
+ public:
+  explicit MemoryAccount(std::int64_t limit_bytes) : limit_(limit_bytes) {}
+  Status request(DType dtype, const Shape& shape);
+  std::int64_t total_bytes() const { return total_; }
+
+ private:
+  std::int64_t limit_;
+  std::int64_t total_ = 0;
+};
+
+// Bytes one output of this dtype and shape counts for: 64 + elements * width, or -1 when
+// that overflows int64.
+std::int64_t output_request_bytes(DType dtype, const Shape& shape);
+
+}  // namespace opconform

@@ -1,0 +1,66 @@
+#include "opconform/tensor.h"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <new>
+
+namespace opconform {
+
+namespace {
+constexpr std::size_t kAlignment = 64;
+
+template <class T>
+std::shared_ptr<void> allocate_elements(std::int64_t count) {
+  const auto n = static_cast<std::size_t>(count);
+  if constexpr (std::is_trivially_copyable_v<T>) {
+    const std::size_t bytes = n * sizeof(T) == 0 ? kAlignment : n * sizeof(T);
+    void* p = ::operator new(bytes, std::align_val_t{kAlignment});
+    std::memset(p, 0, bytes);  // T{} is all-zero bits for every trivially copyable dtype
+    return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{kAlignment}); });
+  } else {
+    return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());
+  }
+}
+}  // namespace
+
+Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
+  num_elements_ = checked_num_elements(shape_);
+  if (num_elements_ < 0 || static_cast<int>(shape_.size()) > kMaxDims)
+    throw std::length_error("Tensor: invalid shape " + shape_string(shape_));
+  const auto max_bytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (static_cast<std::uint64_t>(num_elements_) > max_bytes / dtype_storage_size(dtype))
+    throw std::length_error("Tensor: buffer size overflows for " + shape_string(shape_));
+  storage_ = visit_dtype(dtype, [&](auto tag) {
+    return allocate_elements<typename decltype(tag)::type>(num_elements_);
+  });
+  data_ = storage_.get();
+}
+
+std::int64_t Tensor::index_value(std::int64_t i) const {
+  if (dtype_ == DType::kInt32) return static_cast<const std::int32_t*>(data_)[i];
+  if (dtype_ == DType::kInt64) return static_cast<const std::int64_t*>(data_)[i];
+  throw std::logic_error("Tensor::index_value: not an int32/int64 tensor");
+}
+
+Tensor Tensor::clone() const {
+  Tensor copy(dtype_, shape_);
+  if (dtype_ == DType::kString) {
+    std::copy_n(data<std::string>(), num_elements_, copy.data<std::string>());
+  } else if (num_elements_ > 0) {
+    std::memcpy(copy.data_, data_, static_cast<std::size_t>(num_elements_) * dtype_storage_size(dtype_));
+  }
+  return copy;
+}
+
+bool Tensor::bit_equal(const Tensor& other) const {
+  if (dtype_ != other.dtype_ || shape_ != other.shape_) return false;
+  if (dtype_ == DType::kString)
+    return std::equal(data<std::string>(), data<std::string>() + num_elements_,
+                      other.data<std::string>());
+  if (num_elements_ == 0) return true;
+  return std::memcmp(data_, other.data_,
+                     static_cast<std::size_t>(num_elements_) * dtype_storage_size(dtype_)) == 0;
+}
+
+}  // namespace opconform

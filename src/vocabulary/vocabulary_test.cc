@@ -1,0 +1,79 @@
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "opconform/exec.h"
+#include "opconform/shape.h"
+#include "opconform/tensor.h"
+
+namespace opconform {
+namespace {
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+TEST(Shape, DebugString) {
+  EXPECT_EQ(shape_string(Shape{}), "[]");
+  EXPECT_EQ(shape_string(Shape{2, 3}), "[2,3]");
+}
+
+TEST(Shape, MultiplyWithoutOverflow) {
+  EXPECT_EQ(multiply_without_overflow(-1, 0), -1);  // a negative factor beats a zero one
+  EXPECT_EQ(multiply_without_overflow(0, -5), -1);
+  EXPECT_EQ(multiply_without_overflow(0, kInt64Max), 0);
+  EXPECT_EQ(multiply_without_overflow(3, 4), 12);
+  EXPECT_EQ(multiply_without_overflow(4294967295, 4294967295), -8589934591);  // wrapped
+  EXPECT_EQ(multiply_without_overflow(4294967296, 4294967296), -1);           // > 2^64
+  EXPECT_EQ(multiply_without_overflow(6, 2305843009213693952), -4611686018427387904);
+}
+
+TEST(Shape, AddDimMessagesInOrder) {
+  ShapeBuilder b;
+  EXPECT_EQ(b.add_dim(-3).message(), "Expected a non-negative size, got -3");
+  ASSERT_TRUE(b.add_dim(6).ok());
+  EXPECT_EQ(b.add_dim(2305843009213693952).message(),
+            "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
+            "-4611686018427387904");
+  ShapeBuilder many;
+  for (int i = 0; i < kMaxDims; ++i) ASSERT_TRUE(many.add_dim(1).ok());
+  EXPECT_EQ(many.add_dim(-1).message(), "Expected a non-negative size, got -1");
+  EXPECT_EQ(many.add_dim(1).message(), "Too many dimensions in tensor");
+}
+
+TEST(DType, NamesRoundTrip) {
+  for (int i = 0; i < kNumDTypes; ++i) {
+    DType d = all_dtypes()[i];
+    EXPECT_EQ(dtype_from_name(dtype_name(d)), d);
+  }
+  EXPECT_EQ(dtype_accounting_width(DType::kString), 24);
+  EXPECT_EQ(dtype_accounting_width(DType::kComplex128), 16);
+  EXPECT_FALSE(dtype_from_name("float").has_value());
+}
+
+TEST(Tensor, ZeroInitialisedAndShared) {
+  Tensor t(DType::kString, Shape{2});
+  EXPECT_EQ(t.data<std::string>()[1], "");
+  Tensor f = Tensor::from_values<float>({2}, {1.5f, -0.0f});
+  Tensor alias = f;
+  Tensor copy = f.clone();
+  f.data<float>()[0] = 7;
+  EXPECT_EQ(alias.data<float>()[0], 7);
+  EXPECT_EQ(copy.data<float>()[0], 1.5f);
+  EXPECT_FALSE(copy.bit_equal(f));
+  EXPECT_THROW(f.data<double>(), std::logic_error);
+  EXPECT_THROW(Tensor(DType::kInt8, Shape{-1}), std::length_error);
+  Tensor empty(DType::kInt64, Shape{4611686018427387904, 0});  // zero elements: fine
+  EXPECT_EQ(empty.num_elements(), 0);
+}
+
+TEST(Memory, AccountingAndMessage) {
+  MemoryAccount account(64 + 4 * 6 + 64 + 24);
+  EXPECT_TRUE(account.request(DType::kFloat32, Shape{2, 3}).ok());
+  EXPECT_TRUE(account.request(DType::kString, Shape{1}).ok());
+  Status s = account.request(DType::kInt8, Shape{});
+  EXPECT_EQ(s.code(), Code::kResourceExhausted);
+  EXPECT_EQ(s.message(), "OOM when allocating tensor with shape[] and type int8");
+  EXPECT_EQ(output_request_bytes(DType::kFloat64, Shape{kInt64Max / 4}), -1);
+}
+
+}  // namespace
+}  // namespace opconform
