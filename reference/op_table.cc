@@ -1,0 +1,19 @@
+#include "reference/op_table.h"
+
+#include "reference/batch_to_space_nd.h"
+#include "reference/dynamic_partition.h"
+#include "reference/dynamic_stitch.h"
+#include "reference/space_to_batch_nd.h"
+#include "reference/sparse_concat.h"
+
+namespace opconform::reference {
+
+const OpTable& op_table() {
+  static const OpTable table = {
+      "reference",         &SpaceToBatchND,   &BatchToSpaceND, &DynamicStitch,
+      &ParallelDynamicStitch, &DynamicPartition, &SparseConcat,
+  };
+  return table;
+}
+
+}  // namespace opconform::reference
