@@ -1,0 +1,12 @@
+// Reference DynamicPartition (../shared/spec/dynamic_stitch.md).
+#pragma once
+
+#include "opconform/ops.h"
+
+namespace opconform::reference {
+
+// outputs[p] = the slices data[j...] with partitions[j...] == p, in row-major order of j.
+Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
+                        std::vector<Tensor>* outputs, const ExecOptions& options = {});
+
+}  // namespace opconform::reference
