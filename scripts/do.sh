@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# One entry point for a fresh Debian 12 machine (as root) and for CI:
+#   bash scripts/do.sh run    install what is missing, build, replay the bundled corpus
+#   bash scripts/do.sh test   install what is missing, build, run the whole ctest suite
+#   bash scripts/do.sh deps   only install the Debian packages
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Every dependency is a Debian package (CMake never downloads anything).
+packages=(
+  cmake ninja-build g++ python3
+  xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev
+  libgtest-dev librapidcheck-dev libbenchmark-dev
+  clang libclang-rt-14-dev libomp-14-dev llvm
+)
+
+install_deps() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if ((${#missing[@]})); then
+    echo "== installing: ${missing[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build() {
+  cmake --preset default
+  cmake --build --preset default -j "$(nproc)"
+}
+
+case "${1:-}" in
+  deps) install_deps ;;
+  run)
+    install_deps
+    build
+    build/tools/opconform run
+    ;;
+  test)
+    install_deps
+    build
+    ctest --preset default
+    ;;
+  *)
+    echo "usage: bash scripts/do.sh run|test|deps" >&2
+    exit 2
+    ;;
+esac
