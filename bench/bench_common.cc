@@ -1,0 +1,202 @@
+// bench_common.h: case registration, the heap-accounting global operator new/delete of the
+// bench binary, and input helpers.
+#include "bench/bench_common.h"
+
+#include <malloc.h>
+
+#include <algorithm>
+#include <atomic>
+#include <complex>
+#include <limits>
+#include <type_traits>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <string>
+
+#include <benchmark/benchmark.h>
+
+namespace opconform::bench {
+namespace {
+
+std::atomic<std::int64_t> g_live_bytes{0};
+std::atomic<std::int64_t> g_peak_bytes{0};
+
+void note_allocation(void* p) {
+  const auto bytes = static_cast<std::int64_t>(malloc_usable_size(p));
+  const std::int64_t live = g_live_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  std::int64_t peak = g_peak_bytes.load(std::memory_order_relaxed);
+  while (live > peak && !g_peak_bytes.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
+  }
+}
+
+void note_release(void* p) {
+  g_live_bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
+}
+
+// Keeps freed blocks in the heap so an output buffer is reused without page faults
+// (bench_common.h, "Allocator").
+const bool g_heap_mode_set = [] {
+  const char* system = std::getenv("OPCONFORM_BENCH_SYSTEM_MALLOC");
+  if (system != nullptr && std::strcmp(system, "1") == 0) return false;
+  mallopt(M_MMAP_MAX, 0);
+  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
+  return true;
+}();
+
+// Runs `run` once per iteration; the counters hold the worst peak over the iterations.
+void run_op(benchmark::State& state, const Case& c, const RunFn& run, const ExecOptions& options) {
+  std::int64_t peak_extra = 0;
+  for (auto _ : state) {
+    const std::int64_t before = live_heap_bytes();
+    reset_peak_heap_bytes();
+    const Status status = run(options);
+    peak_extra = std::max(peak_extra, peak_heap_bytes() - before - c.output_bytes);
+    if (!status.ok()) {
+      state.SkipWithError(status.to_string().c_str());
+      break;
+    }
+  }
+  state.SetBytesProcessed(state.iterations() * c.output_bytes);
+  state.counters["peak_extra_bytes"] = static_cast<double>(peak_extra);
+  state.counters["peak_extra_pct"] =
+      c.output_bytes > 0 ? 100.0 * static_cast<double>(peak_extra) / c.output_bytes : 0.0;
+}
+
+}  // namespace
+
+std::int64_t live_heap_bytes() { return g_live_bytes.load(std::memory_order_relaxed); }
+std::int64_t peak_heap_bytes() { return g_peak_bytes.load(std::memory_order_relaxed); }
+void reset_peak_heap_bytes() { g_peak_bytes.store(live_heap_bytes(), std::memory_order_relaxed); }
+
+void register_case(Case c) {
+  auto shared = std::make_shared<const Case>(std::move(c));
+  const std::string prefix = shared->op + "/" + shared->name + "/";
+
+  benchmark::RegisterBenchmark((prefix + "optimized").c_str(), [shared](benchmark::State& state) {
+    ExecOptions options;
+    options.num_threads = static_cast<int>(state.range(0));
+    // Untimed first call: builds lazy inputs and warms the allocator.
+    if (const Status status = shared->optimized(options); !status.ok()) {
+      state.SkipWithError(status.to_string().c_str());
+      return;
+    }
+    run_op(state, *shared, shared->optimized, options);
+  })->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+  benchmark::RegisterBenchmark((prefix + "reference").c_str(), [shared](benchmark::State& state) {
+    if (shared->prepare) shared->prepare();
+    run_op(state, *shared, shared->reference, ExecOptions{});
+  })->Iterations(shared->reference_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+  benchmark::RegisterBenchmark((prefix + "memcpy").c_str(), [shared](benchmark::State& state) {
+    const auto bytes = static_cast<std::size_t>(shared->output_bytes);
+    // malloc, not new: the baseline buffers stay out of the heap accounting.
+    const std::unique_ptr<char, decltype(&std::free)> source(static_cast<char*>(std::malloc(bytes + 1)), &std::free);
+    const std::unique_ptr<char, decltype(&std::free)> target(static_cast<char*>(std::malloc(bytes + 1)), &std::free);
+    if (!source || !target) {
+      state.SkipWithError("memcpy baseline: out of memory");
+      return;
+    }
+    std::memset(source.get(), 1, bytes + 1);  // fault both buffers in before timing
+    std::memset(target.get(), 2, bytes + 1);
+    for (auto _ : state) {
+      std::memcpy(target.get(), source.get(), bytes);
+      benchmark::DoNotOptimize(target.get());
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(state.iterations() * shared->output_bytes);
+  })->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
+namespace {
+template <class T>
+T iota_value(std::int64_t i) {
+  if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
+    return T{static_cast<std::uint16_t>(i)};
+  } else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> ||
+                       std::is_same_v<T, qint32>) {
+    return T{static_cast<decltype(T{}.value)>(i)};
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return std::to_string(i);
+  } else if constexpr (std::is_same_v<T, bool>) {
+    return (i & 1) != 0;
+  } else if constexpr (std::is_same_v<T, std::complex<float>> ||
+                       std::is_same_v<T, std::complex<double>>) {
+    using R = typename T::value_type;
+    return T{static_cast<R>(i), -static_cast<R>(i)};
+  } else {
+    return static_cast<T>(i);
+  }
+}
+}  // namespace
+
+Tensor iota_tensor(DType dtype, const Shape& shape) {
+  Tensor t(dtype, shape);
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* data = t.data<T>();
+    for (std::int64_t i = 0; i < t.num_elements(); ++i) data[i] = iota_value<T>(i);
+  });
+  return t;
+}
+
+std::int64_t tensor_bytes(const Tensor& t) {
+  return t.num_elements() * static_cast<std::int64_t>(dtype_storage_size(t.dtype()));
+}
+
+}  // namespace opconform::bench
+
+// Global allocation functions of the bench binary: malloc-backed, counted in
+// live_heap_bytes()/peak_heap_bytes() by usable size.
+namespace {
+// noinline: keeps GCC from pairing inlined new/delete with malloc/free (-Wmismatched-new-delete).
+__attribute__((noinline)) void* counted_malloc(std::size_t size, std::size_t alignment) {
+  if (size == 0) size = 1;
+  void* p = nullptr;
+  if (alignment <= alignof(std::max_align_t)) {
+    p = std::malloc(size);
+  } else if (posix_memalign(&p, alignment, size) != 0) {
+    p = nullptr;
+  }
+  if (p != nullptr) opconform::bench::note_allocation(p);
+  return p;
+}
+__attribute__((noinline)) void counted_free(void* p) {
+  if (p == nullptr) return;
+  opconform::bench::note_release(p);
+  std::free(p);
+}
+}  // namespace
+
+void* operator new(std::size_t size) {
+  if (void* p = counted_malloc(size, 0)) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size) { return ::operator new(size); }
+void* operator new(std::size_t size, std::align_val_t align) {
+  if (void* p = counted_malloc(size, static_cast<std::size_t>(align))) return p;
+  throw std::bad_alloc();
+}
+void* operator new[](std::size_t size, std::align_val_t align) { return ::operator new(size, align); }
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size, 0); }
+void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size, 0); }
+void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return counted_malloc(size, static_cast<std::size_t>(align));
+}
+void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
+  return counted_malloc(size, static_cast<std::size_t>(align));
+}
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_free(p); }

@@ -1,0 +1,86 @@
+// Shared helpers for every benchmark file in bench/ (one Google Benchmark 1.7 binary).
+//
+// A case is one op call on fixed inputs. register_case() adds, per case:
+//   <Op>/<case>/optimized/threads:1, <Op>/<case>/optimized/threads:2,
+//   <Op>/<case>/reference (few iterations: the reference materialises copies),
+//   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers),
+// all with UseRealTime and SetBytesProcessed(iterations * output_bytes), so ratios of the same
+// case in the same run compare the kernel with a plain copy. The op benchmarks also report
+// the counters peak_extra_bytes / peak_extra_pct: the most heap bytes live at once during one
+// call beyond those live before it and beyond output_bytes (counted by the binary's global
+// operator new/delete, bench_common.cc).
+//
+//   static const bool registered = [] {
+//     auto inputs = std::make_shared<bench::Lazy<Tensor>>([] { return bench::iota_tensor(...); });
+//     bench::register_case({"SpaceToBatchND", "f32_8x256x256x32_b2x2", output_bytes,
+//                           [=](const ExecOptions& o) { Tensor out; return optimized::...(inputs->get(), ..., &out, o); },
+//                           [=](const ExecOptions& o) { Tensor out; return reference::...(...); }});
+//     return true;
+//   }();
+//
+// Allocator: the binary serves every allocation from glibc's heap and never trims it
+// (mallopt M_MMAP_MAX=0, M_TRIM_THRESHOLD=max), so an op's freshly allocated output reuses
+// the previous call's pages instead of page-faulting 4 KiB pages on every call, as a pooling
+// allocator (TensorFlow's) does. Set OPCONFORM_BENCH_SYSTEM_MALLOC=1 to keep glibc's defaults.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "opconform/exec.h"
+#include "opconform/status.h"
+#include "opconform/tensor.h"
+
+namespace opconform::bench {
+
+// One call of one implementation; the callee owns (and drops) its outputs.
+using RunFn = std::function<Status(const ExecOptions& options)>;
+
+struct Case {
+  std::string op;             // "SpaceToBatchND"
+  std::string name;           // "f32_8x256x256x32_b2x2" (no '/')
+  std::int64_t output_bytes;  // payload bytes of all outputs one call writes
+  RunFn optimized;
+  RunFn reference;
+  std::function<void()> prepare = {};     // builds the inputs before timing; may be empty
+  std::int64_t reference_iterations = 1;  // per repetition
+};
+
+// Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main
+// runs, e.g. from a static initializer.
+void register_case(Case c);
+
+// Heap accounting of the bench binary (bench_common.cc): bytes live now and the most live
+// since the last reset_peak_heap_bytes().
+std::int64_t live_heap_bytes();
+std::int64_t peak_heap_bytes();
+void reset_peak_heap_bytes();
+
+// A tensor of `dtype` and `shape` whose elements hold distinct bit patterns where the width
+// allows (element i holds i converted to the element type; floats: i as a float, so values
+// stay distinct up to 2^24 and then repeat). Strings hold their decimal index.
+Tensor iota_tensor(DType dtype, const Shape& shape);
+
+// Payload bytes of a tensor: num_elements * dtype_storage_size.
+std::int64_t tensor_bytes(const Tensor& t);
+
+// A value built on first use, so inputs of cases that the --benchmark_filter skips are never
+// allocated.
+template <class T>
+class Lazy {
+ public:
+  explicit Lazy(std::function<T()> make) : make_(std::move(make)) {}
+  T& get() {
+    if (!value_) value_.emplace(make_());
+    return *value_;
+  }
+
+ private:
+  std::function<T()> make_;
+  std::optional<T> value_;
+};
+
+}  // namespace opconform::bench
