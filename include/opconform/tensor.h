@@ -34,6 +34,11 @@ class Tensor {
   // validation and memory accounting.
   Tensor(DType dtype, Shape shape);
 
+  // As Tensor(dtype, shape), but a trivially copyable dtype's buffer is left uninitialised
+  // (strings are still default-constructed). Only for kernels that then write every element:
+  // it saves the zero-fill pass that would double their memory traffic.
+  static Tensor uninitialized(DType dtype, Shape shape);
+
   template <class T>
   static Tensor from_values(Shape shape, const std::vector<T>& values) {
     Tensor t(dtype_of<T>(), std::move(shape));
@@ -82,6 +87,9 @@ class Tensor {
   bool bit_equal(const Tensor& other) const;
 
  private:
+  enum class Fill { kValueInitialize, kUninitialized };
+  Tensor(DType dtype, Shape shape, Fill fill);
+
   template <class T>
   void check_type() const {
     if (dtype_of<std::remove_const_t<T>>() != dtype_)

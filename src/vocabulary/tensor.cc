@@ -11,12 +11,13 @@ namespace {
 constexpr std::size_t kAlignment = 64;
 
 template <class T>
-std::shared_ptr<void> allocate_elements(std::int64_t count) {
+std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
   const auto n = static_cast<std::size_t>(count);
   if constexpr (std::is_trivially_copyable_v<T>) {
     const std::size_t bytes = n * sizeof(T) == 0 ? kAlignment : n * sizeof(T);
     void* p = ::operator new(bytes, std::align_val_t{kAlignment});
-    std::memset(p, 0, bytes);  // T{} is all-zero bits for every trivially copyable dtype
+    // T{} is all-zero bits for every trivially copyable dtype.
+    if (zero_fill) std::memset(p, 0, bytes);
     return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{kAlignment}); });
   } else {
     return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());
@@ -24,7 +25,13 @@ std::shared_ptr<void> allocate_elements(std::int64_t count) {
 }
 }  // namespace
 
-Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape)) {
+Tensor::Tensor(DType dtype, Shape shape) : Tensor(dtype, std::move(shape), Fill::kValueInitialize) {}
+
+Tensor Tensor::uninitialized(DType dtype, Shape shape) {
+  return Tensor(dtype, std::move(shape), Fill::kUninitialized);
+}
+
+Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std::move(shape)) {
   num_elements_ = checked_num_elements(shape_);
   if (num_elements_ < 0 || static_cast<int>(shape_.size()) > kMaxDims)
     throw std::length_error("Tensor: invalid shape " + shape_string(shape_));
@@ -32,7 +39,8 @@ Tensor::Tensor(DType dtype, Shape shape) : dtype_(dtype), shape_(std::move(shape
   if (static_cast<std::uint64_t>(num_elements_) > max_bytes / dtype_storage_size(dtype))
     throw std::length_error("Tensor: buffer size overflows for " + shape_string(shape_));
   storage_ = visit_dtype(dtype, [&](auto tag) {
-    return allocate_elements<typename decltype(tag)::type>(num_elements_);
+    return allocate_elements<typename decltype(tag)::type>(num_elements_,
+                                                           fill == Fill::kValueInitialize);
   });
   data_ = storage_.get();
 }
