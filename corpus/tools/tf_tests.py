@@ -51,6 +51,10 @@ FILES = {
         "tensorflow/lite/kernels/space_to_batch_nd_test.cc", "0db332dc4ca5"),
     "batch_to_space_nd_test.cc": (
         "tensorflow/lite/kernels/batch_to_space_nd_test.cc", "0585287ddfe0"),
+    "compiler/tests/spacetobatch_op_test.py": (
+        "tensorflow/compiler/tests/spacetobatch_op_test.py", "0304934138cb"),
+    "dynamic_stitch_test.py": (
+        "tensorflow/compiler/tests/dynamic_stitch_test.py", "0304934138cb"),
 }
 
 OP_FOLDER = {
@@ -295,7 +299,7 @@ def vector(file, name, op, inputs, expected, note="", attrs=None, profile=None, 
         if vname not in t.vectors:
             t.vectors.append(vname)
         return vname
-    stem = file.rsplit(".", 1)[0]
+    stem = file.rsplit(".", 1)[0].replace("/", "_")
     vname = ".".join(x for x in (stem, name, variant) if x)
     vname = re.sub(r"[^A-Za-z0-9_.+-]", "_", vname)
     assert vname not in VECTORS, vname
@@ -383,6 +387,20 @@ SHAPE_ERROR_NOTE = ("the test asserts only that an error is raised (ValueError a
                     "construction); the message is the spec's kernel message")
 
 
+# testDirect's cases (input shape, block_shape, paddings), the same in XLA's tests.
+DIRECT_CASES = [
+    ([3, 1, 2, 0], [3], [[0, 2]]),
+    ([3, 0, 2, 5], [3], [[0, 0]]),
+    ([3, 0, 2, 5], [3], [[1, 2]]),
+    ([3, 3, 4, 5, 2], [3, 4, 2], [[1, 2], [0, 0], [3, 0]]),
+    ([3, 3, 4, 5, 2], [3, 4, 2, 2], [[1, 2], [0, 0], [3, 0], [0, 0]]),
+    ([3, 2, 2, 3, 4, 5, 2, 5], [1, 1, 3, 4, 2, 2],
+     [[0, 0], [0, 0], [1, 2], [0, 0], [3, 0], [0, 0]]),
+    ([3, 2, 2, 3, 4, 5, 2, 5], [1, 1, 3, 4, 2, 2, 1],
+     [[0, 0], [0, 0], [1, 2], [0, 0], [3, 0], [0, 0], [0, 0]]),
+]
+
+
 def spacetobatch_op_test():
     f = "spacetobatch_op_test.py"
     pad0 = [[0, 0], [0, 0]]
@@ -449,18 +467,7 @@ def spacetobatch_op_test():
 
     # testDirect: input np.arange(prod(shape)) (float32); TensorFlow's expectation is a NumPy
     # transcription of the documented pad/reshape/transpose/reshape; here: the spec's formula.
-    direct = [
-        ([3, 1, 2, 0], [3], [[0, 2]]),
-        ([3, 0, 2, 5], [3], [[0, 0]]),
-        ([3, 0, 2, 5], [3], [[1, 2]]),
-        ([3, 3, 4, 5, 2], [3, 4, 2], [[1, 2], [0, 0], [3, 0]]),
-        ([3, 3, 4, 5, 2], [3, 4, 2, 2], [[1, 2], [0, 0], [3, 0], [0, 0]]),
-        ([3, 2, 2, 3, 4, 5, 2, 5], [1, 1, 3, 4, 2, 2],
-         [[0, 0], [0, 0], [1, 2], [0, 0], [3, 0], [0, 0]]),
-        ([3, 2, 2, 3, 4, 5, 2, 5], [1, 1, 3, 4, 2, 2, 1],
-         [[0, 0], [0, 0], [1, 2], [0, 0], [3, 0], [0, 0], [0, 0]]),
-    ]
-    for i, (shape, block, pads) in enumerate(direct, 1):
+    for i, (shape, block, pads) in enumerate(DIRECT_CASES, 1):
         x = list(range(math.prod(shape)))
         y_shape, y = s2b_formula(shape, x, block, pads)
         s2b_pair(f, "SpaceToBatchNDTest.testDirect", "float32", x, block, pads, y,
@@ -1124,6 +1131,85 @@ def batch_to_space_nd_test_cc():
 
 
 # ---------------------------------------------------------------------------------------------
+# XLA's tests (tensorflow/compiler/tests): valid input behaves as in tf-cpu (spec/profiles.md
+# lists XLA's differences: error checks only), so these are tf-cpu vectors; most repeat the
+# kernel tests' cases and only add their tag.
+
+XLA_TYPES = ("float32 only: _testPad loops over the XLA device's float_types (bfloat16 "
+             "skipped); the other types (float16 with float16 paddings, float64) depend on the "
+             "device and are left out")
+
+
+def compiler_spacetobatch_op_test():
+    f = "compiler/tests/spacetobatch_op_test.py"
+    for name in ("testSmallInput2x2", "testSmallInput2x2Pad1x0", "testDepthInput2x2",
+                 "testLargerInput2x2", "testBatchInput2x2", "testLargerInputBatch2x2"):
+        not_ported(f, "SpaceToBatchTest." + name,
+                   "legacy SpaceToBatch/BatchToSpace op (gen_array_ops, block_size attr), not "
+                   "one of the six ops")
+    e = "SpaceToBatchNDErrorHandlingTest."
+    s2b_error(f, e + "testInvalidBlockShape", Fill("float32", [10, 20, 20], -3.5e35),
+              [-10, -10], [[0, 0], [0, 0]],
+              check_contains(
+                  "All values in block_shape must be positive, got value, -10 at index 0.",
+                  "block_shape must be positive"),
+              block_dtype="int64", pads_dtype="int32", x_dtype="float32",
+              tags=["advisory:TFSA-2022-076"])
+    s2b_error(f, e + "testOutputSizeOutOfBounds", Fill("float32", [10, 19, 22], -3.5e35),
+              [1879048192, 1879048192], [[0, 0], [0, 0]],
+              check_contains("Negative output dimension size caused by overflow when "
+                             "multiplying 10 and 3530822107858468864",
+                             "Negative.* dimension size caused by overflow"),
+              block_dtype="int64", pads_dtype="int32", x_dtype="float32",
+              tags=["advisory:TFSA-2022-076"])
+
+    def nd_pair(name, x, block, pads, y, variant="", **kw):
+        dt = "int64" if block else "int32"
+        s2b_pair(f, "SpaceToBatchNDTest." + name, "float32", x, block, pads, y,
+                 block_dtype=dt, pads_dtype=dt, variant=variant, **kw)
+        partial(f, "SpaceToBatchNDTest." + name, XLA_TYPES)
+
+    nd_pair("testZeroBlockDimsZeroRemainingDims", [1, 2], [], [], [1, 2])
+    one = [[1, 2], [3, 4]]
+    nd_pair("testZeroBlockDimsOneRemainingDim", one, [], [], one, variant="M0")
+    nd_pair("testZeroBlockDimsOneRemainingDim", one, [1], [[0, 0]], one, variant="M1")
+    two = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
+    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [], [], two, variant="M0")
+    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1], [[0, 0]], two, variant="M1")
+    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1, 1], [[0, 0], [0, 0]], two,
+            variant="M2")
+    nd_pair("testOneBlockDimZeroRemainingDims", [[1, 2, 3], [4, 5, 6]], [2], [[1, 0]],
+            [[0, 2], [0, 5], [1, 3], [4, 6]])
+    nd_pair("testOneBlockDimOneRemainingDim",
+            [[[1, 11], [2, 21], [3, 31]], [[4, 41], [5, 51], [6, 61]]], [2], [[1, 0]],
+            [[[0, 0], [2, 21]], [[0, 0], [5, 51]], [[1, 11], [3, 31]], [[4, 41], [6, 61]]])
+    for i, (shape, block, pads) in enumerate(DIRECT_CASES):
+        x = list(range(math.prod(shape)))
+        y_shape, y = s2b_formula(shape, x, block, pads)
+        nd_pair("testDirect%d" % i, x, block, pads, y, x_shape=shape, y_shape=y_shape,
+                note="input np.arange; expected output from the spec's index formula")
+
+
+def dynamic_stitch_test_xla():
+    f = "dynamic_stitch_test.py"
+    c = "DynamicStitchTest."
+    op = "DynamicStitch"
+    stitch(f, c + "testSimpleEmpty", op, [i32([2], [0, 2]), i32([2, 1], [1, 3])],
+           [i32([2, 0], []), i32([2, 1, 0], [])], i32([4, 0], []))
+    stitch(f, c + "testEmptyIndex", op, [i32([0], []), i32([2, 0], [])],
+           [i32([0, 9], []), i32([2, 0, 9], [])], i32([0, 9], []))
+    fl = lambda shape, data: T("float32", shape, data)  # noqa: E731
+    stitch(f, c + "testSimple1D", op, [i32([3], [0, 4, 7]), i32([5], [1, 6, 2, 3, 5])],
+           [fl([3], [0, 40, 70]), fl([5], [10, 60, 20, 30, 50])],
+           fl([8], [0, 10, 20, 30, 40, 50, 60, 70]))
+    stitch(f, c + "testSimple2D", op,
+           [i32([3], [0, 4, 7]), i32([2], [1, 6]), i32([3], [2, 3, 5])],
+           [fl([3, 2], [0, 1, 40, 41, 70, 71]), fl([2, 2], [10, 11, 60, 61]),
+            fl([3, 2], [20, 21, 30, 31, 50, 51])],
+           fl([8, 2], [0, 1, 10, 11, 20, 21, 30, 31, 40, 41, 50, 51, 60, 61, 70, 71]))
+
+
+# ---------------------------------------------------------------------------------------------
 # Output: the vector files and corpus/tf-tests.md.
 
 MD_HEAD = """# TensorFlow's own tests as conformance vectors
@@ -1148,8 +1234,13 @@ Rules followed:
 - **CONFLICT** rows: TensorFlow's test and the spec disagree; nothing was ported, the row
   says why (see also the report of issue 8).
 
-Not covered here: XLA's tests of these ops (`tensorflow/compiler/tests/spacetobatch_op_test.py`,
-`dynamic_stitch_test.py`, profile `xla`), and the C++ benchmarks in the kernel test files.
+- XLA's tests (`tensorflow/compiler/tests/`) and TensorFlow Lite's float tests with valid
+  input behave as TensorFlow's CPU kernels do, so they are `tf-cpu` vectors; so are the TFLite
+  tests that expect a failure TensorFlow also reports (with the spec's message).
+
+Not covered: the C++ benchmarks in the kernel test files; shape-function tests
+(`tensorflow/core/ops/*_test.cc`), which test inference on partly known shapes, not the ops.
+There are no XLA tests of DynamicPartition or SparseConcat.
 """
 
 
@@ -1205,6 +1296,8 @@ def build():
     dynamic_partition_op_test_cc()
     space_to_batch_nd_test_cc()
     batch_to_space_nd_test_cc()
+    compiler_spacetobatch_op_test()
+    dynamic_stitch_test_xla()
     files = {}
     for name, body in VECTORS.items():
         rel = os.path.join("vectors", body["_folder"], "tf-tests", name + ".json")
