@@ -86,6 +86,10 @@ class Tensor {
   // Same dtype, shape and bits (strings by bytes).
   bool bit_equal(const Tensor& other) const;
 
+  // False when something wrote past the end of this tensor's buffer (only observable for
+  // buffers allocated while BufferChecks were enabled; true otherwise).
+  bool guard_intact() const;
+
  private:
   enum class Fill { kValueInitialize, kUninitialized };
   Tensor(DType dtype, Shape shape, Fill fill);
@@ -101,7 +105,22 @@ class Tensor {
   std::int64_t num_elements_ = 0;
   std::shared_ptr<void> storage_;
   void* data_ = nullptr;
+  std::size_t guard_bytes_ = 0;
 };
+
+// Test hook, process-wide (set it before running ops, not while they run): while enabled,
+// every trivially copyable buffer gets `guard_bytes` of guard after its end (checked by
+// Tensor::guard_intact and when the buffer is freed), and Tensor::uninitialized buffers are
+// filled with `poison_byte` so an element a kernel forgot to write shows up in comparisons.
+struct BufferChecks {
+  bool enabled = false;
+  std::uint8_t poison_byte = 0xA5;
+  std::size_t guard_bytes = 64;
+};
+void set_buffer_checks(const BufferChecks& checks);
+const BufferChecks& buffer_checks();
+// Buffers freed with a damaged guard since the process started.
+std::int64_t guard_violations();
 
 // A sparse tensor as SparseConcat uses it: indices int64 [nnz, rank], values [nnz],
 // shape int64 [rank]. No invariant is enforced: ops validate.

@@ -1,6 +1,7 @@
 #include "opconform/tensor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -9,21 +10,55 @@ namespace opconform {
 
 namespace {
 constexpr std::size_t kAlignment = 64;
+constexpr std::uint8_t kGuardByte = 0xC3;
 
+BufferChecks g_buffer_checks;
+std::atomic<std::int64_t> g_guard_violations{0};
+
+bool guard_ok(const std::byte* guard, std::size_t guard_bytes) {
+  for (std::size_t i = 0; i < guard_bytes; ++i)
+    if (guard[i] != std::byte{kGuardByte}) return false;
+  return true;
+}
+
+// A trivially copyable buffer is followed by checks.guard_bytes of kGuardByte; an
+// uninitialised one is filled with the poison byte (bool: 1, its only other valid value)
+// while checks are enabled.
 template <class T>
 std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
   const auto n = static_cast<std::size_t>(count);
   if constexpr (std::is_trivially_copyable_v<T>) {
-    const std::size_t bytes = n * sizeof(T) == 0 ? kAlignment : n * sizeof(T);
-    void* p = ::operator new(bytes, std::align_val_t{kAlignment});
+    const BufferChecks checks = g_buffer_checks;
+    const std::size_t bytes = n * sizeof(T);
+    const std::size_t guard_bytes = checks.enabled ? checks.guard_bytes : 0;
+    auto* p = static_cast<std::byte*>(
+        ::operator new(std::max<std::size_t>(bytes + guard_bytes, 1), std::align_val_t{kAlignment}));
     // T{} is all-zero bits for every trivially copyable dtype.
-    if (zero_fill) std::memset(p, 0, bytes);
-    return std::shared_ptr<void>(p, [](void* q) { ::operator delete(q, std::align_val_t{kAlignment}); });
+    if (zero_fill) {
+      std::memset(p, 0, bytes);
+    } else if (checks.enabled) {
+      std::memset(p, std::is_same_v<T, bool> ? 1 : checks.poison_byte, bytes);
+    }
+    std::memset(p + bytes, kGuardByte, guard_bytes);
+    return std::shared_ptr<void>(p, [bytes, guard_bytes](void* q) {
+      if (!guard_ok(static_cast<std::byte*>(q) + bytes, guard_bytes)) ++g_guard_violations;
+      ::operator delete(q, std::align_val_t{kAlignment});
+    });
   } else {
     return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());
   }
 }
 }  // namespace
+
+void set_buffer_checks(const BufferChecks& checks) { g_buffer_checks = checks; }
+const BufferChecks& buffer_checks() { return g_buffer_checks; }
+std::int64_t guard_violations() { return g_guard_violations.load(); }
+
+bool Tensor::guard_intact() const {
+  if (guard_bytes_ == 0) return true;
+  const std::size_t bytes = static_cast<std::size_t>(num_elements_) * dtype_storage_size(dtype_);
+  return guard_ok(static_cast<const std::byte*>(data_) + bytes, guard_bytes_);
+}
 
 Tensor::Tensor(DType dtype, Shape shape) : Tensor(dtype, std::move(shape), Fill::kValueInitialize) {}
 
@@ -43,6 +78,7 @@ Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std:
                                                            fill == Fill::kValueInitialize);
   });
   data_ = storage_.get();
+  if (dtype != DType::kString && g_buffer_checks.enabled) guard_bytes_ = g_buffer_checks.guard_bytes;
 }
 
 std::int64_t Tensor::index_value(std::int64_t i) const {

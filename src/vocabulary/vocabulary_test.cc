@@ -77,3 +77,27 @@ TEST(Memory, AccountingAndMessage) {
 
 }  // namespace
 }  // namespace opconform
+
+namespace opconform {
+namespace {
+
+TEST(BufferChecks, PoisonAndGuards) {
+  set_buffer_checks({.enabled = true, .poison_byte = 0x5A, .guard_bytes = 16});
+  Tensor poisoned = Tensor::uninitialized(DType::kUInt8, Shape{3});
+  Tensor zeroed(DType::kUInt8, Shape{3});
+  set_buffer_checks({});
+  EXPECT_EQ(poisoned.data<std::uint8_t>()[2], 0x5A);
+  EXPECT_EQ(zeroed.data<std::uint8_t>()[2], 0);
+  EXPECT_TRUE(poisoned.guard_intact());
+  const std::int64_t before = guard_violations();
+  {
+    Tensor doomed = poisoned;
+    poisoned = Tensor();
+    static_cast<std::uint8_t*>(doomed.raw_data())[3] = 1;  // one byte past the end: in the guard
+    EXPECT_FALSE(doomed.guard_intact());
+  }
+  EXPECT_EQ(guard_violations(), before + 1);
+}
+
+}  // namespace
+}  // namespace opconform
