@@ -9,7 +9,8 @@
 
 #include <xtensor/xarray.hpp>
 #include <xtensor/xmanipulation.hpp>
-#include <xtensor/xpad.hpp>
+#include <xtensor/xnoalias.hpp>
+#include <xtensor/xslice.hpp>
 #include <xtensor/xstrided_view.hpp>
 
 #include "reference/space_batch_common.h"
@@ -114,19 +115,24 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
       in_shape, static_cast<std::size_t>(input.num_elements()), "collapse"));
   const xt::xarray<T> collapsed = space_batch::to_xarray<T>(input, in_shape);
 
-  // Step 1: zero-pad the start and end of the spatial dims (T{} is every dtype's zero).
-  std::vector<std::vector<std::size_t>> pad_width = {{0, 0}};
+  // Step 1: zero-pad the start and end of the spatial dims (T{} is every dtype's zero): a
+  // zero array of the padded shape with the input written into its interior. (xt::pad would
+  // do this, but in xtensor 0.24.3 its interior assignment goes through an xtensor<T, 4>
+  // temporary whatever the rank: wrong results and a heap overflow for rank != 4.)
   Dims padded_shape = {batch};
+  xt::xstrided_slice_vector interior = {xt::all()};
   for (std::size_t i = 0; i < m; ++i) {
-    pad_width.push_back({static_cast<std::size_t>(plan.pad_start[i]),
-                         static_cast<std::size_t>(plan.pad_end[i])});
-    padded_shape.push_back(in_shape[1 + i] + pad_width.back()[0] + pad_width.back()[1]);
+    const auto start = static_cast<std::size_t>(plan.pad_start[i]);
+    const auto end = static_cast<std::size_t>(plan.pad_end[i]);
+    padded_shape.push_back(start + in_shape[1 + i] + end);
+    interior.push_back(xt::range(start, start + in_shape[1 + i]));
   }
-  pad_width.push_back({0, 0});
   padded_shape.push_back(depth);
+  interior.push_back(xt::all());
   OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(
       padded_shape, static_cast<std::size_t>(output->num_elements()), "pad"));
-  const xt::xarray<T> padded = xt::pad(collapsed, pad_width, xt::pad_mode::constant, T{});
+  xt::xarray<T> padded(padded_shape, T{});
+  xt::noalias(xt::strided_view(padded, interior)) = collapsed;
 
   // Step 2: reshape to [batch] + [padded_0/b_0, b_0, ..., padded_{m-1}/b_{m-1}, b_{m-1}] + [depth].
   Dims split_shape = {batch};

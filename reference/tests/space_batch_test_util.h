@@ -1,0 +1,244 @@
+// Test helpers shared by the SpaceToBatchND and BatchToSpaceND unit tests: index tensors,
+// inputs with distinct values of every dtype, bit-exact comparison that names the first
+// differing coordinate, the spec's index formulas (independent of the xtensor steps), and a
+// runner that checks an output is left untouched on error.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "opconform/ops.h"
+
+namespace opconform::testing_util {
+
+inline Tensor i32(Shape shape, std::vector<std::int32_t> values) {
+  return Tensor::from_values<std::int32_t>(std::move(shape), values);
+}
+inline Tensor i64(Shape shape, std::vector<std::int64_t> values) {
+  return Tensor::from_values<std::int64_t>(std::move(shape), values);
+}
+inline Tensor f32(Shape shape, std::vector<float> values) {
+  return Tensor::from_values<float>(std::move(shape), values);
+}
+// float32 1, 2, ..., n (row-major), the payload of the spec's golden examples.
+inline Tensor iota_f32(Shape shape) {
+  Tensor t(DType::kFloat32, std::move(shape));
+  for (std::int64_t i = 0; i < t.num_elements(); ++i) t.data<float>()[i] = static_cast<float>(i + 1);
+  return t;
+}
+
+// A tensor whose elements are pairwise distinct and differ from T{} (for 1-byte dtypes while
+// it has fewer than 256 elements; bool alternates): a wrong permutation cannot go unseen.
+inline Tensor distinct_values(DType dtype, Shape shape) {
+  Tensor t(dtype, std::move(shape));
+  visit_dtype(dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    T* data = t.data<T>();
+    for (std::int64_t k = 0; k < t.num_elements(); ++k) {
+      if constexpr (std::is_same_v<T, std::string>) {
+        data[k] = "s" + std::to_string(k) + std::string(static_cast<std::size_t>(k % 40), 'x');
+      } else if constexpr (std::is_same_v<T, bool>) {
+        data[k] = k % 2 == 0;
+      } else {
+        unsigned char bytes[sizeof(T)];
+        std::uint64_t v = static_cast<std::uint64_t>(k + 1) * 0x9E3779B97F4A7C15ull;
+        v |= 1;  // odd, so the lowest byte is never 0
+        for (std::size_t j = 0; j < sizeof(T); ++j) bytes[j] = static_cast<unsigned char>(v >> (8 * (j % 8)));
+        bytes[0] = static_cast<unsigned char>(k + 1);  // distinct low byte below 256 elements
+        std::memcpy(&data[k], bytes, sizeof(T));
+      }
+    }
+  });
+  return t;
+}
+
+inline std::string coordinate_string(const Shape& shape, std::int64_t linear) {
+  std::vector<std::int64_t> coord(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    coord[d] = shape[d] == 0 ? 0 : linear % shape[d];
+    linear = shape[d] == 0 ? 0 : linear / shape[d];
+  }
+  return shape_string(coord);
+}
+
+template <class T>
+std::string element_string(const T& v) {
+  if constexpr (std::is_same_v<T, std::string>) {
+    return "\"" + v + "\"";
+  } else {
+    std::ostringstream os;
+    os << "0x";
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&v);
+    for (std::size_t j = sizeof(T); j-- > 0;) {
+      static const char* hex = "0123456789abcdef";
+      os << hex[bytes[j] >> 4] << hex[bytes[j] & 15];
+    }
+    return os.str();
+  }
+}
+
+// Same dtype, shape and bits; otherwise names the first differing coordinate and both values.
+inline ::testing::AssertionResult BitEqual(const Tensor& actual, const Tensor& expected) {
+  if (actual.dtype() != expected.dtype())
+    return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype()) << " vs "
+                                         << dtype_name(expected.dtype());
+  if (actual.shape() != expected.shape())
+    return ::testing::AssertionFailure() << "shape " << shape_string(actual.shape()) << " vs "
+                                         << shape_string(expected.shape());
+  return visit_dtype(actual.dtype(), [&](auto tag) -> ::testing::AssertionResult {
+    using T = typename decltype(tag)::type;
+    const T* a = actual.data<T>();
+    const T* e = expected.data<T>();
+    for (std::int64_t i = 0; i < actual.num_elements(); ++i) {
+      bool same;
+      if constexpr (std::is_same_v<T, std::string>) same = a[i] == e[i];
+      else same = std::memcmp(&a[i], &e[i], sizeof(T)) == 0;
+      if (!same)
+        return ::testing::AssertionFailure()
+               << "first difference at " << coordinate_string(actual.shape(), i) << ": actual "
+               << element_string(a[i]) << ", expected " << element_string(e[i]);
+    }
+    return ::testing::AssertionSuccess();
+  });
+}
+
+// Row-major strides of a shape.
+inline std::vector<std::int64_t> strides_of(const Shape& shape) {
+  std::vector<std::int64_t> strides(shape.size(), 1);
+  for (std::size_t d = shape.size(); d-- > 1;) strides[d - 1] = strides[d] * shape[d];
+  return strides;
+}
+
+// SpaceToBatchND by the spec's formula ("Result"): for output batch b', n = b' mod B,
+// k = b' div B unravelled row-major over block_shape into o_i; the source coordinate is
+// p_i * b_i + o_i - pad_start_i, zero (T{}) outside the input. Precondition: a valid case.
+inline Tensor space_to_batch_by_formula(const Tensor& input, const std::vector<std::int64_t>& block,
+                                        const std::vector<std::int64_t>& pads) {
+  const std::size_t m = block.size();
+  const std::int64_t batch = input.dim(0);
+  std::int64_t product = 1;
+  for (std::int64_t b : block) product *= b;
+  Shape out_shape = {batch * product};
+  for (std::size_t i = 0; i < m; ++i)
+    out_shape.push_back((input.dim(1 + i) + pads[2 * i] + pads[2 * i + 1]) / block[i]);
+  for (int d = 1 + static_cast<int>(m); d < input.rank(); ++d) out_shape.push_back(input.dim(d));
+  Tensor output(input.dtype(), out_shape);
+  const std::vector<std::int64_t> in_strides = strides_of(input.shape());
+  visit_dtype(input.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = input.data<T>();
+    T* out = output.data<T>();
+    std::vector<std::int64_t> coord(out_shape.size());
+    for (std::int64_t linear = 0; linear < output.num_elements(); ++linear) {
+      std::int64_t rest = linear;
+      for (std::size_t d = out_shape.size(); d-- > 0;) {
+        coord[d] = rest % out_shape[d];
+        rest /= out_shape[d];
+      }
+      std::int64_t k = coord[0] / batch;
+      std::vector<std::int64_t> offset(m);
+      for (std::size_t i = m; i-- > 0;) {
+        offset[i] = k % block[i];
+        k /= block[i];
+      }
+      std::int64_t src = (coord[0] % batch) * in_strides[0];
+      bool inside = true;
+      for (std::size_t i = 0; i < m; ++i) {
+        const std::int64_t q = coord[1 + i] * block[i] + offset[i] - pads[2 * i];
+        inside = inside && q >= 0 && q < input.dim(1 + i);
+        src += q * in_strides[1 + i];
+      }
+      for (std::size_t d = 1 + m; d < out_shape.size(); ++d) src += coord[d] * in_strides[d];
+      out[linear] = inside ? in[src] : T{};
+    }
+  });
+  return output;
+}
+
+// BatchToSpaceND by the spec's formula: input batch b_in goes to n = b_in mod (B_in/P),
+// k = b_in div (B_in/P) unravelled row-major into o_i; the element at spatial p lands on
+// q_i = p_i * b_i + o_i - crop_start_i when inside the output. Also asserts that every output
+// element is written exactly once. Precondition: a valid case with positive block values.
+inline Tensor batch_to_space_by_formula(const Tensor& input, const std::vector<std::int64_t>& block,
+                                        const std::vector<std::int64_t>& crops) {
+  const std::size_t m = block.size();
+  std::int64_t product = 1;
+  for (std::int64_t b : block) product *= b;
+  const std::int64_t out_batch = input.dim(0) / product;
+  Shape out_shape = {out_batch};
+  for (std::size_t i = 0; i < m; ++i)
+    out_shape.push_back(input.dim(1 + i) * block[i] - crops[2 * i] - crops[2 * i + 1]);
+  for (int d = 1 + static_cast<int>(m); d < input.rank(); ++d) out_shape.push_back(input.dim(d));
+  Tensor output(input.dtype(), out_shape);
+  std::vector<int> writes(static_cast<std::size_t>(output.num_elements()), 0);
+  const std::vector<std::int64_t> out_strides = strides_of(out_shape);
+  const Shape& in_shape = input.shape();
+  visit_dtype(input.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    const T* in = input.data<T>();
+    T* out = output.data<T>();
+    std::vector<std::int64_t> coord(in_shape.size());
+    for (std::int64_t linear = 0; linear < input.num_elements(); ++linear) {
+      std::int64_t rest = linear;
+      for (std::size_t d = in_shape.size(); d-- > 0;) {
+        coord[d] = rest % in_shape[d];
+        rest /= in_shape[d];
+      }
+      std::int64_t k = coord[0] / out_batch;
+      std::vector<std::int64_t> offset(m);
+      for (std::size_t i = m; i-- > 0;) {
+        offset[i] = k % block[i];
+        k /= block[i];
+      }
+      std::int64_t dst = (coord[0] % out_batch) * out_strides[0];
+      bool inside = true;
+      for (std::size_t i = 0; i < m; ++i) {
+        const std::int64_t q = coord[1 + i] * block[i] + offset[i] - crops[2 * i];
+        inside = inside && q >= 0 && q < out_shape[1 + i];
+        dst += q * out_strides[1 + i];
+      }
+      for (std::size_t d = 1 + m; d < in_shape.size(); ++d) dst += coord[d] * out_strides[d];
+      if (inside) {
+        out[dst] = in[linear];
+        ++writes[static_cast<std::size_t>(dst)];
+      }
+    }
+  });
+  for (std::size_t i = 0; i < writes.size(); ++i)
+    EXPECT_EQ(writes[i], 1) << "output element " << coordinate_string(out_shape, static_cast<std::int64_t>(i));
+  return output;
+}
+
+using OpFn = Status (*)(const Tensor&, const Tensor&, const Tensor&, Tensor*, const ExecOptions&);
+
+// Runs `op` into `output`, which first holds a sentinel tensor; on error also checks that the
+// output still is that sentinel (same buffer, same bits).
+inline Status run_op(OpFn op, const Tensor& input, const Tensor& block, const Tensor& pairs,
+                     Tensor* output, const ExecOptions& options = {}) {
+  const Tensor sentinel = Tensor::from_values<std::int8_t>({3}, {7, 8, 9});
+  const Tensor snapshot = sentinel.clone();
+  *output = sentinel;
+  const Status status = op(input, block, pairs, output, options);
+  if (!status.ok()) {
+    EXPECT_EQ(output->raw_data(), sentinel.raw_data()) << "output replaced on error: " << status;
+    EXPECT_TRUE(output->bit_equal(snapshot)) << "output written on error: " << status;
+  }
+  return status;
+}
+
+// The status of `op` on a case, when only the status matters.
+inline Status status_of(OpFn op, const Tensor& input, const Tensor& block, const Tensor& pairs,
+                        const ExecOptions& options = {}) {
+  Tensor output;
+  return run_op(op, input, block, pairs, &output, options);
+}
+
+inline Status invalid(std::string message) { return Status(Code::kInvalidArgument, std::move(message)); }
+
+}  // namespace opconform::testing_util
