@@ -1,0 +1,117 @@
+// Optimized BatchToSpaceND: the spec's checks in order (../shared/spec/space_to_batch_nd.md),
+// then the blocked kernel of space_batch_plan.h. Shares nothing with reference/.
+#include "optimized/batch_to_space_nd.h"
+
+#include <limits>
+#include <new>
+#include <utility>
+
+#include "optimized/space_batch_plan.h"
+
+namespace opconform::optimized {
+
+namespace {
+constexpr int kMaxInternalBlockDims = 4;  // TensorFlow CPU
+
+// The exact product of the block values, or nullopt outside int64 (check 4).
+std::optional<std::int64_t> exact_product(const std::vector<std::int64_t>& values) {
+  for (std::int64_t v : values)
+    if (v == 0) return 0;  // exactly 0, however large the other factors
+  constexpr __int128 kLimit = static_cast<__int128>(1) << 63;
+  __int128 p = 1;
+  for (std::int64_t v : values) {
+    p *= v;  // |p| <= 2^63 and |v| < 2^63: no __int128 overflow
+    if (p > kLimit || p < -kLimit) return std::nullopt;  // |p| never shrinks again
+  }
+  if (p > std::numeric_limits<std::int64_t>::max()) return std::nullopt;
+  return static_cast<std::int64_t>(p);
+}
+}  // namespace
+
+Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tensor& crops,
+                      Tensor* output, const ExecOptions& options) {
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::check_signature("BatchToSpaceND", "Tcrops", input, block_shape, crops));
+  // Checks 1-3: ranks and the crops shape.
+  if (block_shape.rank() != 1)
+    return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
+  const std::int64_t m = block_shape.dim(0);
+  if (input.rank() < m + 1)
+    return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
+  if (crops.rank() != 2 || crops.dim(0) != m || crops.dim(1) != 2)
+    return invalid_argument("crops should have shape [", m, ", 2] instead of ",
+                            shape_string(crops.shape()));
+  const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
+  const std::vector<std::int64_t> crop = space_batch::index_values(crops);
+  const int dims = static_cast<int>(m);
+
+  // Checks 4-5: the exact block product (quirk: an even number of negative values passes).
+  const std::optional<std::int64_t> product = exact_product(block);
+  if (!product) return invalid_argument("Product of block sizes overflows int64");
+  const std::int64_t block_product = *product;
+  if (block_product <= 0)
+    return invalid_argument("Product of block sizes must be positive, got ", block_product);
+  const std::int64_t input_batch = input.dim(0);
+  if (input_batch % block_product != 0)
+    return invalid_argument("Input batch dimension (", input_batch,
+                            ") is not divisible by product of block sizes (", block_product, ")");
+
+  // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
+  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block, crop);
+  const int internal = dims - collapse.leading - collapse.trailing;
+  if (internal > kMaxInternalBlockDims)
+    return invalid_argument("Maximum number of non-combined block dimensions is ", internal,
+                            " but must not exceed ", kMaxInternalBlockDims);
+  if (internal == 0) {
+    *output = input;
+    return Status();
+  }
+
+  // Checks 8-10: the output shape, dim by dim, and the collapsed plan beside it.
+  ShapeBuilder shape;
+  OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input_batch / block_product));
+  space_batch::Plan plan;
+  plan.batch = input_batch / block_product;
+  for (int i = 0; i < collapse.leading; ++i) {
+    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(i + 1)));
+    plan.batch = multiply_without_overflow(plan.batch, input.dim(i + 1));
+  }
+  for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
+    const std::int64_t crop_start = crop[2 * i], crop_end = crop[2 * i + 1];
+    if (crop_start < 0 || crop_end < 0) return invalid_argument("Crops must be non-negative");
+    const std::int64_t size = input.dim(i + 1);
+    const __int128 exact = static_cast<__int128>(size) * block[i] - crop_start - crop_end;
+    if (exact > std::numeric_limits<std::int64_t>::max() ||
+        exact < std::numeric_limits<std::int64_t>::min())
+      return invalid_argument("cropped_shape[", i, "] overflows int64");
+    const auto cropped = static_cast<std::int64_t>(exact);
+    if (cropped < 0)
+      return invalid_argument("cropped_shape[", i, "]=", cropped, " must be non-negative");
+    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(cropped));
+    plan.space.push_back(cropped);
+    plan.block.push_back(block[i]);
+    plan.start.push_back(crop_start);
+    plan.blocked.push_back(size);
+  }
+  for (int d = dims - collapse.trailing + 1; d < input.rank(); ++d) {
+    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
+    plan.depth = multiply_without_overflow(plan.depth, input.dim(d));
+  }
+
+  // Memory, then the kernel writes every output element once. A negative block value (quirk)
+  // only gets here with an empty output, which the kernel never touches.
+  MemoryAccount account(options.memory_limit_bytes);
+  OPCONFORM_RETURN_IF_ERROR(account.request(input.dtype(), shape.dims()));
+  Tensor result;
+  try {
+    result = Tensor::uninitialized(input.dtype(), shape.dims());
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape.dims()),
+                              " and type ", dtype_name(input.dtype()));
+  }
+  space_batch::batch_to_space(plan, input, result, options);
+  *output = std::move(result);
+  return Status();
+}
+
+}  // namespace opconform::optimized

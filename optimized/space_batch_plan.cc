@@ -1,0 +1,472 @@
+#include "optimized/space_batch_plan.h"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <type_traits>
+
+namespace opconform::optimized::space_batch {
+
+Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input,
+                       const Tensor& block_shape, const Tensor& offsets) {
+  const auto is_index = [](DType d) { return d == DType::kInt32 || d == DType::kInt64; };
+  if (!is_index(block_shape.dtype()))
+    return invalid_argument("Value for attr 'Tblock_shape' of ", dtype_name(block_shape.dtype()),
+                            " is not in the list of allowed values: int32, int64");
+  if (!is_index(offsets.dtype()))
+    return invalid_argument("Value for attr '", offsets_attr, "' of ", dtype_name(offsets.dtype()),
+                            " is not in the list of allowed values: int32, int64");
+  switch (input.dtype()) {
+    case DType::kUInt8: case DType::kUInt16: case DType::kUInt32: case DType::kUInt64:
+    case DType::kInt8: case DType::kInt16: case DType::kInt32: case DType::kInt64:
+    case DType::kFloat16: case DType::kBFloat16: case DType::kFloat32: case DType::kFloat64:
+      return Status();
+    default:
+      return unimplemented("No registered '", op_name, "' OpKernel for 'CPU' devices compatible with T=",
+                           dtype_name(input.dtype()));
+  }
+}
+
+std::vector<std::int64_t> index_values(const Tensor& t) {
+  std::vector<std::int64_t> values(static_cast<std::size_t>(t.num_elements()));
+  for (std::int64_t i = 0; i < t.num_elements(); ++i) values[static_cast<std::size_t>(i)] = t.index_value(i);
+  return values;
+}
+
+Collapse collapse_trivial_dims(const std::vector<std::int64_t>& block,
+                               const std::vector<std::int64_t>& offsets) {
+  const int m = static_cast<int>(block.size());
+  const auto trivial = [&](int i) { return block[i] == 1 && offsets[2 * i] == 0 && offsets[2 * i + 1] == 0; };
+  Collapse c;
+  while (c.leading < m && trivial(c.leading)) ++c.leading;
+  while (c.trailing < m - c.leading && trivial(m - 1 - c.trailing)) ++c.trailing;
+  return c;
+}
+
+namespace {
+
+std::int64_t product(const std::vector<std::int64_t>& v) {
+  std::int64_t p = 1;
+  for (std::int64_t x : v) p *= x;
+  return p;
+}
+
+}  // namespace
+
+std::int64_t space_elements(const Plan& plan) { return plan.batch * product(plan.space) * plan.depth; }
+
+std::int64_t batch_elements(const Plan& plan) {
+  return product(plan.block) * plan.batch * product(plan.blocked) * plan.depth;
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------------------------
+// Movers: how chunks (the depth elements of one position, `cu` units each) are copied. A unit
+// is a byte view of the elements (may_alias), or std::string itself.
+
+// (may_alias sits on the struct types: on a typedef it would be dropped in template arguments.)
+typedef std::uint64_t u64x2 __attribute__((vector_size(16)));
+struct __attribute__((may_alias)) Unit2 { std::uint16_t bits; };
+struct __attribute__((may_alias)) Unit4 { std::uint32_t bits; };
+struct __attribute__((may_alias)) Unit8 { std::uint64_t bits; };
+struct __attribute__((may_alias)) Unit16 { u64x2 bits; };
+
+// Chunks of exactly one unit; the block size is kBlock (2, 3, 4) or, when kBlock == 0, the
+// runtime `block`. The fixed sizes give the compiler (OpenMP simd) fully vectorised
+// (de)interleaving loops that read and write whole cache lines.
+template <class U, int kBlock>
+struct UnitMover {
+  using Unit = U;
+  std::int64_t block;
+  std::int64_t cu = 1;  // units per chunk
+
+  void zero(U* d, std::int64_t n) const { std::memset(static_cast<void*>(d), 0, static_cast<std::size_t>(n) * sizeof(U)); }
+  void copy(U* d, const U* s, std::int64_t n) const {
+    std::memcpy(static_cast<void*>(d), static_cast<const void*>(s), static_cast<std::size_t>(n) * sizeof(U));
+  }
+  void one(U* d, const U* s) const { *d = *s; }
+  // d[j] = s[j * stride] for j < n.
+  void gather(U* __restrict d, const U* __restrict s, std::int64_t n, std::int64_t stride) const {
+    for (std::int64_t j = 0; j < n; ++j) d[j] = s[j * stride];
+  }
+  // Stream o (at d + o * ss) gets d_o[j] = s[j * block + o] for j < n.
+  void deinterleave(U* d, std::int64_t ss, const U* __restrict s, std::int64_t n) const {
+    if constexpr (kBlock == 2) {
+      U* __restrict d0 = d;
+      U* __restrict d1 = d + ss;
+#pragma omp simd
+      for (std::int64_t j = 0; j < n; ++j) {
+        d0[j] = s[2 * j];
+        d1[j] = s[2 * j + 1];
+      }
+    } else if constexpr (kBlock == 3) {
+      U* __restrict d0 = d;
+      U* __restrict d1 = d + ss;
+      U* __restrict d2 = d + 2 * ss;
+#pragma omp simd
+      for (std::int64_t j = 0; j < n; ++j) {
+        d0[j] = s[3 * j];
+        d1[j] = s[3 * j + 1];
+        d2[j] = s[3 * j + 2];
+      }
+    } else if constexpr (kBlock == 4) {
+      U* __restrict d0 = d;
+      U* __restrict d1 = d + ss;
+      U* __restrict d2 = d + 2 * ss;
+      U* __restrict d3 = d + 3 * ss;
+#pragma omp simd
+      for (std::int64_t j = 0; j < n; ++j) {
+        d0[j] = s[4 * j];
+        d1[j] = s[4 * j + 1];
+        d2[j] = s[4 * j + 2];
+        d3[j] = s[4 * j + 3];
+      }
+    } else if (block == 1) {
+      copy(d, s, n);
+    } else {
+      // One pass per stream: the source tile stays in L1 while the streams are written.
+      for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o, n, block);
+    }
+  }
+  // d[j * block + o] = s_o[j] (stream o at s + o * ss) for j < n.
+  void interleave(U* __restrict d, const U* s, std::int64_t ss, std::int64_t n) const {
+    if constexpr (kBlock == 2) {
+      const U* __restrict s0 = s;
+      const U* __restrict s1 = s + ss;
+#pragma omp simd
+      for (std::int64_t j = 0; j < n; ++j) {
+        d[2 * j] = s0[j];
+        d[2 * j + 1] = s1[j];
+      }
+    } else if constexpr (kBlock == 3) {
+      const U* __restrict s0 = s;
+      const U* __restrict s1 = s + ss;
+      const U* __restrict s2 = s + 2 * ss;
+#pragma omp simd
+      for (std::int64_t j = 0; j < n; ++j) {
+        d[3 * j] = s0[j];
+        d[3 * j + 1] = s1[j];
+        d[3 * j + 2] = s2[j];
+      }
+    } else if constexpr (kBlock == 4) {
+      const U* __restrict s0 = s;
+      const U* __restrict s1 = s + ss;
+      const U* __restrict s2 = s + 2 * ss;
+      const U* __restrict s3 = s + 3 * ss;
+#pragma omp simd
+      for (std::int64_t j = 0; j < n; ++j) {
+        d[4 * j] = s0[j];
+        d[4 * j + 1] = s1[j];
+        d[4 * j + 2] = s2[j];
+        d[4 * j + 3] = s3[j];
+      }
+    } else if (block == 1) {
+      copy(d, s, n);
+    } else {
+      // Writes the destination in order; the `block` source streams advance together.
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::int64_t o = 0; o < block; ++o) d[j * block + o] = s[o * ss + j];
+    }
+  }
+};
+
+// Chunks of `cu` units (any block): trivially copyable units are moved as bytes (memcpy for
+// long chunks, a unit loop for short ones), strings by assignment.
+template <class U>
+struct ChunkMover {
+  using Unit = U;
+  static constexpr bool kBytes = std::is_trivially_copyable_v<U>;
+  static constexpr std::size_t kMemcpyChunkBytes = 256;  // at or above: memcpy per chunk
+  std::int64_t block;
+  std::int64_t cu;
+
+  void zero(U* d, std::int64_t n) const {
+    if constexpr (kBytes) {
+      std::memset(static_cast<void*>(d), 0, static_cast<std::size_t>(n * cu) * sizeof(U));
+    } else {
+      for (std::int64_t i = 0; i < n * cu; ++i) d[i] = U{};
+    }
+  }
+  void copy(U* d, const U* s, std::int64_t n) const {
+    if constexpr (kBytes) {
+      std::memcpy(static_cast<void*>(d), static_cast<const void*>(s), static_cast<std::size_t>(n * cu) * sizeof(U));
+    } else {
+      std::copy_n(s, n * cu, d);
+    }
+  }
+  void one(U* __restrict d, const U* __restrict s) const {
+    if constexpr (kBytes) {
+      if (static_cast<std::size_t>(cu) * sizeof(U) >= kMemcpyChunkBytes) {
+        std::memcpy(static_cast<void*>(d), static_cast<const void*>(s), static_cast<std::size_t>(cu) * sizeof(U));
+        return;
+      }
+    }
+    for (std::int64_t u = 0; u < cu; ++u) d[u] = s[u];
+  }
+  void gather(U* d, const U* s, std::int64_t n, std::int64_t stride) const {
+    for (std::int64_t j = 0; j < n; ++j) one(d + j * cu, s + j * stride * cu);
+  }
+  void deinterleave(U* d, std::int64_t ss, const U* s, std::int64_t n) const {
+    if (block == 1) return copy(d, s, n);
+    for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o * cu, n, block);
+  }
+  void interleave(U* d, const U* s, std::int64_t ss, std::int64_t n) const {
+    if (block == 1) return copy(d, s, n);
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t o = 0; o < block; ++o) one(d + (j * block + o) * cu, s + o * ss + j * cu);
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Geometry: the plan in positions (chunks). A group is one padded row position
+// (n, y_0..y_{L-1}), L = K - 1: it joins one space-side row (space_L positions) with `block_L`
+// batch-side rows (blocked_L positions each), the streams. Rows are cut into tiles of
+// tile_j batch-side positions; work items are (group, tile) pairs in row-major order.
+
+constexpr std::int64_t kDefaultTileBytes = 16 * 1024;
+constexpr std::int64_t kMinBytesPerThread = 256 * 1024;
+
+struct Geometry {
+  int last = 0;                              // L
+  std::int64_t batch = 0;
+  std::vector<std::int64_t> space, block, start, blocked;
+  std::vector<std::int64_t> first, extent;  // per group dim i < L: y_i in [first_i, first_i + extent_i)
+  std::int64_t row = 0, b = 1, row_start = 0, row_blocked = 0;
+  std::int64_t qs = 0, rs = 0, qe = 0, re = 0;  // row_start = qs*b + rs, row_start + row = qe*b + re
+  std::int64_t stream_stride = 0;               // batch-side positions from stream o to o + 1
+  std::int64_t groups = 0, tile_j = 1, tiles = 0;
+};
+
+Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes, const ExecOptions& options) {
+  Geometry g;
+  const int k = static_cast<int>(plan.block.size());
+  g.last = k - 1;
+  g.batch = plan.batch;
+  g.space = plan.space;
+  g.block = plan.block;
+  g.start = plan.start;
+  g.blocked = plan.blocked;
+  g.groups = plan.batch;
+  for (int i = 0; i < g.last; ++i) {
+    g.first.push_back(to_batch ? 0 : plan.start[i]);
+    g.extent.push_back(to_batch ? plan.blocked[i] * plan.block[i] : plan.space[i]);
+    g.groups *= g.extent.back();
+  }
+  g.row = plan.space[g.last];
+  g.b = plan.block[g.last];
+  g.row_start = plan.start[g.last];
+  g.row_blocked = plan.blocked[g.last];
+  g.qs = g.row_start / g.b;
+  g.rs = g.row_start % g.b;
+  g.qe = (g.row_start + g.row) / g.b;
+  g.re = (g.row_start + g.row) % g.b;
+  g.stream_stride = plan.batch * product(plan.blocked);
+  const std::int64_t tile_bytes = options.tile_bytes > 0 ? options.tile_bytes : kDefaultTileBytes;
+  g.tile_j = std::max<std::int64_t>(1, tile_bytes / std::max<std::int64_t>(1, chunk_bytes * g.b));
+  g.tiles = g.row_blocked == 0 ? 0 : (g.row_blocked + g.tile_j - 1) / g.tile_j;
+  return g;
+}
+
+// The current group of a worker, advanced in row-major order.
+struct Cursor {
+  std::int64_t n = 0;
+  std::vector<std::int64_t> y, o, p;  // y_i = p_i * block_i + o_i
+
+  Cursor(const Geometry& g, std::int64_t group) : y(g.last), o(g.last), p(g.last) {
+    for (int i = g.last - 1; i >= 0; --i) {
+      set(g, i, g.first[i] + group % g.extent[i]);
+      group /= g.extent[i];
+    }
+    n = group;
+  }
+  void set(const Geometry& g, int i, std::int64_t value) {
+    y[i] = value;
+    o[i] = value % g.block[i];
+    p[i] = value / g.block[i];
+  }
+  void advance(const Geometry& g) {
+    for (int i = g.last - 1; i >= 0; --i) {
+      ++y[i];
+      if (++o[i] == g.block[i]) {
+        o[i] = 0;
+        ++p[i];
+      }
+      if (y[i] < g.first[i] + g.extent[i]) return;
+      set(g, i, g.first[i]);
+    }
+    ++n;
+  }
+  // Space-side row of the group, in positions; -1 when the group lies in the padding.
+  std::int64_t space_row(const Geometry& g) const {
+    std::int64_t offset = n;
+    for (int i = 0; i < g.last; ++i) {
+      const std::int64_t x = y[i] - g.start[i];
+      if (x < 0 || x >= g.space[i]) return -1;
+      offset = offset * g.space[i] + x;
+    }
+    return offset * g.row;
+  }
+  // Batch-side row of stream 0, in positions.
+  std::int64_t batch_row(const Geometry& g) const {
+    std::int64_t k = 0;
+    for (int i = 0; i < g.last; ++i) k = k * g.block[i] + o[i];
+    std::int64_t offset = k * g.b * g.batch + n;
+    for (int i = 0; i < g.last; ++i) offset = offset * g.blocked[i] + p[i];
+    return offset * g.row_blocked;
+  }
+};
+
+// SpaceToBatch, one tile [j0, j1) of one group: stream o gets
+// d_o[j] = s[j*b + o - row_start] inside the row, zero outside.
+template <class Mover>
+void space_to_batch_tile(const Geometry& g, const Mover& m, const typename Mover::Unit* s /*row, or null*/,
+                         typename Mover::Unit* d, std::int64_t j0, std::int64_t j1) {
+  const std::int64_t cu = m.cu;
+  const std::int64_t ss = g.stream_stride * cu;
+  if (s == nullptr) {
+    for (std::int64_t o = 0; o < g.b; ++o) m.zero(d + o * ss + j0 * cu, j1 - j0);
+    return;
+  }
+  // [J0, J1): positions where every stream reads inside the row.
+  const std::int64_t J0 = std::max(j0, g.qs + (g.rs > 0 ? 1 : 0));
+  const std::int64_t J1 = std::min(j1, g.qe);
+  const bool joint = J0 < J1;
+  for (std::int64_t o = 0; o < g.b; ++o) {
+    typename Mover::Unit* d_o = d + o * ss;
+    const std::int64_t lo = std::clamp(g.qs + (o < g.rs ? 1 : 0), j0, j1);
+    const std::int64_t hi = std::clamp(g.qe + (o < g.re ? 1 : 0), lo, j1);
+    m.zero(d_o + j0 * cu, lo - j0);
+    m.zero(d_o + hi * cu, j1 - hi);
+    const auto source = [&](std::int64_t j) { return s + (j * g.b + o - g.row_start) * cu; };
+    if (!joint) {
+      if (lo < hi) m.gather(d_o + lo * cu, source(lo), hi - lo, g.b);
+    } else {
+      if (lo < J0) m.gather(d_o + lo * cu, source(lo), J0 - lo, g.b);
+      if (J1 < hi) m.gather(d_o + J1 * cu, source(J1), hi - J1, g.b);
+    }
+  }
+  if (joint) m.deinterleave(d + J0 * cu, ss, s + (J0 * g.b - g.row_start) * cu, J1 - J0);
+}
+
+// BatchToSpace, one tile [j0, j1) of one group: d[x] = s_o[j] for x = j*b + o - row_start
+// inside the row (other positions of the streams are cropped away and never read).
+template <class Mover>
+void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover::Unit* s,
+                         typename Mover::Unit* d, std::int64_t j0, std::int64_t j1) {
+  const std::int64_t cu = m.cu;
+  const std::int64_t ss = g.stream_stride * cu;
+  const std::int64_t x_begin = std::max(j0 * g.b, g.row_start) - g.row_start;
+  const std::int64_t x_end = std::min(j1 * g.b, g.row_start + g.row) - g.row_start;
+  if (x_begin >= x_end) return;
+  // Element by element for partial position groups at the row's ends.
+  const auto single = [&](std::int64_t x0, std::int64_t x1) {
+    if (x0 >= x1) return;
+    std::int64_t j = (x0 + g.row_start) / g.b;
+    std::int64_t o = (x0 + g.row_start) % g.b;
+    for (std::int64_t x = x0; x < x1; ++x) {
+      m.one(d + x * cu, s + o * ss + j * cu);
+      if (++o == g.b) {
+        o = 0;
+        ++j;
+      }
+    }
+  };
+  const std::int64_t J0 = std::max(j0, g.qs + (g.rs > 0 ? 1 : 0));
+  const std::int64_t J1 = std::min(j1, g.qe);
+  if (J0 >= J1) return single(x_begin, x_end);
+  single(x_begin, J0 * g.b - g.row_start);
+  m.interleave(d + (J0 * g.b - g.row_start) * cu, s + J0 * cu, ss, J1 - J0);
+  single(J1 * g.b - g.row_start, x_end);
+}
+
+// Work items [begin, end) of the (group, tile) sequence.
+template <bool kToBatch, class Mover>
+void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
+               std::int64_t begin, std::int64_t end) {
+  Cursor cursor(g, begin / g.tiles);
+  std::int64_t tile = begin % g.tiles;
+  const std::int64_t cu = m.cu;
+  for (std::int64_t item = begin; item < end;) {
+    const std::int64_t tile_end = std::min(g.tiles, tile + (end - item));
+    const std::int64_t space_row = cursor.space_row(g);
+    const std::int64_t batch_row = cursor.batch_row(g);
+    for (std::int64_t t = tile; t < tile_end; ++t) {
+      const std::int64_t j0 = t * g.tile_j;
+      const std::int64_t j1 = std::min(j0 + g.tile_j, g.row_blocked);
+      if constexpr (kToBatch) {
+        space_to_batch_tile(g, m, space_row < 0 ? nullptr : src + space_row * cu, dst + batch_row * cu, j0, j1);
+      } else {
+        batch_to_space_tile(g, m, src + batch_row * cu, dst + space_row * cu, j0, j1);
+      }
+    }
+    item += tile_end - tile;
+    tile = 0;
+    cursor.advance(g);
+  }
+}
+
+template <bool kToBatch, class Mover>
+void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
+         std::int64_t dst_bytes, const ExecOptions& options) {
+  const std::int64_t items = g.groups * g.tiles;
+  if (items == 0) return;
+  std::int64_t threads = options.num_threads > 0 ? options.num_threads : omp_get_max_threads();
+  threads = std::clamp<std::int64_t>(std::min(threads, dst_bytes / kMinBytesPerThread), 1, items);
+  if (threads == 1) return run_items<kToBatch>(g, m, src, dst, 0, items);
+#pragma omp parallel num_threads(static_cast<int>(threads))
+  {
+    const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
+    const auto split = [&](std::int64_t i) { return items / count * i + std::min(i, items % count); };
+    run_items<kToBatch>(g, m, src, dst, split(t), split(t + 1));
+  }
+}
+
+// Chooses the mover for the dtype and the chunk (depth elements) and runs the kernel.
+template <bool kToBatch>
+void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options) {
+  if (dst.num_elements() == 0) return;
+  const std::int64_t dst_bytes = dst.num_elements() * static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
+  if (dst.dtype() == DType::kString) {
+    const Geometry g = make_geometry(plan, kToBatch, plan.depth * static_cast<std::int64_t>(sizeof(std::string)), options);
+    return run<kToBatch>(g, ChunkMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
+                         dst.data<std::string>(), dst_bytes, options);
+  }
+  const std::int64_t chunk = plan.depth * static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
+  const Geometry g = make_geometry(plan, kToBatch, chunk, options);
+  const void* s = src.raw_data();
+  void* d = dst.raw_data();
+  const auto units = [&](auto tag) {
+    using U = typename decltype(tag)::type;
+    const U* su = static_cast<const U*>(s);
+    U* du = static_cast<U*>(d);
+    if (chunk != static_cast<std::int64_t>(sizeof(U)))
+      return run<kToBatch>(g, ChunkMover<U>{g.b, chunk / static_cast<std::int64_t>(sizeof(U))}, su, du, dst_bytes, options);
+    switch (g.b) {
+      case 2: return run<kToBatch>(g, UnitMover<U, 2>{2}, su, du, dst_bytes, options);
+      case 3: return run<kToBatch>(g, UnitMover<U, 3>{3}, su, du, dst_bytes, options);
+      case 4: return run<kToBatch>(g, UnitMover<U, 4>{4}, su, du, dst_bytes, options);
+      default: return run<kToBatch>(g, UnitMover<U, 0>{g.b}, su, du, dst_bytes, options);
+    }
+  };
+  // The widest unit (up to 16 bytes) that divides the chunk.
+  if (chunk % 16 == 0) return units(type_tag<Unit16>{});
+  if (chunk % 8 == 0) return units(type_tag<Unit8>{});
+  if (chunk % 4 == 0) return units(type_tag<Unit4>{});
+  if (chunk % 2 == 0) return units(type_tag<Unit2>{});
+  return units(type_tag<unsigned char>{});
+}
+
+}  // namespace
+
+void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options) {
+  dispatch<true>(plan, space, batch, options);
+}
+
+void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options) {
+  dispatch<false>(plan, batch, space, options);
+}
+
+}  // namespace opconform::optimized::space_batch
