@@ -16,6 +16,20 @@ namespace {
 
 using reference::DynamicPartition;
 
+// Every buffer is fenced with a guard region (design.md: fence outputs): each output's guard is
+// checked where it is returned and every freed buffer's guard at the end. The reference
+// zero-fills its outputs, so the poison byte plays no part here.
+class BufferCheckEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { set_buffer_checks({.enabled = true}); }
+  void TearDown() override {
+    EXPECT_EQ(guard_violations(), 0) << "a buffer was written past its end";
+    set_buffer_checks({});
+  }
+};
+::testing::Environment* const kBufferChecks =
+    ::testing::AddGlobalTestEnvironment(new BufferCheckEnvironment);
+
 Tensor I32(Shape shape, std::vector<std::int32_t> values) {
   return Tensor::from_values<std::int32_t>(std::move(shape), values);
 }
@@ -122,6 +136,7 @@ std::vector<Tensor> partition_ok(const Tensor& data, const Tensor& partitions,
   const Status status = DynamicPartition(data, partitions, num_partitions, &outputs, options);
   EXPECT_TRUE(status.ok()) << status;
   EXPECT_EQ(static_cast<std::int64_t>(outputs.size()), status.ok() ? num_partitions : 0);
+  for (const Tensor& output : outputs) EXPECT_TRUE(output.guard_intact());
   return outputs;
 }
 

@@ -20,6 +20,20 @@ using reference::DynamicPartition;
 using reference::DynamicStitch;
 using reference::ParallelDynamicStitch;
 
+// Every buffer is fenced with a guard region (design.md: fence outputs): each output's guard is
+// checked where it is returned and every freed buffer's guard at the end. The reference
+// zero-fills its outputs, so the poison byte plays no part here.
+class BufferCheckEnvironment : public ::testing::Environment {
+ public:
+  void SetUp() override { set_buffer_checks({.enabled = true}); }
+  void TearDown() override {
+    EXPECT_EQ(guard_violations(), 0) << "a buffer was written past its end";
+    set_buffer_checks({});
+  }
+};
+::testing::Environment* const kBufferChecks =
+    ::testing::AddGlobalTestEnvironment(new BufferCheckEnvironment);
+
 Tensor I32(Shape shape, std::vector<std::int32_t> values) {
   return Tensor::from_values<std::int32_t>(std::move(shape), values);
 }
@@ -125,6 +139,7 @@ class StitchTest : public ::testing::TestWithParam<StitchOp> {
     Tensor merged;
     const Status status = GetParam().fn(indices, data, &merged, options);
     EXPECT_TRUE(status.ok()) << status;
+    EXPECT_TRUE(merged.guard_intact());
     return merged;
   }
 
