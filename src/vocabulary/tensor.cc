@@ -73,6 +73,13 @@ Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std:
   const auto max_bytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (static_cast<std::uint64_t>(num_elements_) > max_bytes / dtype_storage_size(dtype))
     throw std::length_error("Tensor: buffer size overflows for " + shape_string(shape_));
+  if (num_elements_ == 0 && !g_buffer_checks.enabled) {
+    // No buffer for an empty tensor (DynamicPartition may return millions of them); data()
+    // still points at valid, suitably aligned memory.
+    alignas(kAlignment) static std::byte empty_buffer[kAlignment];
+    data_ = empty_buffer;
+    return;
+  }
   storage_ = visit_dtype(dtype, [&](auto tag) {
     return allocate_elements<typename decltype(tag)::type>(num_elements_,
                                                            fill == Fill::kValueInitialize);
