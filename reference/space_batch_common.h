@@ -3,6 +3,7 @@
 // xt::xarray. See ../shared/spec/space_to_batch_nd.md.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
