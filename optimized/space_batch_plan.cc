@@ -413,8 +413,12 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typ
          std::int64_t dst_bytes, const ExecOptions& options) {
   const std::int64_t items = g.groups * g.tiles;
   if (items == 0) return;
-  std::int64_t threads = options.num_threads > 0 ? options.num_threads : omp_get_max_threads();
-  threads = std::clamp<std::int64_t>(std::min(threads, dst_bytes / kMinBytesPerThread), 1, items);
+  // An explicit thread count is honoured (tests inject it); the default spares small outputs
+  // the cost of waking threads.
+  const std::int64_t threads =
+      options.num_threads > 0
+          ? std::min<std::int64_t>(options.num_threads, items)
+          : std::clamp<std::int64_t>(std::min<std::int64_t>(omp_get_max_threads(), dst_bytes / kMinBytesPerThread), 1, items);
   if (threads == 1) return run_items<kToBatch>(g, m, src, dst, 0, items);
 #pragma omp parallel num_threads(static_cast<int>(threads))
   {

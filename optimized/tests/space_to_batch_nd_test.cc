@@ -334,6 +334,8 @@ Status expect_error(const Tensor& input, const Tensor& block, const Tensor& pads
   const Status status = run(input, block, pads, &out, o);
   EXPECT_EQ(out.raw_data(), before);
   EXPECT_EQ(out.shape(), (Shape{1}));
+  Tensor reference_out;
+  EXPECT_EQ(status, reference::SpaceToBatchND(input, block, pads, &reference_out, o)) << "the reference disagrees";
   return status;
 }
 
