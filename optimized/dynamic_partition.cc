@@ -1,0 +1,238 @@
+// Optimized DynamicPartition (../shared/spec/dynamic_stitch.md): count, prefix-sum, stable
+// scatter.
+//
+// The positions are split into contiguous chunks (one per thread, or per injected tile); each
+// chunk is checked and counted on its own (the first bad position over all chunks is the one
+// reported), a prefix sum over (partition, chunk) gives every chunk its first slot in every
+// output, and each chunk's rows are copied in order. The result is the stable split whatever
+// the thread count or tile size.
+//
+// A num_partitions too large for the memory limit (every output costs at least 64 bytes) is
+// answered without any num_partitions-sized bookkeeping: the first output over the limit is
+// found by a binary search over partition numbers, counting with passes over the partitions.
+#include "optimized/dynamic_partition.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <new>
+#include <string>
+#include <vector>
+
+#include "optimized/row_copy.h"
+
+namespace opconform::optimized {
+namespace {
+
+using row_copy::with_row_mover;
+
+constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
+constexpr std::int64_t kMaxChunks = 4096;
+
+bool is_quantized(DType dtype) {
+  return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32;
+}
+
+// "partitions" + "" (scalar), "[i]" (vector) or "[i0,i1,...]" (flat position unflattened).
+std::string position_string(const Shape& shape, std::int64_t flat) {
+  if (shape.empty()) return "";
+  Shape coordinate(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    coordinate[d] = flat % shape[d];
+    flat /= shape[d];
+  }
+  return shape_string(coordinate);
+}
+
+Status out_of_range(const Tensor& partitions, std::int64_t position, std::int64_t num_partitions) {
+  return invalid_argument("partitions", position_string(partitions.shape(), position), " = ",
+                          std::int64_t{partitions.data<std::int32_t>()[position]},
+                          " is not in [0, ", num_partitions, ")");
+}
+
+// Shape of output p: [count] + the data's trailing dims.
+Shape output_shape(std::int64_t count, const Shape& trailing) {
+  Shape shape{count};
+  shape.insert(shape.end(), trailing.begin(), trailing.end());
+  return shape;
+}
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) {
+  std::int64_t sum = 0;
+  return __builtin_add_overflow(a, b, &sum) ? std::numeric_limits<std::int64_t>::max() : sum;
+}
+
+// Entries of `partitions` (all valid) that are <= p.
+std::int64_t count_at_most(const std::int32_t* partitions, std::int64_t n, std::int64_t p) {
+  std::int64_t count = 0;
+  for (std::int64_t j = 0; j < n; ++j) count += partitions[j] <= p;
+  return count;
+}
+
+// The memory check when num_partitions outputs of 64 bytes alone exceed the limit: returns
+// the RESOURCE_EXHAUSTED of the first output whose running total exceeds the limit, i.e. the
+// smallest p with 64 (p + 1) + row_bytes * count(partitions <= p) > limit (increasing in p).
+Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DType dtype,
+                               const Shape& trailing, std::int64_t row_bytes) {
+  const std::int32_t* part = partitions.data<std::int32_t>();
+  const std::int64_t n = partitions.num_elements();
+  auto over = [&](std::int64_t p) {
+    const std::int64_t payload = multiply_without_overflow(count_at_most(part, n, p), row_bytes);
+    const std::int64_t total = saturating_add(
+        payload < 0 ? std::numeric_limits<std::int64_t>::max() : payload, 64 * (p + 1));
+    return total > limit;
+  };
+  std::int64_t lo = 0, hi = std::max<std::int64_t>(limit, 0) / 64;  // over(hi) holds
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (over(mid)) hi = mid;
+    else lo = mid + 1;
+  }
+  const std::int64_t count = count_at_most(part, n, lo) - (lo > 0 ? count_at_most(part, n, lo - 1) : 0);
+  return resource_exhausted("OOM when allocating tensor with shape",
+                            shape_string(output_shape(count, trailing)), " and type ",
+                            dtype_name(dtype));
+}
+
+}  // namespace
+
+Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
+                        std::vector<Tensor>* outputs, const ExecOptions& options) {
+  // README pre-checks: argument type, attribute range, kernel registration.
+  if (partitions.dtype() != DType::kInt32)
+    return invalid_argument("Input 'partitions' of 'DynamicPartition' Op has type ",
+                            dtype_name(partitions.dtype()),
+                            " that does not match expected type of int32.");
+  if (num_partitions < 1)
+    return invalid_argument("Value for attr 'num_partitions' of ", num_partitions,
+                            " must be at least minimum 1");
+  if (num_partitions > kInt32Max)
+    return invalid_argument("Attr num_partitions has value ", num_partitions,
+                            " out of range for an int32");
+  const DType dtype = data.dtype();
+  if (is_quantized(dtype))
+    return unimplemented(
+        "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
+        dtype_name(dtype));
+
+  // Check 1: data.shape starts with partitions.shape.
+  const Shape& data_shape = data.shape();
+  const Shape& part_shape = partitions.shape();
+  if (data_shape.size() < part_shape.size() ||
+      !std::equal(part_shape.begin(), part_shape.end(), data_shape.begin()))
+    return invalid_argument("data.shape must start with partitions.shape, got data.shape = ",
+                            shape_string(data_shape),
+                            ", partitions.shape = ", shape_string(part_shape));
+
+  const Shape trailing(data_shape.begin() + static_cast<std::ptrdiff_t>(part_shape.size()),
+                       data_shape.end());
+  const std::int32_t* part = partitions.data<std::int32_t>();
+  const std::int64_t n = partitions.num_elements();
+  const std::int64_t k = num_partitions;
+  // n > 0: the data holds n rows, so a row's element and byte counts fit.
+  const std::int64_t row_elems = n > 0 ? data.num_elements() / n : 0;
+  const std::int64_t row_bytes = row_elems * dtype_accounting_width(dtype);
+
+  // Outputs of 64 bytes each already exceed the limit: check 2, then the memory check alone.
+  const std::int64_t limit = options.memory_limit_bytes;
+  if (k > std::max<std::int64_t>(limit, 0) / 64 + 1) {
+    for (std::int64_t j = 0; j < n; ++j)
+      if (part[j] < 0 || part[j] >= k) return out_of_range(partitions, j, k);
+    return first_output_over_limit(partitions, limit, dtype, trailing, row_bytes);
+  }
+
+  // Chunks of positions: one per thread, or one per injected tile of rows; each chunk has its
+  // own k counters, all of them kept within ~5% of the output (else one chunk).
+  int threads = row_copy::resolve_threads(options.num_threads);
+  if (options.num_threads == 0)
+    threads = static_cast<int>(std::clamp<std::int64_t>(n / 65536, 1, threads));
+  std::int64_t chunks = threads;
+  if (options.tile_bytes > 0) {
+    const std::int64_t rows_per_tile =
+        std::max<std::int64_t>(1, options.tile_bytes / std::max<std::int64_t>(row_bytes, 1));
+    chunks = std::min<std::int64_t>(kMaxChunks, n / rows_per_tile + (n % rows_per_tile != 0));
+  }
+  const std::int64_t output_bytes = multiply_without_overflow(n, row_bytes);
+  const std::int64_t counter_budget = std::max<std::int64_t>(output_bytes / 20, 64 << 10);
+  chunks = std::max<std::int64_t>(1, std::min({chunks, n, counter_budget / 8 / k}));
+  threads = static_cast<int>(std::min<std::int64_t>(threads, chunks));
+  auto chunk_begin = [&](std::int64_t c) { return n / chunks * c + std::min(c, n % chunks); };
+
+  std::vector<std::int64_t> counts;  // counts[c * k + p]: entries == p in chunk c
+  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), n);
+  try {
+    counts.assign(static_cast<std::size_t>(chunks * k), 0);
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{k}),
+                              " and type int64");
+  }
+
+  // Check 2 and counting, chunk by chunk.
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    std::int64_t* count = counts.data() + c * k;
+    const std::int64_t end = chunk_begin(c + 1);
+    for (std::int64_t j = chunk_begin(c); j < end; ++j) {
+      const std::int32_t p = part[j];
+      if (p < 0 || p >= k) {
+        first_bad[static_cast<std::size_t>(c)] = j;
+        break;
+      }
+      ++count[p];
+    }
+  }
+  const std::int64_t bad = *std::min_element(first_bad.begin(), first_bad.end());
+  if (bad < n) return out_of_range(partitions, bad, k);
+
+  // Check 3: the outputs' memory, in order; then each chunk's first slot in each output.
+  MemoryAccount account(limit);
+  std::vector<std::int64_t> sizes(static_cast<std::size_t>(k), 0);
+  for (std::int64_t p = 0; p < k; ++p) {
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      const std::int64_t count = counts[static_cast<std::size_t>(c * k + p)];
+      counts[static_cast<std::size_t>(c * k + p)] = sizes[p];
+      sizes[p] += count;
+    }
+    OPCONFORM_RETURN_IF_ERROR(account.request(dtype, output_shape(sizes[p], trailing)));
+  }
+
+  std::int64_t allocating = 0;
+  try {
+    std::vector<Tensor> result;
+    result.reserve(static_cast<std::size_t>(k));
+    for (; allocating < k; ++allocating)
+      result.push_back(Tensor::uninitialized(dtype, output_shape(sizes[allocating], trailing)));
+    if (row_elems > 0) {
+      visit_dtype(dtype, [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        with_row_mover<T>(row_elems, [&](const auto& mover) {
+          using Element = typename std::decay_t<decltype(mover)>::Element;
+          std::vector<Element*> out(static_cast<std::size_t>(k));
+          for (std::int64_t p = 0; p < k; ++p)
+            out[p] = static_cast<Element*>(result[p].raw_data());
+          const auto* rows = static_cast<const Element*>(data.raw_data());
+#pragma omp parallel for num_threads(threads) schedule(static)
+          for (std::int64_t c = 0; c < chunks; ++c) {
+            std::int64_t* slot = counts.data() + c * k;
+            const std::int64_t end = chunk_begin(c + 1);
+            for (std::int64_t j = chunk_begin(c); j < end; ++j) {
+              const std::int32_t p = part[j];
+              mover.copy(out[p], slot[p]++, rows, j);
+            }
+          }
+        });
+      });
+    }
+    *outputs = std::move(result);
+  } catch (const std::bad_alloc&) {
+    // The allocator refused what the limit allowed: reported like an over-limit request.
+    return resource_exhausted(
+        "OOM when allocating tensor with shape",
+        shape_string(output_shape(allocating < k ? sizes[allocating] : 0, trailing)), " and type ",
+        dtype_name(dtype));
+  }
+  return Status();
+}
+
+}  // namespace opconform::optimized
