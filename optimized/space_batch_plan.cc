@@ -64,157 +64,183 @@ std::int64_t batch_elements(const Plan& plan) {
 namespace {
 
 // ---------------------------------------------------------------------------------------------
-// Movers: how chunks (the depth elements of one position, `cu` units each) are copied. A unit
-// is a byte view of the elements (may_alias), or std::string itself.
+// Movers: how chunks (the depth elements of one position) are copied. Pointers count `Unit`s
+// and a chunk is `cu` of them: bytes for trivially copyable dtypes (moved with fixed-size
+// memcpy, which is aliasing-safe and compiles to plain vector moves), std::string otherwise.
 
-// (may_alias sits on the struct types: on a typedef it would be dropped in template arguments.)
-typedef std::uint64_t u64x2 __attribute__((vector_size(16)));
-struct __attribute__((may_alias)) Unit2 { std::uint16_t bits; };
-struct __attribute__((may_alias)) Unit4 { std::uint32_t bits; };
-struct __attribute__((may_alias)) Unit8 { std::uint64_t bits; };
-struct __attribute__((may_alias)) Unit16 { u64x2 bits; };
+// GCC and clang turn a loop of small fixed-size copies into a call to memcpy per chunk, which
+// costs more than the copy for chunks below kMemcpyChunkBytes; this keeps the loop.
+#if defined(__clang__)
+#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((no_builtin("memcpy")))
+#elif defined(__GNUC__)
+#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define OPCONFORM_KEEP_COPY_LOOPS
+#endif
 
-// Chunks of exactly one unit; the block size is kBlock (2, 3, 4) or, when kBlock == 0, the
-// runtime `block`. The fixed sizes give the compiler (OpenMP simd) fully vectorised
-// (de)interleaving loops that read and write whole cache lines.
-template <class U, int kBlock>
-struct UnitMover {
-  using Unit = U;
+using Byte = unsigned char;
+
+// Chunks of exactly kWidth bytes (1, 2, 4, 8, 16); the block size is kBlock (2, 3, 4) or, when
+// kBlock == 0, the runtime `block`. The fixed sizes give the compiler (OpenMP simd) fully
+// vectorised (de)interleaving loops that read and write whole cache lines.
+template <std::size_t kWidth, int kBlock>
+struct WidthMover {
+  using Unit = Byte;
+  static constexpr std::size_t W = kWidth;
   std::int64_t block;
-  std::int64_t cu = 1;  // units per chunk
+  std::int64_t cu = kWidth;  // units per chunk
 
-  void zero(U* d, std::int64_t n) const { std::memset(static_cast<void*>(d), 0, static_cast<std::size_t>(n) * sizeof(U)); }
-  void copy(U* d, const U* s, std::int64_t n) const {
-    std::memcpy(static_cast<void*>(d), static_cast<const void*>(s), static_cast<std::size_t>(n) * sizeof(U));
+  void zero(Byte* d, std::int64_t n) const { std::memset(d, 0, static_cast<std::size_t>(n) * W); }
+  void copy(Byte* d, const Byte* s, std::int64_t n) const { std::memcpy(d, s, static_cast<std::size_t>(n) * W); }
+  void one(Byte* d, const Byte* s) const { std::memcpy(d, s, W); }
+  // Chunk j of d = chunk j * stride of s, for j < n.
+  void gather(Byte* __restrict d, const Byte* __restrict s, std::int64_t n, std::int64_t stride) const {
+    for (std::int64_t j = 0; j < n; ++j) std::memcpy(d + j * W, s + j * stride * W, W);
   }
-  void one(U* d, const U* s) const { *d = *s; }
-  // d[j] = s[j * stride] for j < n.
-  void gather(U* __restrict d, const U* __restrict s, std::int64_t n, std::int64_t stride) const {
-    for (std::int64_t j = 0; j < n; ++j) d[j] = s[j * stride];
-  }
-  // Stream o (at d + o * ss) gets d_o[j] = s[j * block + o] for j < n.
-  void deinterleave(U* d, std::int64_t ss, const U* __restrict s, std::int64_t n) const {
+  // Stream o (at d + o * ss) gets chunk j = chunk j * block + o of s, for j < n.
+  void deinterleave(Byte* d, std::int64_t ss, const Byte* __restrict s, std::int64_t n) const {
     if constexpr (kBlock == 2) {
-      U* __restrict d0 = d;
-      U* __restrict d1 = d + ss;
+      Byte* __restrict d0 = d;
+      Byte* __restrict d1 = d + ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        d0[j] = s[2 * j];
-        d1[j] = s[2 * j + 1];
+        std::memcpy(d0 + j * W, s + (2 * j) * W, W);
+        std::memcpy(d1 + j * W, s + (2 * j + 1) * W, W);
       }
     } else if constexpr (kBlock == 3) {
-      U* __restrict d0 = d;
-      U* __restrict d1 = d + ss;
-      U* __restrict d2 = d + 2 * ss;
+      Byte* __restrict d0 = d;
+      Byte* __restrict d1 = d + ss;
+      Byte* __restrict d2 = d + 2 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        d0[j] = s[3 * j];
-        d1[j] = s[3 * j + 1];
-        d2[j] = s[3 * j + 2];
+        std::memcpy(d0 + j * W, s + (3 * j) * W, W);
+        std::memcpy(d1 + j * W, s + (3 * j + 1) * W, W);
+        std::memcpy(d2 + j * W, s + (3 * j + 2) * W, W);
       }
     } else if constexpr (kBlock == 4) {
-      U* __restrict d0 = d;
-      U* __restrict d1 = d + ss;
-      U* __restrict d2 = d + 2 * ss;
-      U* __restrict d3 = d + 3 * ss;
+      Byte* __restrict d0 = d;
+      Byte* __restrict d1 = d + ss;
+      Byte* __restrict d2 = d + 2 * ss;
+      Byte* __restrict d3 = d + 3 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        d0[j] = s[4 * j];
-        d1[j] = s[4 * j + 1];
-        d2[j] = s[4 * j + 2];
-        d3[j] = s[4 * j + 3];
+        std::memcpy(d0 + j * W, s + (4 * j) * W, W);
+        std::memcpy(d1 + j * W, s + (4 * j + 1) * W, W);
+        std::memcpy(d2 + j * W, s + (4 * j + 2) * W, W);
+        std::memcpy(d3 + j * W, s + (4 * j + 3) * W, W);
       }
     } else if (block == 1) {
       copy(d, s, n);
     } else {
       // One pass per stream: the source tile stays in L1 while the streams are written.
-      for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o, n, block);
+      for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o * W, n, block);
     }
   }
-  // d[j * block + o] = s_o[j] (stream o at s + o * ss) for j < n.
-  void interleave(U* __restrict d, const U* s, std::int64_t ss, std::int64_t n) const {
+  // Chunk j * block + o of d = chunk j of stream o (at s + o * ss), for j < n.
+  void interleave(Byte* __restrict d, const Byte* s, std::int64_t ss, std::int64_t n) const {
     if constexpr (kBlock == 2) {
-      const U* __restrict s0 = s;
-      const U* __restrict s1 = s + ss;
+      const Byte* __restrict s0 = s;
+      const Byte* __restrict s1 = s + ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        d[2 * j] = s0[j];
-        d[2 * j + 1] = s1[j];
+        std::memcpy(d + (2 * j) * W, s0 + j * W, W);
+        std::memcpy(d + (2 * j + 1) * W, s1 + j * W, W);
       }
     } else if constexpr (kBlock == 3) {
-      const U* __restrict s0 = s;
-      const U* __restrict s1 = s + ss;
-      const U* __restrict s2 = s + 2 * ss;
+      const Byte* __restrict s0 = s;
+      const Byte* __restrict s1 = s + ss;
+      const Byte* __restrict s2 = s + 2 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        d[3 * j] = s0[j];
-        d[3 * j + 1] = s1[j];
-        d[3 * j + 2] = s2[j];
+        std::memcpy(d + (3 * j) * W, s0 + j * W, W);
+        std::memcpy(d + (3 * j + 1) * W, s1 + j * W, W);
+        std::memcpy(d + (3 * j + 2) * W, s2 + j * W, W);
       }
     } else if constexpr (kBlock == 4) {
-      const U* __restrict s0 = s;
-      const U* __restrict s1 = s + ss;
-      const U* __restrict s2 = s + 2 * ss;
-      const U* __restrict s3 = s + 3 * ss;
+      const Byte* __restrict s0 = s;
+      const Byte* __restrict s1 = s + ss;
+      const Byte* __restrict s2 = s + 2 * ss;
+      const Byte* __restrict s3 = s + 3 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        d[4 * j] = s0[j];
-        d[4 * j + 1] = s1[j];
-        d[4 * j + 2] = s2[j];
-        d[4 * j + 3] = s3[j];
+        std::memcpy(d + (4 * j) * W, s0 + j * W, W);
+        std::memcpy(d + (4 * j + 1) * W, s1 + j * W, W);
+        std::memcpy(d + (4 * j + 2) * W, s2 + j * W, W);
+        std::memcpy(d + (4 * j + 3) * W, s3 + j * W, W);
       }
     } else if (block == 1) {
       copy(d, s, n);
     } else {
       // Writes the destination in order; the `block` source streams advance together.
       for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t o = 0; o < block; ++o) d[j * block + o] = s[o * ss + j];
+        for (std::int64_t o = 0; o < block; ++o) std::memcpy(d + (j * block + o) * W, s + o * ss + j * W, W);
     }
   }
 };
 
-// Chunks of `cu` units (any block): trivially copyable units are moved as bytes (memcpy for
-// long chunks, a unit loop for short ones), strings by assignment.
-template <class U>
+// Chunks of `cu` bytes, a multiple of kPiece (the widest of 16, 8, 4, 2, 1 dividing it), any
+// block: memcpy per chunk for long chunks, a loop of kPiece-byte moves for short ones.
+template <std::size_t kPiece>
 struct ChunkMover {
-  using Unit = U;
-  static constexpr bool kBytes = std::is_trivially_copyable_v<U>;
-  static constexpr std::size_t kMemcpyChunkBytes = 256;  // at or above: memcpy per chunk
+  using Unit = Byte;
+  static constexpr std::int64_t kMemcpyChunkBytes = 256;  // at or above: memcpy per chunk
   std::int64_t block;
   std::int64_t cu;
 
-  void zero(U* d, std::int64_t n) const {
-    if constexpr (kBytes) {
-      std::memset(static_cast<void*>(d), 0, static_cast<std::size_t>(n * cu) * sizeof(U));
-    } else {
-      for (std::int64_t i = 0; i < n * cu; ++i) d[i] = U{};
+  void zero(Byte* d, std::int64_t n) const { std::memset(d, 0, static_cast<std::size_t>(n * cu)); }
+  void copy(Byte* d, const Byte* s, std::int64_t n) const { std::memcpy(d, s, static_cast<std::size_t>(n * cu)); }
+  OPCONFORM_KEEP_COPY_LOOPS void one(Byte* __restrict d, const Byte* __restrict s) const {
+    if (cu >= kMemcpyChunkBytes) {
+      std::memcpy(d, s, static_cast<std::size_t>(cu));
+      return;
     }
+    for (std::int64_t u = 0; u < cu; u += kPiece) std::memcpy(d + u, s + u, kPiece);
   }
-  void copy(U* d, const U* s, std::int64_t n) const {
-    if constexpr (kBytes) {
-      std::memcpy(static_cast<void*>(d), static_cast<const void*>(s), static_cast<std::size_t>(n * cu) * sizeof(U));
-    } else {
-      std::copy_n(s, n * cu, d);
+  OPCONFORM_KEEP_COPY_LOOPS void gather(Byte* __restrict d, const Byte* __restrict s, std::int64_t n,
+                                        std::int64_t stride) const {
+    if (cu >= kMemcpyChunkBytes) {
+      for (std::int64_t j = 0; j < n; ++j) std::memcpy(d + j * cu, s + j * stride * cu, static_cast<std::size_t>(cu));
+      return;
     }
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t u = 0; u < cu; u += kPiece) std::memcpy(d + j * cu + u, s + j * stride * cu + u, kPiece);
   }
-  void one(U* __restrict d, const U* __restrict s) const {
-    if constexpr (kBytes) {
-      if (static_cast<std::size_t>(cu) * sizeof(U) >= kMemcpyChunkBytes) {
-        std::memcpy(static_cast<void*>(d), static_cast<const void*>(s), static_cast<std::size_t>(cu) * sizeof(U));
-        return;
-      }
-    }
-    for (std::int64_t u = 0; u < cu; ++u) d[u] = s[u];
-  }
-  void gather(U* d, const U* s, std::int64_t n, std::int64_t stride) const {
-    for (std::int64_t j = 0; j < n; ++j) one(d + j * cu, s + j * stride * cu);
-  }
-  void deinterleave(U* d, std::int64_t ss, const U* s, std::int64_t n) const {
+  void deinterleave(Byte* d, std::int64_t ss, const Byte* s, std::int64_t n) const {
     if (block == 1) return copy(d, s, n);
     for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o * cu, n, block);
   }
-  void interleave(U* d, const U* s, std::int64_t ss, std::int64_t n) const {
+  OPCONFORM_KEEP_COPY_LOOPS void interleave(Byte* __restrict d, const Byte* s, std::int64_t ss, std::int64_t n) const {
     if (block == 1) return copy(d, s, n);
+    if (cu >= kMemcpyChunkBytes) {
+      for (std::int64_t j = 0; j < n; ++j)
+        for (std::int64_t o = 0; o < block; ++o)
+          std::memcpy(d + (j * block + o) * cu, s + o * ss + j * cu, static_cast<std::size_t>(cu));
+      return;
+    }
+    for (std::int64_t j = 0; j < n; ++j)
+      for (std::int64_t o = 0; o < block; ++o)
+        for (std::int64_t u = 0; u < cu; u += kPiece)
+          std::memcpy(d + (j * block + o) * cu + u, s + o * ss + j * cu + u, kPiece);
+  }
+};
+
+// Strings (and any non-trivially-copyable element): chunks of `cu` elements, by assignment.
+template <class T>
+struct ElementMover {
+  using Unit = T;
+  std::int64_t block;
+  std::int64_t cu;
+
+  void zero(T* d, std::int64_t n) const { std::fill_n(d, n * cu, T{}); }
+  void copy(T* d, const T* s, std::int64_t n) const { std::copy_n(s, n * cu, d); }
+  void one(T* d, const T* s) const { std::copy_n(s, cu, d); }
+  void gather(T* d, const T* s, std::int64_t n, std::int64_t stride) const {
+    for (std::int64_t j = 0; j < n; ++j) one(d + j * cu, s + j * stride * cu);
+  }
+  void deinterleave(T* d, std::int64_t ss, const T* s, std::int64_t n) const {
+    for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o * cu, n, block);
+  }
+  void interleave(T* d, const T* s, std::int64_t ss, std::int64_t n) const {
     for (std::int64_t j = 0; j < n; ++j)
       for (std::int64_t o = 0; o < block; ++o) one(d + (j * block + o) * cu, s + o * ss + j * cu);
   }
@@ -432,35 +458,37 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typ
 template <bool kToBatch>
 void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options) {
   if (dst.num_elements() == 0) return;
-  const std::int64_t dst_bytes = dst.num_elements() * static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
-  if (dst.dtype() == DType::kString) {
-    const Geometry g = make_geometry(plan, kToBatch, plan.depth * static_cast<std::int64_t>(sizeof(std::string)), options);
-    return run<kToBatch>(g, ChunkMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
-                         dst.data<std::string>(), dst_bytes, options);
-  }
-  const std::int64_t chunk = plan.depth * static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
+  const auto width = static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
+  const std::int64_t dst_bytes = dst.num_elements() * width;
+  const std::int64_t chunk = plan.depth * width;
   const Geometry g = make_geometry(plan, kToBatch, chunk, options);
-  const void* s = src.raw_data();
-  void* d = dst.raw_data();
-  const auto units = [&](auto tag) {
-    using U = typename decltype(tag)::type;
-    const U* su = static_cast<const U*>(s);
-    U* du = static_cast<U*>(d);
-    if (chunk != static_cast<std::int64_t>(sizeof(U)))
-      return run<kToBatch>(g, ChunkMover<U>{g.b, chunk / static_cast<std::int64_t>(sizeof(U))}, su, du, dst_bytes, options);
+  if (dst.dtype() == DType::kString)
+    return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
+                         dst.data<std::string>(), dst_bytes, options);
+  const auto* s = static_cast<const Byte*>(src.raw_data());
+  auto* d = static_cast<Byte*>(dst.raw_data());
+  const auto by_block = [&](auto width_tag) {
+    constexpr std::size_t W = decltype(width_tag)::value;
     switch (g.b) {
-      case 2: return run<kToBatch>(g, UnitMover<U, 2>{2}, su, du, dst_bytes, options);
-      case 3: return run<kToBatch>(g, UnitMover<U, 3>{3}, su, du, dst_bytes, options);
-      case 4: return run<kToBatch>(g, UnitMover<U, 4>{4}, su, du, dst_bytes, options);
-      default: return run<kToBatch>(g, UnitMover<U, 0>{g.b}, su, du, dst_bytes, options);
+      case 2: return run<kToBatch>(g, WidthMover<W, 2>{2}, s, d, dst_bytes, options);
+      case 3: return run<kToBatch>(g, WidthMover<W, 3>{3}, s, d, dst_bytes, options);
+      case 4: return run<kToBatch>(g, WidthMover<W, 4>{4}, s, d, dst_bytes, options);
+      default: return run<kToBatch>(g, WidthMover<W, 0>{g.b}, s, d, dst_bytes, options);
     }
   };
-  // The widest unit (up to 16 bytes) that divides the chunk.
-  if (chunk % 16 == 0) return units(type_tag<Unit16>{});
-  if (chunk % 8 == 0) return units(type_tag<Unit8>{});
-  if (chunk % 4 == 0) return units(type_tag<Unit4>{});
-  if (chunk % 2 == 0) return units(type_tag<Unit2>{});
-  return units(type_tag<unsigned char>{});
+  switch (chunk) {
+    case 1: return by_block(std::integral_constant<std::size_t, 1>{});
+    case 2: return by_block(std::integral_constant<std::size_t, 2>{});
+    case 4: return by_block(std::integral_constant<std::size_t, 4>{});
+    case 8: return by_block(std::integral_constant<std::size_t, 8>{});
+    case 16: return by_block(std::integral_constant<std::size_t, 16>{});
+    default: break;
+  }
+  if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, d, dst_bytes, options);
+  if (chunk % 8 == 0) return run<kToBatch>(g, ChunkMover<8>{g.b, chunk}, s, d, dst_bytes, options);
+  if (chunk % 4 == 0) return run<kToBatch>(g, ChunkMover<4>{g.b, chunk}, s, d, dst_bytes, options);
+  if (chunk % 2 == 0) return run<kToBatch>(g, ChunkMover<2>{g.b, chunk}, s, d, dst_bytes, options);
+  return run<kToBatch>(g, ChunkMover<1>{g.b, chunk}, s, d, dst_bytes, options);
 }
 
 }  // namespace
