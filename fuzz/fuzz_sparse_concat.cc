@@ -1,0 +1,6 @@
+// libFuzzer harness: SparseConcat, reference vs optimized (fuzz/harness.h, FUZZING.md).
+#include "fuzz/harness.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return opconform::fuzz::run_op_harness(opconform::Op::kSparseConcat, data, size);
+}

@@ -1,0 +1,167 @@
+// opconform-fuzz: the converter between harness inputs and conformance vectors, and the seed
+// generator for corpus/<harness>/ (FUZZING.md).
+//
+//   opconform-fuzz seed                                   # corpus/vectors -> corpus/fuzz_*/
+//   opconform-fuzz vector-to-fuzz corpus/vectors/dynamic_stitch/golden_doc_example.json -o seed
+//   opconform-fuzz fuzz-to-vector fuzz_dynamic_stitch crash-1a2b -o corpus/vectors-findings/x.json
+//   opconform-fuzz show fuzz_dynamic_stitch crash-1a2b    # decoded case, both outcomes, verdict
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "conformance/vector.h"
+#include "fuzz/convert.h"
+
+namespace fs = std::filesystem;
+using namespace opconform;
+
+namespace {
+
+std::vector<std::uint8_t> read_bytes(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+void write_bytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + path.string());
+}
+
+// "fuzz_dynamic_stitch", "dynamic_stitch" or "DynamicStitch".
+fuzz::Harness parse_harness(const std::string& name) {
+  if (auto h = fuzz::harness_from_name(name)) return *h;
+  if (auto h = fuzz::harness_from_name("fuzz_" + name)) return *h;
+  if (auto op = conformance::op_from_name(name)) return fuzz::harness_for_op(*op);
+  throw std::runtime_error("unknown harness '" + name + "'");
+}
+
+int seed(const fs::path& vectors, const fs::path& corpus, std::uintmax_t max_reader_bytes) {
+  std::vector<fs::path> files;
+  for (const auto& entry : fs::recursive_directory_iterator(vectors))
+    if (entry.is_regular_file() && entry.path().extension() == ".json") files.push_back(entry.path());
+  std::sort(files.begin(), files.end());
+  std::map<std::string, int> written;
+  int skipped = 0;
+  for (const fs::path& file : files) {
+    // corpus/vectors/<op>/[tf-tests/]<stem>.json -> "<stem>" or "tf-tests.<stem>"
+    const fs::path rel = fs::relative(file, vectors);
+    std::string name;
+    for (auto part = std::next(rel.begin()); part != rel.end(); ++part)
+      name += (name.empty() ? "" : ".") + part->stem().string();
+    conformance::Case c;
+    if (Status s = conformance::load_case_file(file, &c); !s.ok()) {
+      std::printf("skip %s: %s\n", rel.c_str(), s.message().c_str());
+      ++skipped;
+      continue;
+    }
+    const std::string harness(fuzz::harness_name(fuzz::harness_for_op(c.op)));
+    std::vector<std::uint8_t> bytes;
+    if (Status s = fuzz::vector_to_fuzz(c, &bytes); s.ok()) {
+      write_bytes(corpus / harness / name, bytes);
+      ++written[harness];
+    } else {
+      std::printf("not expressible for %s: %s: %s\n", harness.c_str(), rel.c_str(), s.message().c_str());
+      ++skipped;
+    }
+    if (fs::file_size(file) <= max_reader_bytes) {
+      const std::string reader(fuzz::harness_name(fuzz::Harness::kVectorReader));
+      fs::create_directories(corpus / reader);
+      fs::copy_file(file, corpus / reader / (rel.begin()->string() + "." + name + ".json"),
+                    fs::copy_options::overwrite_existing);
+      ++written[reader];
+    }
+  }
+  for (const auto& [harness, count] : written) std::printf("%-30s %4d seeds\n", harness.c_str(), count);
+  std::printf("%zu vectors, %d not converted for an op harness\n", files.size(), skipped);
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  CLI::App app{"opconform-fuzz: harness inputs <-> conformance vectors, and corpus seeds"};
+  app.require_subcommand(1);
+
+  fs::path vectors = "corpus/vectors", corpus = "corpus";
+  std::uintmax_t max_reader_bytes = 16384;
+  auto* seed_cmd = app.add_subcommand("seed", "write every vector as a named seed of its harness");
+  seed_cmd->add_option("--vectors", vectors, "vector folder (default corpus/vectors)");
+  seed_cmd->add_option("--corpus", corpus, "corpus root: seeds go to <corpus>/<harness>/ (default corpus)");
+  seed_cmd->add_option("--max-reader-bytes", max_reader_bytes, "largest vector copied to the reader's corpus");
+
+  fs::path vector_file, output;
+  auto* v2f = app.add_subcommand("vector-to-fuzz", "encode a vector's case as an input of its op's harness");
+  v2f->add_option("vector", vector_file, "the vector file")->required();
+  v2f->add_option("-o,--output", output, "the harness input to write")->required();
+
+  std::string harness_arg;
+  fs::path input;
+  auto* f2v = app.add_subcommand("fuzz-to-vector", "write a harness input as a readable vector (expected = reference)");
+  f2v->add_option("harness", harness_arg, "fuzz_<op>, <op> or fuzz_vector_reader")->required();
+  f2v->add_option("input", input, "the harness input (a crash, a corpus file)")->required();
+  f2v->add_option("-o,--output", output, "the vector file to write (default: print it)");
+
+  auto* show = app.add_subcommand("show", "decode a harness input and run it: case, both outcomes, verdict");
+  show->add_option("harness", harness_arg, "fuzz_<op>, <op> or fuzz_vector_reader")->required();
+  show->add_option("input", input, "the harness input")->required();
+
+  CLI11_PARSE(app, argc, argv);
+
+  if (seed_cmd->parsed()) return seed(vectors, corpus, max_reader_bytes);
+  if (v2f->parsed()) {
+    conformance::Case c;
+    std::vector<std::uint8_t> bytes;
+    Status s = conformance::load_case_file(vector_file, &c);
+    if (s.ok()) s = fuzz::vector_to_fuzz(c, &bytes);
+    if (!s.ok()) {
+      std::fprintf(stderr, "%s\n", s.message().c_str());
+      return 1;
+    }
+    write_bytes(output, bytes);
+    std::printf("%s: %zu bytes for %s\n", output.c_str(), bytes.size(),
+                std::string(fuzz::harness_name(fuzz::harness_for_op(c.op))).c_str());
+    return 0;
+  }
+  const fuzz::Harness harness = parse_harness(harness_arg);
+  const std::vector<std::uint8_t> bytes = read_bytes(input);
+  if (f2v->parsed()) {
+    conformance::Case c;
+    if (Status s = fuzz::fuzz_to_vector(harness, bytes, input.filename().string(), &c); !s.ok()) {
+      std::fprintf(stderr, "%s\n", s.message().c_str());
+      return 1;
+    }
+    if (output.empty()) {
+      std::cout << conformance::to_json(c);
+      return 0;
+    }
+    if (output.has_parent_path()) fs::create_directories(output.parent_path());
+    if (Status s = conformance::save_case_file(c, output); !s.ok()) {
+      std::fprintf(stderr, "%s\n", s.message().c_str());
+      return 1;
+    }
+    std::printf("wrote %s\n", output.c_str());
+    return 0;
+  }
+  std::string text;
+  bool agree = true;
+  if (Status s = fuzz::describe_input(harness, bytes, &text, &agree); !s.ok()) {
+    std::fprintf(stderr, "%s\n", s.message().c_str());
+    return 1;
+  }
+  std::cout << text;
+  return agree ? 0 : 1;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "opconform-fuzz: %s\n", e.what());
+  return 1;
+}
