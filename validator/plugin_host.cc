@@ -1,0 +1,416 @@
+#include "validator/plugin_host.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <new>
+
+#include "conformance/format.h"
+#include "opconform/exec.h"
+
+namespace opconform::validator {
+
+namespace {
+
+constexpr const char* kEntrySymbols[OPCONFORM_NUM_OPS] = {
+    OPCONFORM_SYMBOL_SPACE_TO_BATCH_ND, OPCONFORM_SYMBOL_BATCH_TO_SPACE_ND,
+    OPCONFORM_SYMBOL_DYNAMIC_STITCH,    OPCONFORM_SYMBOL_PARALLEL_DYNAMIC_STITCH,
+    OPCONFORM_SYMBOL_DYNAMIC_PARTITION, OPCONFORM_SYMBOL_SPARSE_CONCAT};
+constexpr std::int64_t kMaxMessageLength = 1 << 16;
+constexpr std::uint64_t kAllDTypes = (std::uint64_t{1} << OPCONFORM_NUM_DTYPES) - 1;
+
+struct alignas(64) EmptyData {
+  char bytes[64] = {};
+};
+const EmptyData kEmptyData;
+
+// One fenced buffer: kGuardBytes of guard, `size` bytes of payload, kGuardBytes of guard.
+class FencedBuffer {
+ public:
+  // nullptr when the memory cannot be had.
+  static std::unique_ptr<FencedBuffer> make(std::size_t size, std::uint8_t fill) {
+    if (size > (std::size_t{1} << 46)) return nullptr;
+    void* block = ::operator new(size + 2 * kGuardBytes, std::align_val_t{64}, std::nothrow);
+    if (block == nullptr) return nullptr;
+    return std::unique_ptr<FencedBuffer>(new FencedBuffer(static_cast<std::uint8_t*>(block), size, fill));
+  }
+  ~FencedBuffer() { ::operator delete(block_, std::align_val_t{64}); }
+  FencedBuffer(const FencedBuffer&) = delete;
+  FencedBuffer& operator=(const FencedBuffer&) = delete;
+
+  std::uint8_t* data() const { return block_ + kGuardBytes; }
+  std::size_t size() const { return size_; }
+  bool contains(const char* p, std::int64_t n) const {
+    const auto* begin = reinterpret_cast<const char*>(data());
+    return p >= begin && n >= 0 && static_cast<std::uint64_t>(n) <= size_ &&
+           static_cast<std::size_t>(p - begin) <= size_ - static_cast<std::size_t>(n);
+  }
+  // "" when both guards are intact, else which one was written.
+  std::string damage() const {
+    auto intact = [](const std::uint8_t* g) {
+      return std::all_of(g, g + kGuardBytes, [](std::uint8_t b) { return b == kGuardByte; });
+    };
+    std::string d;
+    if (!intact(block_)) d = "wrote before the start";
+    if (!intact(block_ + kGuardBytes + size_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
+    return d;
+  }
+
+ private:
+  FencedBuffer(std::uint8_t* block, std::size_t size, std::uint8_t fill) : block_(block), size_(size) {
+    std::memset(block_, kGuardByte, kGuardBytes);
+    std::memset(block_ + kGuardBytes, fill, size);
+    std::memset(block_ + kGuardBytes + size, kGuardByte, kGuardBytes);
+  }
+  std::uint8_t* block_;
+  std::size_t size_;
+};
+
+struct OutputBuffer {
+  DType dtype;
+  Shape shape;
+  std::int64_t elements;
+  std::unique_ptr<FencedBuffer> buffer;
+};
+
+// Everything the callbacks of one call see.
+struct CallState {
+  std::int64_t num_outputs = 0;
+  std::int64_t memory_limit = 0;
+  std::int64_t requested_bytes = 0;
+  std::map<std::int32_t, OutputBuffer> outputs;
+  std::vector<std::unique_ptr<FencedBuffer>> byte_blocks;
+  std::vector<std::pair<const char*, std::int64_t>> input_strings;
+  std::string message;
+  std::vector<std::string> faults;
+};
+
+void* allocate_output_cb(void* caller, std::int32_t index, std::int32_t dtype, std::int32_t rank,
+                         const std::int64_t* dims) {
+  auto* state = static_cast<CallState*>(caller);
+  auto invalid = [&](const std::string& why) -> void* {
+    state->faults.push_back(str_cat("allocate_output(", index, ", dtype ", dtype, ", rank ", rank, "): ", why));
+    return nullptr;
+  };
+  if (index < 0 || index >= state->num_outputs)
+    return invalid(str_cat("index out of range [0, ", state->num_outputs, ")"));
+  if (state->outputs.count(index)) return invalid("output allocated twice");
+  if (dtype < 0 || dtype >= OPCONFORM_NUM_DTYPES) return invalid("unknown dtype");
+  if (rank < 0 || rank > kMaxDims) return invalid("rank outside [0, 254]");
+  if (rank > 0 && dims == nullptr) return invalid("dims is NULL");
+  Shape shape(dims, dims + rank);
+  const std::int64_t elements = checked_num_elements(shape);
+  if (elements < 0) return invalid("bad dims " + shape_string(shape));
+  const auto d = static_cast<DType>(dtype);
+  // The caller's memory limit, as the spec accounts it; refusing is not a fault.
+  const std::int64_t request = output_request_bytes(d, shape);
+  if (request < 0 || request > state->memory_limit - state->requested_bytes) return nullptr;
+  state->requested_bytes += request;
+  const std::size_t bytes = static_cast<std::size_t>(elements) * dtype_storage_size(d);
+  const std::size_t slot_bytes =
+      d == DType::kString ? static_cast<std::size_t>(elements) * sizeof(opconform_string) : bytes;
+  auto buffer = FencedBuffer::make(slot_bytes, d == DType::kString ? 0 : kPoisonByte);
+  if (buffer == nullptr) return nullptr;
+  OutputBuffer out{d, std::move(shape), elements, std::move(buffer)};
+  void* data = out.buffer->data();
+  state->outputs.emplace(index, std::move(out));
+  return data;
+}
+
+char* allocate_bytes_cb(void* caller, std::int64_t size) {
+  auto* state = static_cast<CallState*>(caller);
+  if (size < 0 || size > state->memory_limit) {
+    state->faults.push_back(str_cat("allocate_bytes(", size, "): size outside [0, memory limit]"));
+    return nullptr;
+  }
+  auto block = FencedBuffer::make(static_cast<std::size_t>(size), kPoisonByte);
+  if (block == nullptr) return nullptr;
+  state->byte_blocks.push_back(std::move(block));
+  return reinterpret_cast<char*>(state->byte_blocks.back()->data());
+}
+
+void set_message_cb(void* caller, const char* message, std::int64_t size) {
+  auto* state = static_cast<CallState*>(caller);
+  if (message == nullptr || size < 0) {
+    state->faults.push_back(str_cat("set_message(", message ? "..." : "NULL", ", ", size, ")"));
+    return;
+  }
+  state->message.assign(message, static_cast<std::size_t>(std::min(size, kMaxMessageLength)));
+}
+
+// Descriptors of a case's inputs; keeps the dims and string slots alive.
+class InputDescriptors {
+ public:
+  explicit InputDescriptors(CallState* state) : state_(state) {}
+  opconform_tensor describe(const Tensor& t) {
+    opconform_tensor d{};
+    d.dtype = static_cast<std::int32_t>(t.dtype());
+    d.rank = t.rank();
+    d.dims = t.shape().data();
+    if (t.num_elements() == 0) {
+      d.data = &kEmptyData;
+    } else if (t.dtype() == DType::kString) {
+      auto& slots = strings_.emplace_back();
+      for (const std::string& s : t.values<std::string>()) {
+        slots.push_back({s.data(), static_cast<std::int64_t>(s.size())});
+        state_->input_strings.emplace_back(s.data(), static_cast<std::int64_t>(s.size()));
+      }
+      d.data = slots.data();
+    } else {
+      d.data = t.raw_data();
+    }
+    return d;
+  }
+  std::vector<opconform_tensor> describe(const std::vector<Tensor>& list) {
+    std::vector<opconform_tensor> out;
+    for (const Tensor& t : list) out.push_back(describe(t));
+    return out;
+  }
+
+ private:
+  CallState* state_;
+  std::vector<std::vector<opconform_string>> strings_;  // inner vectors never move their data
+};
+
+const Tensor& tensor_in(const conformance::Case& c, const char* name) {
+  return std::get<Tensor>(c.inputs.at(name));
+}
+const std::vector<Tensor>& list_in(const conformance::Case& c, const char* name) {
+  return std::get<std::vector<Tensor>>(c.inputs.at(name));
+}
+const opconform_tensor* first(const std::vector<opconform_tensor>& v) {
+  return v.empty() ? nullptr : v.data();
+}
+
+// Copies one output buffer into a Tensor; false with *fault set when its contents break the
+// ABI (a bool that is not 0/1, a string pointing outside allowed bytes).
+bool read_output(const CallState& state, std::int32_t index, const OutputBuffer& out, Tensor* t,
+                 std::string* fault) {
+  Tensor result(out.dtype, out.shape);
+  const std::uint8_t* src = out.buffer->data();
+  if (out.dtype == DType::kString) {
+    const auto* slots = reinterpret_cast<const opconform_string*>(src);
+    std::string* dst = result.data<std::string>();
+    for (std::int64_t i = 0; i < out.elements; ++i) {
+      const opconform_string s = slots[i];
+      bool allowed = s.size == 0 || (s.size > 0 && s.data != nullptr &&
+          (std::any_of(state.byte_blocks.begin(), state.byte_blocks.end(),
+                       [&](const auto& b) { return b->contains(s.data, s.size); }) ||
+           std::any_of(state.input_strings.begin(), state.input_strings.end(), [&](const auto& in) {
+             return s.data >= in.first && s.size <= in.second && s.data - in.first <= in.second - s.size;
+           })));
+      if (!allowed) {
+        *fault = str_cat("output ", index, " element ", conformance::format_coordinate(out.shape, i),
+                         ": string {", static_cast<const void*>(s.data), ", ", s.size,
+                         "} does not point into allocate_bytes or input bytes");
+        return false;
+      }
+      if (s.size > 0) dst[i].assign(s.data, static_cast<std::size_t>(s.size));
+    }
+  } else if (out.dtype == DType::kBool) {
+    bool* dst = result.data<bool>();
+    for (std::int64_t i = 0; i < out.elements; ++i) {
+      if (src[i] > 1) {
+        *fault = str_cat("output ", index, " element ", conformance::format_coordinate(out.shape, i),
+                         ": bool byte ", int{src[i]}, src[i] == kPoisonByte ? " (never written)" : "");
+        return false;
+      }
+      dst[i] = src[i] == 1;
+    }
+  } else if (out.elements > 0) {
+    std::memcpy(result.raw_data(), src, out.buffer->size());
+  }
+  *t = std::move(result);
+  return true;
+}
+
+std::optional<Code> code_from_abi(std::int32_t code) {
+  switch (code) {
+    case OPCONFORM_CODE_OK: return Code::kOk;
+    case OPCONFORM_CODE_INVALID_ARGUMENT: return Code::kInvalidArgument;
+    case OPCONFORM_CODE_RESOURCE_EXHAUSTED: return Code::kResourceExhausted;
+    case OPCONFORM_CODE_UNIMPLEMENTED: return Code::kUnimplemented;
+    case OPCONFORM_CODE_INTERNAL: return Code::kInternal;
+  }
+  return std::nullopt;
+}
+
+ImplAnswer fault(std::string text) {
+  ImplAnswer a;
+  a.kind = ImplAnswer::Kind::kFault;
+  a.fault = std::move(text);
+  return a;
+}
+
+}  // namespace
+
+Status PluginHost::load(const std::string& path, std::unique_ptr<PluginHost>* out) {
+  std::unique_ptr<PluginHost> host(new PluginHost());
+  host->handle_ = ::dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (host->handle_ == nullptr) return invalid_argument("cannot load ", path, ": ", ::dlerror());
+  auto symbol = [&](const char* name) { return ::dlsym(host->handle_, name); };
+
+  void* version_fn = symbol(OPCONFORM_SYMBOL_ABI_VERSION);
+  if (version_fn == nullptr) return invalid_argument(path, ": missing symbol ", OPCONFORM_SYMBOL_ABI_VERSION);
+  const std::uint32_t version = reinterpret_cast<std::uint32_t (*)()>(version_fn)();
+  if (version != OPCONFORM_ABI_VERSION)
+    return invalid_argument(path, ": ABI version ", std::uint64_t{version}, ", this validator speaks ",
+                            std::uint64_t{OPCONFORM_ABI_VERSION});
+  void* manifest_fn = symbol(OPCONFORM_SYMBOL_MANIFEST);
+  if (manifest_fn == nullptr) return invalid_argument(path, ": missing symbol ", OPCONFORM_SYMBOL_MANIFEST);
+  const opconform_manifest* m = reinterpret_cast<const opconform_manifest* (*)()>(manifest_fn)();
+  if (m == nullptr) return invalid_argument(path, ": ", OPCONFORM_SYMBOL_MANIFEST, " returned NULL");
+  if (m->abi_version != OPCONFORM_ABI_VERSION)
+    return invalid_argument(path, ": manifest abi_version ", std::uint64_t{m->abi_version}, ", expected 1");
+  if (m->struct_size < sizeof(opconform_manifest))
+    return invalid_argument(path, ": manifest struct_size ", std::uint64_t{m->struct_size}, " < ",
+                            std::uint64_t{sizeof(opconform_manifest)});
+  Manifest manifest;
+  manifest.name = m->name ? m->name : "(unnamed)";
+  manifest.profile = m->profile ? m->profile : "";
+  if (manifest.profile != "tf-cpu" && manifest.profile != "xla" && manifest.profile != "tflite")
+    return invalid_argument(path, ": manifest profile \"", manifest.profile, "\" (tf-cpu, xla, tflite)");
+  if (m->num_ops < 0 || m->num_ops > OPCONFORM_NUM_OPS || (m->num_ops > 0 && m->ops == nullptr))
+    return invalid_argument(path, ": manifest num_ops ", m->num_ops, " with ops ",
+                            m->ops ? "set" : "NULL");
+  for (int i = 0; i < m->num_ops; ++i) {
+    const opconform_op_caps& caps = m->ops[i];
+    if (caps.op < 0 || caps.op >= OPCONFORM_NUM_OPS)
+      return invalid_argument(path, ": manifest ops[", i, "]: unknown op ", caps.op);
+    const Op op = kAllOps[caps.op];
+    if (manifest.find(op)) return invalid_argument(path, ": manifest lists ", op_name(op), " twice");
+    if ((caps.dtypes & ~kAllDTypes) || (caps.param_dtypes & ~kAllDTypes))
+      return invalid_argument(path, ": manifest ", op_name(op), ": dtype mask beyond the 19 dtypes");
+    if (caps.min_rank < 0 || caps.max_rank < -1 || caps.min_block_dims < 0 || caps.max_block_dims < -1)
+      return invalid_argument(path, ": manifest ", op_name(op), ": negative limits");
+    void* entry = symbol(kEntrySymbols[caps.op]);
+    if (entry == nullptr)
+      return invalid_argument(path, ": the manifest lists ", op_name(op), " but the symbol ",
+                              kEntrySymbols[caps.op], " is missing");
+    host->entry_[caps.op] = entry;
+    manifest.ops.push_back(OpCaps{op, caps.dtypes, caps.param_dtypes, caps.min_rank, caps.max_rank,
+                                  caps.min_block_dims, caps.max_block_dims});
+  }
+  host->manifest_ = std::move(manifest);
+  *out = std::move(host);
+  return Status();
+}
+
+PluginHost::~PluginHost() {
+  // The library stays loaded: its static destructors may be what crashes, and the worker exits
+  // right after.
+}
+
+ImplAnswer PluginHost::run(const conformance::Case& c) {
+  const int op_index = static_cast<int>(c.op);
+  void* entry = entry_[op_index];
+  if (entry == nullptr) return fault(str_cat(op_name(c.op), " is not in the manifest"));
+
+  CallState state;
+  state.memory_limit = c.memory_limit;
+  state.num_outputs = 1;
+  if (c.op == Op::kSparseConcat) state.num_outputs = 3;
+  if (c.op == Op::kDynamicPartition) state.num_outputs = std::max<std::int64_t>(0, c.attrs.at("num_partitions"));
+  opconform_call call{};
+  call.struct_size = sizeof(opconform_call);
+  call.memory_limit_bytes = c.memory_limit;
+  call.caller = &state;
+  call.allocate_output = allocate_output_cb;
+  call.allocate_bytes = allocate_bytes_cb;
+  call.set_message = set_message_cb;
+
+  InputDescriptors in(&state);
+  std::int32_t code = OPCONFORM_CODE_OK;
+  try {
+    switch (c.op) {
+      case Op::kSpaceToBatchND:
+      case Op::kBatchToSpaceND: {
+        const opconform_tensor input = in.describe(tensor_in(c, "input"));
+        const opconform_tensor block = in.describe(tensor_in(c, "block_shape"));
+        const opconform_tensor amounts =
+            in.describe(tensor_in(c, c.op == Op::kSpaceToBatchND ? "paddings" : "crops"));
+        code = reinterpret_cast<opconform_space_to_batch_nd_fn>(entry)(&call, &input, &block, &amounts);
+        break;
+      }
+      case Op::kDynamicStitch:
+      case Op::kParallelDynamicStitch: {
+        const auto indices = in.describe(list_in(c, "indices"));
+        const auto data = in.describe(list_in(c, "data"));
+        code = reinterpret_cast<opconform_dynamic_stitch_fn>(entry)(
+            &call, first(indices), static_cast<std::int64_t>(indices.size()), first(data),
+            static_cast<std::int64_t>(data.size()));
+        break;
+      }
+      case Op::kDynamicPartition: {
+        const opconform_tensor data = in.describe(tensor_in(c, "data"));
+        const opconform_tensor partitions = in.describe(tensor_in(c, "partitions"));
+        code = reinterpret_cast<opconform_dynamic_partition_fn>(entry)(&call, &data, &partitions,
+                                                                      c.attrs.at("num_partitions"));
+        break;
+      }
+      case Op::kSparseConcat: {
+        const auto indices = in.describe(list_in(c, "indices"));
+        const auto values = in.describe(list_in(c, "values"));
+        const auto shapes = in.describe(list_in(c, "shapes"));
+        code = reinterpret_cast<opconform_sparse_concat_fn>(entry)(
+            &call, first(indices), static_cast<std::int64_t>(indices.size()), first(values),
+            static_cast<std::int64_t>(values.size()), first(shapes),
+            static_cast<std::int64_t>(shapes.size()), c.attrs.at("concat_dim"));
+        break;
+      }
+    }
+  } catch (const std::bad_alloc&) {
+    throw;  // the worker reports running out of memory
+  } catch (const std::exception& e) {
+    return fault(str_cat("a C++ exception crossed the C ABI: ", e.what()));
+  } catch (...) {
+    return fault("an exception crossed the C ABI");
+  }
+
+  for (const auto& [index, out] : state.outputs)
+    if (std::string d = out.buffer->damage(); !d.empty())
+      state.faults.push_back(str_cat("output ", index, " (", dtype_name(out.dtype), " ",
+                                     shape_string(out.shape), "): ", d, " of its buffer"));
+  for (const auto& block : state.byte_blocks)
+    if (std::string d = block->damage(); !d.empty())
+      state.faults.push_back(str_cat("allocate_bytes block of ", std::uint64_t{block->size()}, " bytes: ", d));
+  const std::optional<Code> status_code = code_from_abi(code);
+  if (!status_code) state.faults.push_back(str_cat("returned the unknown status code ", code));
+  if (!state.faults.empty()) {
+    std::string text;
+    for (const std::string& f : state.faults) text += (text.empty() ? "" : "; ") + f;
+    return fault(text);
+  }
+
+  ImplAnswer answer;
+  if (*status_code != Code::kOk) {
+    answer.kind = ImplAnswer::Kind::kError;
+    answer.error = Status(*status_code, state.message);
+    return answer;
+  }
+  // OK: outputs 0 .. n-1 all allocated (DynamicPartition: n = num_partitions).
+  std::vector<Tensor> tensors;
+  for (std::int64_t i = 0; i < state.num_outputs; ++i) {
+    auto it = state.outputs.find(static_cast<std::int32_t>(i));
+    if (it == state.outputs.end())
+      return fault(str_cat("returned OK without allocating output ", i));
+    std::string problem;
+    Tensor t;
+    if (!read_output(state, static_cast<std::int32_t>(i), it->second, &t, &problem)) return fault(problem);
+    tensors.push_back(std::move(t));
+  }
+  answer.kind = ImplAnswer::Kind::kOutputs;
+  const auto outputs = conformance::op_signature(c.op).outputs;
+  if (c.op == Op::kDynamicPartition) {
+    answer.outputs.emplace(std::string(outputs[0].name), std::move(tensors));
+  } else {
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      answer.outputs.emplace(std::string(outputs[i].name), std::move(tensors[i]));
+  }
+  return answer;
+}
+
+}  // namespace opconform::validator

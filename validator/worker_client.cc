@@ -1,0 +1,309 @@
+#include "validator/worker_client.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+
+#include "validator/plugin_host.h"
+
+namespace opconform::validator {
+
+namespace {
+
+constexpr std::size_t kStderrTailBytes = 4096;
+
+double now_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+int poll_timeout_ms(double deadline) {
+  const double left = deadline - now_seconds();
+  if (left <= 0) return 0;
+  return static_cast<int>(std::min(left * 1000.0 + 1.0, 1e9));
+}
+
+// True once `pid` has exited (it stays reapable).
+bool has_exited(pid_t pid) {
+  siginfo_t info{};
+  return ::waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) != 0 || info.si_pid != 0;
+}
+
+void close_fd(int* fd) {
+  if (*fd >= 0) ::close(*fd);
+  *fd = -1;
+}
+
+}  // namespace
+
+Worker::Worker(WorkerOptions options) : options_(std::move(options)) {}
+
+Worker::~Worker() { stop(); }
+
+Status Worker::spawn() {
+  static const bool ignored_sigpipe = [] {
+    ::signal(SIGPIPE, SIG_IGN);  // a dead worker's pipe gives EPIPE instead
+    return true;
+  }();
+  (void)ignored_sigpipe;
+  if (options_.argv.empty()) return invalid_argument("no program to run");
+
+  int in[2], out[2], err[2];
+  if (::pipe2(in, O_CLOEXEC) != 0) return internal_error("pipe: ", std::strerror(errno));
+  if (::pipe2(out, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]);
+    return internal_error("pipe: ", std::strerror(errno));
+  }
+  if (::pipe2(err, O_CLOEXEC) != 0) {
+    ::close(in[0]), ::close(in[1]), ::close(out[0]), ::close(out[1]);
+    return internal_error("pipe: ", std::strerror(errno));
+  }
+  std::vector<char*> argv;
+  for (std::string& a : options_.argv) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const pid_t parent = ::getpid();
+
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]}) ::close(fd);
+    return internal_error("fork: ", std::strerror(errno));
+  }
+  if (pid == 0) {
+    // Child: only async-signal-safe calls from here to exec.
+    ::setpgid(0, 0);
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (::getppid() != parent) ::_exit(127);
+    ::dup2(in[0], STDIN_FILENO);
+    ::dup2(out[1], STDOUT_FILENO);
+    ::dup2(err[1], STDERR_FILENO);
+    ::syscall(SYS_close_range, 3u, ~0u, 0u);
+    ::signal(SIGPIPE, SIG_DFL);
+    if (options_.address_space_bytes > 0) {
+      const rlimit limit{static_cast<rlim_t>(options_.address_space_bytes),
+                         static_cast<rlim_t>(options_.address_space_bytes)};
+      ::setrlimit(RLIMIT_AS, &limit);
+    }
+    ::execvp(argv[0], argv.data());
+    const char message[] = "opconform validate: cannot execute the implementation's program\n";
+    ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
+    (void)ignored;
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  ::close(in[0]), ::close(out[1]), ::close(err[1]);
+  pid_ = pid;
+  stdin_fd_ = in[1];
+  stdout_fd_ = out[0];
+  stderr_fd_ = err[0];
+  for (int fd : {stdin_fd_, stdout_fd_, stderr_fd_}) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  decoder_ = FrameDecoder();
+  ++starts_;
+  return Status();
+}
+
+void Worker::drain_stderr() {
+  char buffer[4096];
+  while (stderr_fd_ >= 0) {
+    const ssize_t n = ::read(stderr_fd_, buffer, sizeof buffer);
+    if (n > 0) {
+      stderr_.append(buffer, static_cast<std::size_t>(n));
+      if (stderr_.size() > 2 * kStderrTailBytes) stderr_.erase(0, stderr_.size() - kStderrTailBytes);
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n == 0) close_fd(&stderr_fd_);
+    return;
+  }
+}
+
+std::string Worker::stderr_tail() const {
+  std::string tail = stderr_.size() > kStderrTailBytes ? stderr_.substr(stderr_.size() - kStderrTailBytes) : stderr_;
+  while (!tail.empty() && (tail.back() == '\n' || tail.back() == '\r')) tail.pop_back();
+  return tail.empty() ? "" : "\n  stderr: " + tail;
+}
+
+bool Worker::send(const std::string& wire, double deadline) {
+  std::size_t done = 0;
+  while (done < wire.size()) {
+    pollfd fds[2] = {{stdin_fd_, POLLOUT, 0}, {stderr_fd_, POLLIN, 0}};
+    const int ready = ::poll(fds, stderr_fd_ >= 0 ? 2 : 1, poll_timeout_ms(deadline));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready <= 0) return false;
+    if (fds[1].revents) drain_stderr();
+    if (fds[0].revents & (POLLERR | POLLHUP)) return false;
+    if (fds[0].revents & POLLOUT) {
+      const ssize_t n = ::write(stdin_fd_, wire.data() + done, wire.size() - done);
+      if (n < 0 && (errno == EAGAIN || errno == EINTR)) continue;
+      if (n <= 0) return false;
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  return true;
+}
+
+Worker::Wait Worker::receive(std::string* body, double deadline, std::string* error) {
+  for (;;) {
+    if (std::optional<std::string> message = decoder_.next(error)) {
+      *body = std::move(*message);
+      return Wait::kMessage;
+    }
+    if (!error->empty()) return Wait::kError;
+    pollfd fds[2] = {{stdout_fd_, POLLIN, 0}, {stderr_fd_, POLLIN, 0}};
+    const int ready = ::poll(fds, stderr_fd_ >= 0 ? 2 : 1, poll_timeout_ms(deadline));
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready < 0) {
+      *error = std::string("poll: ") + std::strerror(errno);
+      return Wait::kError;
+    }
+    if (ready == 0) return Wait::kTimeout;
+    if (fds[1].revents) drain_stderr();
+    if (fds[0].revents) {
+      char buffer[65536];
+      const ssize_t n = ::read(stdout_fd_, buffer, sizeof buffer);
+      if (n > 0) decoder_.feed(buffer, static_cast<std::size_t>(n));
+      else if (n == 0 || (errno != EAGAIN && errno != EINTR)) return Wait::kEof;
+    }
+  }
+}
+
+std::string Worker::reap(bool kill, bool* out_of_memory) {
+  *out_of_memory = false;
+  if (pid_ < 0) return "not running";
+  if (!kill) {
+    // Its stdout closed: give it a moment to finish dying on its own.
+    const double deadline = now_seconds() + 2.0;
+    while (now_seconds() < deadline) {
+      if (has_exited(pid_)) break;
+      drain_stderr();
+      ::usleep(2000);
+    }
+  }
+  ::kill(-pid_, SIGKILL);
+  ::kill(pid_, SIGKILL);
+  int status = 0;
+  rusage usage{};
+  while (::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
+  }
+  drain_stderr();
+  close_fd(&stdin_fd_);
+  close_fd(&stdout_fd_);
+  close_fd(&stderr_fd_);
+  pid_ = -1;
+
+  const std::int64_t max_rss = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
+  if (options_.address_space_bytes > 0 && max_rss >= options_.address_space_bytes / 4 * 3)
+    *out_of_memory = true;
+  if (WIFEXITED(status)) {
+    if (WEXITSTATUS(status) == kWorkerExitOutOfMemory) *out_of_memory = true;
+    return str_cat("exited with status ", WEXITSTATUS(status));
+  }
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    if (kill && sig == SIGKILL) return "killed by the validator";
+    const char* name = ::strsignal(sig);
+    return str_cat("killed by signal ", sig, " (", name ? name : "?", ")");
+  }
+  return "ended";
+}
+
+void Worker::stop() {
+  if (pid_ < 0) return;
+  // A clean goodbye first: close stdin, wait briefly, then kill.
+  close_fd(&stdin_fd_);
+  const double deadline = now_seconds() + 0.5;
+  while (now_seconds() < deadline && !has_exited(pid_)) ::usleep(1000);
+  bool oom = false;
+  reap(true, &oom);
+}
+
+Status Worker::start(Manifest* manifest) {
+  stop();
+  stderr_.clear();
+  OPCONFORM_RETURN_IF_ERROR(spawn());
+  const double deadline = now_seconds() + options_.handshake_timeout_seconds;
+  std::string body, error;
+  bool oom = false;
+  if (!send(frame(hello_message()), deadline)) {
+    const std::string how = reap(true, &oom);
+    return invalid_argument("the implementation did not take the handshake (", how, ")", stderr_tail());
+  }
+  switch (receive(&body, deadline, &error)) {
+    case Wait::kMessage: break;
+    case Wait::kTimeout: {
+      reap(true, &oom);
+      return invalid_argument("no manifest within ", options_.handshake_timeout_seconds, " s", stderr_tail());
+    }
+    case Wait::kEof: {
+      const std::string how = reap(false, &oom);
+      return invalid_argument("the implementation ", how, " before sending its manifest", stderr_tail());
+    }
+    case Wait::kError: {
+      reap(true, &oom);
+      return invalid_argument("bad handshake: ", error, stderr_tail());
+    }
+  }
+  if (Status s = parse_manifest_message(body, manifest); !s.ok()) {
+    reap(true, &oom);
+    return invalid_argument(s.message(), stderr_tail());
+  }
+  return Status();
+}
+
+RunResult Worker::run(const conformance::Case& c) {
+  RunResult result;
+  const double started = now_seconds();
+  if (pid_ < 0) {
+    Manifest ignored;
+    if (Status s = start(&ignored); !s.ok()) {
+      result.kind = RunResult::Kind::kCrash;
+      result.detail = "could not restart the implementation: " + s.message();
+      return result;
+    }
+  }
+  stderr_.clear();
+  const std::int64_t id = next_id_++;
+  const double deadline = now_seconds() + options_.timeout_seconds;
+  std::string body, error;
+  Wait wait = send(frame(run_message(id, c)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  if (wait == Wait::kEof && now_seconds() >= deadline) wait = Wait::kTimeout;
+  bool oom = false;
+  switch (wait) {
+    case Wait::kMessage:
+      if (Status s = parse_result_message(body, c, id, &result.answer); !s.ok()) {
+        reap(true, &oom);
+        result.kind = RunResult::Kind::kProtocolFault;
+        result.detail = "malformed result: " + s.message() + stderr_tail();
+      } else {
+        result.kind = RunResult::Kind::kAnswer;
+      }
+      break;
+    case Wait::kTimeout:
+      reap(true, &oom);
+      result.kind = RunResult::Kind::kTimeout;
+      result.detail = str_cat("no answer within ", options_.timeout_seconds, " s", stderr_tail());
+      break;
+    case Wait::kEof: {
+      const std::string how = reap(false, &oom);
+      result.kind = oom ? RunResult::Kind::kOutOfMemory : RunResult::Kind::kCrash;
+      result.detail = "the implementation " + how + stderr_tail();
+      break;
+    }
+    case Wait::kError:
+      reap(true, &oom);
+      result.kind = RunResult::Kind::kProtocolFault;
+      result.detail = error + stderr_tail();
+      break;
+  }
+  result.seconds = now_seconds() - started;
+  return result;
+}
+
+}  // namespace opconform::validator

@@ -1,0 +1,61 @@
+// opconform-worker PLUGIN.so: speaks the subprocess protocol (docs/plugin-abi.md) on
+// stdin/stdout for a C-ABI plug-in, so that the validator never loads the library itself.
+// The plug-in's own writes to stdout go to stderr. Exits 0 at EOF, kWorkerExitOutOfMemory when
+// the plug-in runs out of memory, 2 on a protocol error.
+#include <unistd.h>
+
+#include <cstdio>
+#include <new>
+
+#include "validator/plugin_host.h"
+#include "validator/protocol.h"
+
+using namespace opconform;
+using namespace opconform::validator;
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: opconform-worker PLUGIN.so\n");
+    return 2;
+  }
+  const int out = ::dup(STDOUT_FILENO);
+  ::dup2(STDERR_FILENO, STDOUT_FILENO);
+
+  std::string body, error;
+  if (!read_message(STDIN_FILENO, &body, &error)) return error.empty() ? 0 : 2;
+  std::unique_ptr<PluginHost> host;
+  const Status loaded = PluginHost::load(argv[1], &host);
+  if (!loaded.ok()) {
+    write_message(out, load_error_message(loaded.message()));
+    return 0;
+  }
+  if (!write_message(out, manifest_message(host->manifest()))) return 2;
+
+  try {
+    while (read_message(STDIN_FILENO, &body, &error)) {
+      std::int64_t id = -1;
+      conformance::Case c;
+      ImplAnswer answer;
+      if (const Status parsed = parse_run_message(body, &id, &c); !parsed.ok()) {
+        if (id < 0) {
+          std::fprintf(stderr, "opconform-worker: bad request: %s\n", parsed.message().c_str());
+          return 2;
+        }
+        answer.kind = ImplAnswer::Kind::kFault;
+        answer.fault = "the worker could not read the request: " + parsed.message();
+      } else {
+        answer = host->run(c);
+      }
+      if (!write_message(out, result_message(id, c, answer))) return 2;
+    }
+  } catch (const std::bad_alloc&) {
+    std::fprintf(stderr, "opconform-worker: out of memory (std::bad_alloc)\n");
+    std::fflush(stderr);
+    ::_exit(kWorkerExitOutOfMemory);
+  }
+  if (!error.empty()) {
+    std::fprintf(stderr, "opconform-worker: %s\n", error.c_str());
+    return 2;
+  }
+  return 0;
+}
