@@ -1,6 +1,11 @@
 #include "optimized/space_batch_plan.h"
 
 #include <omp.h>
+#include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstring>
@@ -90,8 +95,13 @@ struct WidthMover {
   std::int64_t block;
   std::int64_t cu = kWidth;  // units per chunk
 
-  void zero(Byte* d, std::int64_t n) const { std::memset(d, 0, static_cast<std::size_t>(n) * W); }
-  void copy(Byte* d, const Byte* s, std::int64_t n) const { std::memcpy(d, s, static_cast<std::size_t>(n) * W); }
+  // (Empty runs are common at the row ends: no call for them.)
+  void zero(Byte* d, std::int64_t n) const {
+    if (n > 0) std::memset(d, 0, static_cast<std::size_t>(n) * W);
+  }
+  void copy(Byte* d, const Byte* s, std::int64_t n) const {
+    if (n > 0) std::memcpy(d, s, static_cast<std::size_t>(n) * W);
+  }
   void one(Byte* d, const Byte* s) const { std::memcpy(d, s, W); }
   // Chunk j of d = chunk j * stride of s, for j < n.
   void gather(Byte* __restrict d, const Byte* __restrict s, std::int64_t n, std::int64_t stride) const {
@@ -187,8 +197,12 @@ struct ChunkMover {
   std::int64_t block;
   std::int64_t cu;
 
-  void zero(Byte* d, std::int64_t n) const { std::memset(d, 0, static_cast<std::size_t>(n * cu)); }
-  void copy(Byte* d, const Byte* s, std::int64_t n) const { std::memcpy(d, s, static_cast<std::size_t>(n * cu)); }
+  void zero(Byte* d, std::int64_t n) const {
+    if (n > 0) std::memset(d, 0, static_cast<std::size_t>(n * cu));
+  }
+  void copy(Byte* d, const Byte* s, std::int64_t n) const {
+    if (n > 0) std::memcpy(d, s, static_cast<std::size_t>(n * cu));
+  }
   OPCONFORM_KEEP_COPY_LOOPS void one(Byte* __restrict d, const Byte* __restrict s) const {
     if (cu >= kMemcpyChunkBytes) {
       std::memcpy(d, s, static_cast<std::size_t>(cu));
@@ -346,14 +360,16 @@ struct Cursor {
 };
 
 // SpaceToBatch, one tile [j0, j1) of one group: stream o gets
-// d_o[j] = s[j*b + o - row_start] inside the row, zero outside.
+// d_o[j] = s[j*b + o - row_start] inside the row, zero outside. Position j of stream o is
+// written at d + o * ss + (j - j_base) * cu.
 template <class Mover>
 void space_to_batch_tile(const Geometry& g, const Mover& m, const typename Mover::Unit* s /*row, or null*/,
-                         typename Mover::Unit* d, std::int64_t j0, std::int64_t j1) {
+                         typename Mover::Unit* d, std::int64_t ss, std::int64_t j_base, std::int64_t j0,
+                         std::int64_t j1) {
   const std::int64_t cu = m.cu;
-  const std::int64_t ss = g.stream_stride * cu;
+  const auto at = [&](std::int64_t o, std::int64_t j) { return d + o * ss + (j - j_base) * cu; };
   if (s == nullptr) {
-    for (std::int64_t o = 0; o < g.b; ++o) m.zero(d + o * ss + j0 * cu, j1 - j0);
+    for (std::int64_t o = 0; o < g.b; ++o) m.zero(at(o, j0), j1 - j0);
     return;
   }
   // [J0, J1): positions where every stream reads inside the row.
@@ -361,39 +377,44 @@ void space_to_batch_tile(const Geometry& g, const Mover& m, const typename Mover
   const std::int64_t J1 = std::min(j1, g.qe);
   const bool joint = J0 < J1;
   for (std::int64_t o = 0; o < g.b; ++o) {
-    typename Mover::Unit* d_o = d + o * ss;
     const std::int64_t lo = std::clamp(g.qs + (o < g.rs ? 1 : 0), j0, j1);
     const std::int64_t hi = std::clamp(g.qe + (o < g.re ? 1 : 0), lo, j1);
-    m.zero(d_o + j0 * cu, lo - j0);
-    m.zero(d_o + hi * cu, j1 - hi);
+    m.zero(at(o, j0), lo - j0);
+    m.zero(at(o, hi), j1 - hi);
     const auto source = [&](std::int64_t j) { return s + (j * g.b + o - g.row_start) * cu; };
     if (!joint) {
-      if (lo < hi) m.gather(d_o + lo * cu, source(lo), hi - lo, g.b);
+      if (lo < hi) m.gather(at(o, lo), source(lo), hi - lo, g.b);
     } else {
-      if (lo < J0) m.gather(d_o + lo * cu, source(lo), J0 - lo, g.b);
-      if (J1 < hi) m.gather(d_o + J1 * cu, source(J1), hi - J1, g.b);
+      if (lo < J0) m.gather(at(o, lo), source(lo), J0 - lo, g.b);
+      if (J1 < hi) m.gather(at(o, J1), source(J1), hi - J1, g.b);
     }
   }
-  if (joint) m.deinterleave(d + J0 * cu, ss, s + (J0 * g.b - g.row_start) * cu, J1 - J0);
+  if (joint) m.deinterleave(at(0, J0), ss, s + (J0 * g.b - g.row_start) * cu, J1 - J0);
+}
+
+// Row positions [x_begin, x_end) that BatchToSpace tile [j0, j1) writes.
+std::pair<std::int64_t, std::int64_t> batch_to_space_span(const Geometry& g, std::int64_t j0, std::int64_t j1) {
+  return {std::max(j0 * g.b, g.row_start) - g.row_start, std::min(j1 * g.b, g.row_start + g.row) - g.row_start};
 }
 
 // BatchToSpace, one tile [j0, j1) of one group: d[x] = s_o[j] for x = j*b + o - row_start
-// inside the row (other positions of the streams are cropped away and never read).
+// inside the row (other positions of the streams are cropped away and never read). Row
+// position x is written at d + (x - x_base) * cu.
 template <class Mover>
 void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover::Unit* s,
-                         typename Mover::Unit* d, std::int64_t j0, std::int64_t j1) {
+                         typename Mover::Unit* d, std::int64_t x_base, std::int64_t j0, std::int64_t j1) {
   const std::int64_t cu = m.cu;
   const std::int64_t ss = g.stream_stride * cu;
-  const std::int64_t x_begin = std::max(j0 * g.b, g.row_start) - g.row_start;
-  const std::int64_t x_end = std::min(j1 * g.b, g.row_start + g.row) - g.row_start;
+  const auto [x_begin, x_end] = batch_to_space_span(g, j0, j1);
   if (x_begin >= x_end) return;
+  const auto at = [&](std::int64_t x) { return d + (x - x_base) * cu; };
   // Element by element for partial position groups at the row's ends.
   const auto single = [&](std::int64_t x0, std::int64_t x1) {
     if (x0 >= x1) return;
     std::int64_t j = (x0 + g.row_start) / g.b;
     std::int64_t o = (x0 + g.row_start) % g.b;
     for (std::int64_t x = x0; x < x1; ++x) {
-      m.one(d + x * cu, s + o * ss + j * cu);
+      m.one(at(x), s + o * ss + j * cu);
       if (++o == g.b) {
         o = 0;
         ++j;
@@ -404,17 +425,58 @@ void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover
   const std::int64_t J1 = std::min(j1, g.qe);
   if (J0 >= J1) return single(x_begin, x_end);
   single(x_begin, J0 * g.b - g.row_start);
-  m.interleave(d + (J0 * g.b - g.row_start) * cu, s + J0 * cu, ss, J1 - J0);
+  m.interleave(at(J0 * g.b - g.row_start), s + J0 * cu, ss, J1 - J0);
   single(J1 * g.b - g.row_start, x_end);
+}
+
+// Streaming stores: destinations too large for the last-level cache are written around the
+// caches (no read-for-ownership of lines that are fully overwritten), as glibc's memcpy does
+// above 3/4 of the shared cache. Below that, cached stores win: the output stays in cache. A
+// tile is built in a small per-thread staging buffer (L1) and then streamed out.
+constexpr std::int64_t kStagingBytes = 32 * 1024;
+
+// Streaming::kAuto threshold: 3/4 of the last-level cache (32 MiB where unknown).
+std::int64_t streaming_min_bytes() {
+  static const std::int64_t bytes = [] {
+    long cache = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
+    cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (cache <= 0) cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return cache > 0 ? std::max<std::int64_t>(std::int64_t{cache} / 4 * 3, 4 << 20) : std::int64_t{32} << 20;
+  }();
+  return bytes;
+}
+
+void stream_copy(Byte* d, const Byte* s, std::int64_t n) {
+#if defined(__SSE2__)
+  const auto misalignment = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(d) % 16);
+  const std::int64_t head = std::min(n, (16 - misalignment) % 16);
+  std::memcpy(d, s, static_cast<std::size_t>(head));
+  for (std::int64_t i = head; i + 16 <= n; i += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + i), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i)));
+  const std::int64_t tail = head + (n - head) / 16 * 16;
+  std::memcpy(d + tail, s + tail, static_cast<std::size_t>(n - tail));
+#else
+  std::memcpy(d, s, static_cast<std::size_t>(n));
+#endif
+}
+
+void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();  // streaming stores become visible before the thread reports completion
+#endif
 }
 
 // Work items [begin, end) of the (group, tile) sequence.
 template <bool kToBatch, class Mover>
 void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
-               std::int64_t begin, std::int64_t end) {
+               bool streaming, std::int64_t begin, std::int64_t end) {
+  alignas(64) Byte staging[kStagingBytes];
   Cursor cursor(g, begin / g.tiles);
   std::int64_t tile = begin % g.tiles;
   const std::int64_t cu = m.cu;
+  const std::int64_t ss = g.stream_stride * cu;
   for (std::int64_t item = begin; item < end;) {
     const std::int64_t tile_end = std::min(g.tiles, tile + (end - item));
     const std::int64_t space_row = cursor.space_row(g);
@@ -423,40 +485,66 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
       const std::int64_t j0 = t * g.tile_j;
       const std::int64_t j1 = std::min(j0 + g.tile_j, g.row_blocked);
       if constexpr (kToBatch) {
-        space_to_batch_tile(g, m, space_row < 0 ? nullptr : src + space_row * cu, dst + batch_row * cu, j0, j1);
+        const auto* s = space_row < 0 ? nullptr : src + space_row * cu;
+        typename Mover::Unit* d = dst + batch_row * cu;
+        if constexpr (std::is_same_v<typename Mover::Unit, Byte>) {
+          if (streaming) {
+            const std::int64_t stage_ss = (j1 - j0) * cu;
+            space_to_batch_tile(g, m, s, staging, stage_ss, j0, j0, j1);
+            for (std::int64_t o = 0; o < g.b; ++o) stream_copy(d + o * ss + j0 * cu, staging + o * stage_ss, stage_ss);
+            continue;
+          }
+        }
+        space_to_batch_tile(g, m, s, d, ss, 0, j0, j1);
       } else {
-        batch_to_space_tile(g, m, src + batch_row * cu, dst + space_row * cu, j0, j1);
+        const auto* s = src + batch_row * cu;
+        typename Mover::Unit* d = dst + space_row * cu;
+        if constexpr (std::is_same_v<typename Mover::Unit, Byte>) {
+          if (streaming) {
+            const auto [x_begin, x_end] = batch_to_space_span(g, j0, j1);
+            batch_to_space_tile(g, m, s, staging, x_begin, j0, j1);
+            if (x_begin < x_end) stream_copy(d + x_begin * cu, staging, (x_end - x_begin) * cu);
+            continue;
+          }
+        }
+        batch_to_space_tile(g, m, s, d, 0, j0, j1);
       }
     }
     item += tile_end - tile;
     tile = 0;
     cursor.advance(g);
   }
+  if (streaming) stream_fence();
 }
 
 template <bool kToBatch, class Mover>
 void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
-         std::int64_t dst_bytes, const ExecOptions& options) {
+         std::int64_t dst_bytes, const ExecOptions& options, Streaming streaming_mode) {
   const std::int64_t items = g.groups * g.tiles;
   if (items == 0) return;
+  // Streaming needs a byte mover and a tile that fits the staging buffer.
+  const bool streaming = std::is_same_v<typename Mover::Unit, Byte> &&
+                         g.tile_j * g.b * m.cu <= kStagingBytes &&
+                         (streaming_mode == Streaming::kOn ||
+                          (streaming_mode == Streaming::kAuto && dst_bytes >= streaming_min_bytes()));
   // An explicit thread count is honoured (tests inject it); the default spares small outputs
   // the cost of waking threads.
   const std::int64_t threads =
       options.num_threads > 0
           ? std::min<std::int64_t>(options.num_threads, items)
           : std::clamp<std::int64_t>(std::min<std::int64_t>(omp_get_max_threads(), dst_bytes / kMinBytesPerThread), 1, items);
-  if (threads == 1) return run_items<kToBatch>(g, m, src, dst, 0, items);
+  if (threads == 1) return run_items<kToBatch>(g, m, src, dst, streaming, 0, items);
 #pragma omp parallel num_threads(static_cast<int>(threads))
   {
     const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
     const auto split = [&](std::int64_t i) { return items / count * i + std::min(i, items % count); };
-    run_items<kToBatch>(g, m, src, dst, split(t), split(t + 1));
+    run_items<kToBatch>(g, m, src, dst, streaming, split(t), split(t + 1));
   }
 }
 
 // Chooses the mover for the dtype and the chunk (depth elements) and runs the kernel.
 template <bool kToBatch>
-void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options) {
+void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options, Streaming streaming) {
   if (dst.num_elements() == 0) return;
   const auto width = static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
   const std::int64_t dst_bytes = dst.num_elements() * width;
@@ -464,16 +552,16 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   const Geometry g = make_geometry(plan, kToBatch, chunk, options);
   if (dst.dtype() == DType::kString)
     return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
-                         dst.data<std::string>(), dst_bytes, options);
+                         dst.data<std::string>(), dst_bytes, options, streaming);
   const auto* s = static_cast<const Byte*>(src.raw_data());
   auto* d = static_cast<Byte*>(dst.raw_data());
   const auto by_block = [&](auto width_tag) {
     constexpr std::size_t W = decltype(width_tag)::value;
     switch (g.b) {
-      case 2: return run<kToBatch>(g, WidthMover<W, 2>{2}, s, d, dst_bytes, options);
-      case 3: return run<kToBatch>(g, WidthMover<W, 3>{3}, s, d, dst_bytes, options);
-      case 4: return run<kToBatch>(g, WidthMover<W, 4>{4}, s, d, dst_bytes, options);
-      default: return run<kToBatch>(g, WidthMover<W, 0>{g.b}, s, d, dst_bytes, options);
+      case 2: return run<kToBatch>(g, WidthMover<W, 2>{2}, s, d, dst_bytes, options, streaming);
+      case 3: return run<kToBatch>(g, WidthMover<W, 3>{3}, s, d, dst_bytes, options, streaming);
+      case 4: return run<kToBatch>(g, WidthMover<W, 4>{4}, s, d, dst_bytes, options, streaming);
+      default: return run<kToBatch>(g, WidthMover<W, 0>{g.b}, s, d, dst_bytes, options, streaming);
     }
   };
   switch (chunk) {
@@ -484,21 +572,23 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
     case 16: return by_block(std::integral_constant<std::size_t, 16>{});
     default: break;
   }
-  if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, d, dst_bytes, options);
-  if (chunk % 8 == 0) return run<kToBatch>(g, ChunkMover<8>{g.b, chunk}, s, d, dst_bytes, options);
-  if (chunk % 4 == 0) return run<kToBatch>(g, ChunkMover<4>{g.b, chunk}, s, d, dst_bytes, options);
-  if (chunk % 2 == 0) return run<kToBatch>(g, ChunkMover<2>{g.b, chunk}, s, d, dst_bytes, options);
-  return run<kToBatch>(g, ChunkMover<1>{g.b, chunk}, s, d, dst_bytes, options);
+  if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, d, dst_bytes, options, streaming);
+  if (chunk % 8 == 0) return run<kToBatch>(g, ChunkMover<8>{g.b, chunk}, s, d, dst_bytes, options, streaming);
+  if (chunk % 4 == 0) return run<kToBatch>(g, ChunkMover<4>{g.b, chunk}, s, d, dst_bytes, options, streaming);
+  if (chunk % 2 == 0) return run<kToBatch>(g, ChunkMover<2>{g.b, chunk}, s, d, dst_bytes, options, streaming);
+  return run<kToBatch>(g, ChunkMover<1>{g.b, chunk}, s, d, dst_bytes, options, streaming);
 }
 
 }  // namespace
 
-void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options) {
-  dispatch<true>(plan, space, batch, options);
+void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options,
+                    Streaming streaming) {
+  dispatch<true>(plan, space, batch, options, streaming);
 }
 
-void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options) {
-  dispatch<false>(plan, batch, space, options);
+void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options,
+                    Streaming streaming) {
+  dispatch<false>(plan, batch, space, options, streaming);
 }
 
 }  // namespace opconform::optimized::space_batch

@@ -150,7 +150,7 @@ void check_case(DType dtype, const Shape& shape, const std::vector<std::int64_t>
 }
 
 // The kernel on any dtype (the op registers only real number types): a plan without
-// collapsing, compared with the oracle.
+// collapsing, compared with the oracle, with cached and with streaming stores.
 void check_kernel(DType dtype, const Shape& shape, const std::vector<std::int64_t>& block,
                   const std::vector<std::int64_t>& crops, const ExecOptions& options) {
   SCOPED_TRACE(describe(dtype, shape, block, crops, options));
@@ -165,9 +165,12 @@ void check_kernel(DType dtype, const Shape& shape, const std::vector<std::int64_
     plan.blocked.push_back(shape[i + 1]);
   }
   for (std::size_t d = block.size() + 1; d < shape.size(); ++d) plan.depth *= shape[d];
-  Tensor actual = Tensor::uninitialized(dtype, expected.shape());
-  optimized::space_batch::batch_to_space(plan, input, actual, options);
-  EXPECT_TRUE(bit_equal(actual, expected));
+  using optimized::space_batch::Streaming;
+  for (Streaming streaming : {Streaming::kOff, Streaming::kOn}) {
+    Tensor actual = Tensor::uninitialized(dtype, expected.shape());
+    optimized::space_batch::batch_to_space(plan, input, actual, options, streaming);
+    EXPECT_TRUE(bit_equal(actual, expected)) << (streaming == Streaming::kOn ? "streaming stores" : "cached stores");
+  }
 }
 
 Status run(const Tensor& input, const Tensor& block, const Tensor& crops, Tensor* out, ExecOptions o = {}) {
@@ -260,8 +263,10 @@ TEST(OptimizedBatchToSpaceND, TileBoundaryMatrix) {
           if (blocked * b < crop.first + crop.second) continue;
           Shape shape = {2 * 2 * b, 3, blocked};
           shape.insert(shape.end(), w.depth.begin(), w.depth.end());
-          for (int threads : {1, 2, 3, 7})
+          for (int threads : {1, 2, 3, 7}) {
             check_case(w.dtype, shape, {2, b}, {1, 0, crop.first, crop.second}, exec(threads, t * chunk * b));
+            check_kernel(w.dtype, shape, {2, b}, {1, 0, crop.first, crop.second}, exec(threads, t * chunk * b));
+          }
         }
   }
 }
@@ -313,6 +318,7 @@ TEST(OptimizedBatchToSpaceND, RandomValidCasesAndRoundTrip) {
     const DType dtype = dtypes[draw(0, 4)];
     const ExecOptions options = exec(threads[draw(0, 3)], draw(0, 1) * draw(1, 64));
     check_case(dtype, shape, block, crops, options);
+    check_kernel(dtype, shape, block, crops, options);
 
     // Round trip from the space side: x -> SpaceToBatchND -> BatchToSpaceND.
     Shape space_shape = {shape[0] / product};

@@ -158,7 +158,7 @@ void check_case(DType dtype, const Shape& shape, const std::vector<std::int64_t>
 }
 
 // The kernel on any dtype (the op registers only real number types): a plan without
-// collapsing, compared with the oracle.
+// collapsing, compared with the oracle, with cached and with streaming stores.
 void check_kernel(DType dtype, const Shape& shape, const std::vector<std::int64_t>& block,
                   const std::vector<std::int64_t>& pads, const ExecOptions& options) {
   SCOPED_TRACE(describe(dtype, shape, block, pads, options));
@@ -173,9 +173,12 @@ void check_kernel(DType dtype, const Shape& shape, const std::vector<std::int64_
     plan.blocked.push_back(expected.shape()[i + 1]);
   }
   for (std::size_t d = block.size() + 1; d < shape.size(); ++d) plan.depth *= shape[d];
-  Tensor actual = Tensor::uninitialized(dtype, expected.shape());
-  optimized::space_batch::space_to_batch(plan, input, actual, options);
-  EXPECT_TRUE(bit_equal(actual, expected));
+  using optimized::space_batch::Streaming;
+  for (Streaming streaming : {Streaming::kOff, Streaming::kOn}) {
+    Tensor actual = Tensor::uninitialized(dtype, expected.shape());
+    optimized::space_batch::space_to_batch(plan, input, actual, options, streaming);
+    EXPECT_TRUE(bit_equal(actual, expected)) << (streaming == Streaming::kOn ? "streaming stores" : "cached stores");
+  }
 }
 
 Status run(const Tensor& input, const Tensor& block, const Tensor& pads, Tensor* out, ExecOptions o = {}) {
@@ -272,8 +275,10 @@ TEST(OptimizedSpaceToBatchND, TileBoundaryMatrix) {
           if (space < 0) continue;
           Shape shape = {2, 3, space};
           shape.insert(shape.end(), w.depth.begin(), w.depth.end());
-          for (int threads : {1, 2, 3, 7})
+          for (int threads : {1, 2, 3, 7}) {
             check_case(w.dtype, shape, {2, b}, {1, 0, pad.first, pad.second}, exec(threads, t * chunk * b));
+            check_kernel(w.dtype, shape, {2, b}, {1, 0, pad.first, pad.second}, exec(threads, t * chunk * b));
+          }
         }
   }
 }
@@ -321,7 +326,10 @@ TEST(OptimizedSpaceToBatchND, RandomValidCases) {
     }
     for (int r = draw(0, 2); r > 0; --r) shape.push_back(draw(0, 9) == 0 ? 0 : draw(1, 4));
     const int threads[] = {1, 2, 3, 7};
-    check_case(dtypes[draw(0, 4)], shape, block, pads, exec(threads[draw(0, 3)], draw(0, 1) * draw(1, 64)));
+    const DType dtype = dtypes[draw(0, 4)];
+    const ExecOptions options = exec(threads[draw(0, 3)], draw(0, 1) * draw(1, 64));
+    check_case(dtype, shape, block, pads, options);
+    check_kernel(dtype, shape, block, pads, options);
   }
 }
 

@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+"""Summarise opconform_bench JSON output as memcpy/kernel ratios (python3 stdlib only).
+
+Every case registered through bench/bench_common.h runs <Op>/<case>/optimized/threads:1,
+.../threads:2 and .../memcpy in the same process. For each repetition this computes
+memcpy time / kernel time (1.0 = as fast as copying the output bytes) and the two-thread
+speed-up t(1 thread) / t(2 threads), pairing runs of the same repetition of the same file,
+then reports the median, min and max over all repetitions of all files given.
+
+  build-bench-s2b/bench/opconform_bench --benchmark_filter='SpaceToBatchND|BatchToSpaceND' \\
+      --benchmark_repetitions=5 --benchmark_format=json > run1.json
+  python3 bench/report.py run1.json [run2.json ...] --markdown table.md --data bench/ratios.dat
+  gnuplot -e "data='bench/ratios.dat'; out='bench/ratios.png'" bench/plot.gp
+"""
+
+import argparse
+import json
+import statistics
+import sys
+from collections import defaultdict
+
+# Single-thread median ratio targets (issue 3); cases without one print "-".
+TARGETS = {
+    ("SpaceToBatchND", "f32_8x256x256x32_b2x2"): 0.85,
+    ("SpaceToBatchND", "f32_8x1024x1024x1_b2x2"): 0.60,
+    ("SpaceToBatchND", "f32_1x2048x2048x1_b4x4_pad1x3x2x2"): 0.60,
+    ("SpaceToBatchND", "f32_64x64x64x64x4_b2x2x2"): 0.70,
+    ("BatchToSpaceND", "f32_8x256x256x32_b2x2"): 0.85,
+    ("BatchToSpaceND", "f32_8x1024x1024x1_b2x2"): 0.60,
+    ("BatchToSpaceND", "f32_1x2048x2048x1_b4x4_pad1x3x2x2"): 0.60,
+    ("BatchToSpaceND", "f32_64x64x64x64x4_b2x2x2"): 0.70,
+}
+SPEEDUP_TARGET = 1.6  # two threads vs one, wherever one thread is below 0.9 of memcpy
+SPEEDUP_NEEDED_BELOW = 0.9
+
+UNIT_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+def parse_name(name):
+    """'<Op>/<case>/<impl>[/threads:N][/real_time]' -> (op, case, impl, threads) or None."""
+    parts = [p for p in name.split("/") if p != "real_time"]
+    if len(parts) < 3:
+        return None
+    op, case, impl = parts[0], parts[1], parts[2]
+    threads = None
+    for p in parts[3:]:
+        if p.startswith("threads:"):
+            threads = int(p.split(":", 1)[1])
+    if impl == "optimized" and threads is None:
+        return None
+    return op, case, impl, threads
+
+
+def load(paths):
+    """{(op, case): {(impl, threads): {(file, repetition): milliseconds}}}"""
+    runs = defaultdict(lambda: defaultdict(dict))
+    for file_index, path in enumerate(paths):
+        with open(path) as f:
+            data = json.load(f)
+        for b in data.get("benchmarks", []):
+            if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+                continue
+            parsed = parse_name(b.get("run_name", b["name"]))
+            if parsed is None:
+                continue
+            op, case, impl, threads = parsed
+            ms = b["real_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
+            key = (file_index, b.get("repetition_index", 0))
+            runs[(op, case)][(impl, threads)][key] = ms
+    return runs
+
+
+def paired(a, b):
+    """a[k] / b[k] for the repetitions both hold."""
+    return [a[k] / b[k] for k in sorted(a.keys() & b.keys()) if b[k] > 0]
+
+
+def summary(values):
+    if not values:
+        return None
+    return statistics.median(values), min(values), max(values)
+
+
+def fmt(s):
+    return "-" if s is None else f"{s[0]:.2f} ({s[1]:.2f}-{s[2]:.2f})"
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("json", nargs="+", help="benchmark JSON files (--benchmark_format=json)")
+    parser.add_argument("--markdown", help="write the markdown table here (default: stdout)")
+    parser.add_argument("--data", help="write the gnuplot data file here")
+    args = parser.parse_args()
+
+    runs = load(args.json)
+    rows = []
+    for (op, case), impls in sorted(runs.items()):
+        memcpy = impls.get(("memcpy", None), {})
+        one = impls.get(("optimized", 1), {})
+        two = impls.get(("optimized", 2), {})
+        reference = impls.get(("reference", None), {})
+        r1, r2 = summary(paired(memcpy, one)), summary(paired(memcpy, two))
+        rref = summary(paired(memcpy, reference))
+        speedup = summary(paired(one, two))
+        target = TARGETS.get((op, case))
+        verdict = []
+        if target is not None and r1 is not None:
+            verdict.append("ratio ok" if r1[0] >= target else "ratio MISSED")
+        if r1 is not None and r1[0] < SPEEDUP_NEEDED_BELOW and speedup is not None:
+            verdict.append("2T ok" if speedup[0] >= SPEEDUP_TARGET else "2T MISSED")
+        rows.append((op, case, r1, target, r2, speedup, rref, ", ".join(verdict) or "-",
+                     summary(list(one.values())), summary(list(memcpy.values()))))
+
+    lines = [
+        "| op | case | 1 thread: memcpy/kernel median (min-max) | target | 2 threads: memcpy/kernel | "
+        "2T speed-up | reference: memcpy/kernel | kernel ms (1T median) | memcpy ms (median) | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for op, case, r1, target, r2, speedup, rref, verdict, t1, tm in rows:
+        lines.append(
+            f"| {op} | {case} | {fmt(r1)} | {'-' if target is None else f'{target:.2f}'} | {fmt(r2)} | "
+            f"{fmt(speedup)} | {'-' if rref is None else f'{rref[0]:.3f}'} | "
+            f"{'-' if t1 is None else f'{t1[0]:.2f}'} | {'-' if tm is None else f'{tm[0]:.2f}'} | {verdict} |")
+    table = "\n".join(lines) + "\n"
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    else:
+        sys.stdout.write(table)
+
+    if args.data:
+        with open(args.data, "w") as f:
+            f.write("# index label median1 min1 max1 median2 min2 max2 target(-1: none)\n")
+            for i, (op, case, r1, target, r2, *_rest) in enumerate(rows):
+                if r1 is None:
+                    continue
+                r2 = r2 or (float("nan"),) * 3
+                label = f"{'S2B' if op == 'SpaceToBatchND' else 'B2S' if op == 'BatchToSpaceND' else op} {case}"
+                f.write(f'{i} "{label}" {r1[0]:.4f} {r1[1]:.4f} {r1[2]:.4f} '
+                        f"{r2[0]:.4f} {r2[1]:.4f} {r2[2]:.4f} {target if target is not None else -1}\n")
+
+
+if __name__ == "__main__":
+    main()
