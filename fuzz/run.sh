@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# Local fuzzing of the opconform harnesses (FUZZING.md). Needs the libFuzzer build:
+#   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_harnesses
+#
+#   fuzz/run.sh fuzz [HARNESS|all] [-t SECONDS] [-j JOBS]  fork-mode fuzzing, then merge what it
+#                                                         grew into corpus/HARNESS and triage crashes
+#   fuzz/run.sh merge HARNESS DIR...                       add DIR's inputs that bring new coverage
+#   fuzz/run.sh triage HARNESS CRASH [NAME]                minimise a crash, write it as a vector in
+#                                                         corpus/vectors-findings/NAME.json
+#   fuzz/run.sh exec-rate [HARNESS|all]                    exec/s on the seeds (median of 3 runs)
+#   fuzz/run.sh coverage                                   line coverage of reference/ and optimized/
+#                                                         from replaying the corpus (llvm-cov 14)
+#
+# HARNESS: fuzz_space_to_batch_nd, fuzz_batch_to_space_nd, fuzz_dynamic_stitch,
+# fuzz_parallel_dynamic_stitch, fuzz_dynamic_partition, fuzz_sparse_concat, fuzz_vector_reader
+# (or without the fuzz_ prefix). Environment: OPCONFORM_FUZZ_BUILD (libFuzzer build, default
+# build-fuzz), OPCONFORM_FUZZ_TOOL (opconform-fuzz, default from that build),
+# OPCONFORM_FUZZ_CORPUS (default corpus), OPCONFORM_COV_BUILD (default build-fuzz-cov).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="${OPCONFORM_FUZZ_BUILD:-$root/build-fuzz}"
+tool="${OPCONFORM_FUZZ_TOOL:-$build/fuzz/opconform-fuzz}"
+corpus="${OPCONFORM_FUZZ_CORPUS:-$root/corpus}"
+cov_build="${OPCONFORM_COV_BUILD:-$root/build-fuzz-cov}"
+findings="$corpus/vectors-findings"
+all_harnesses=(fuzz_space_to_batch_nd fuzz_batch_to_space_nd fuzz_dynamic_stitch
+  fuzz_parallel_dynamic_stitch fuzz_dynamic_partition fuzz_sparse_concat fuzz_vector_reader)
+
+die() { echo "run.sh: $*" >&2; exit 2; }
+harness_list() {
+  case "${1:-all}" in
+    all) echo "${all_harnesses[@]}" ;;
+    fuzz_*) echo "$1" ;;
+    *) echo "fuzz_$1" ;;
+  esac
+}
+binary() {
+  local bin="$build/fuzz/$1"
+  [[ -x "$bin" ]] || die "no $bin: build the fuzz preset first (cmake --build --preset fuzz --target fuzz_harnesses)"
+  echo "$bin"
+}
+max_len() { [[ "$1" == fuzz_vector_reader ]] && echo 16384 || echo 4096; }
+common_flags() {
+  echo "-timeout=25 -rss_limit_mb=2560 -max_len=$(max_len "$1") -dict=$root/fuzz/$1.dict"
+}
+
+# triage HARNESS CRASH [NAME]: -minimize_crash, then the converter. Prints the vector path.
+triage() {
+  local h="$1" crash="$2" name="${3:-$1-$(basename "$2")}"
+  local bin minimized="$build/fuzz-work/$h/minimized-$(basename "$crash")"
+  bin="$(binary "$h")"
+  mkdir -p "$(dirname "$minimized")" "$findings"
+  # shellcheck disable=SC2046
+  "$bin" $(common_flags "$h") -minimize_crash=1 -max_total_time=120 \
+    -exact_artifact_path="$minimized" "$crash" >"$minimized.log" 2>&1 || true
+  [[ -s "$minimized" ]] || cp "$crash" "$minimized"
+  if "$tool" fuzz-to-vector "$h" "$minimized" -o "$findings/$name.json" >/dev/null; then
+    echo "$findings/$name.json"
+  else
+    cp "$minimized" "$findings/$name.bin"
+    echo "$findings/$name.bin (not expressible as a vector; raw input kept)"
+  fi
+}
+
+# merge HARNESS DIR...: adds DIR's inputs that bring new coverage to the corpus; named seeds stay.
+merge() {
+  local h="$1"; shift
+  local bin before after
+  bin="$(binary "$h")"
+  before=$(find "$corpus/$h" -type f | wc -l)
+  # shellcheck disable=SC2046
+  "$bin" $(common_flags "$h") -merge=1 "$corpus/$h" "$@" >"$build/fuzz-work/$h.merge.log" 2>&1 ||
+    die "merge failed, see $build/fuzz-work/$h.merge.log"
+  after=$(find "$corpus/$h" -type f | wc -l)
+  echo $((after - before))
+}
+
+fuzz() {
+  local seconds=60 jobs=1 target="all"
+  while (($#)); do
+    case "$1" in
+      -t) seconds="$2"; shift 2 ;;
+      -j) jobs="$2"; shift 2 ;;
+      *) target="$1"; shift ;;
+    esac
+  done
+  local summary=()
+  for h in $(harness_list "$target"); do
+    local bin work start end
+    bin="$(binary "$h")"
+    work="$build/fuzz-work/$h"
+    mkdir -p "$work/new" "$work/artifacts"
+    start=$(date +%s)
+    echo "== $h: fuzzing ${seconds}s with $jobs job(s), log $work/fuzz.log"
+    # shellcheck disable=SC2046
+    "$bin" $(common_flags "$h") -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+      -max_total_time="$seconds" -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
+      "$work/new" "$corpus/$h" >"$work/fuzz.log" 2>&1 || true
+    end=$(date +%s)
+    local added stats vectors=""
+    added=$(merge "$h" "$work/new")
+    stats=$(grep -E '^#[0-9]+: cov:' "$work/fuzz.log" | tail -1 || true)
+    for crash in "$work"/artifacts/crash-* "$work"/artifacts/leak-* "$work"/artifacts/timeout-*; do
+      [[ -e "$crash" ]] || continue
+      vectors+="    $(basename "$crash") -> $(triage "$h" "$crash")"$'\n'
+    done
+    summary+=("$(printf '%-30s %5ss  corpus +%-4s %s\n%s' "$h" $((end - start)) "$added" "${stats:-no stats line}" "$vectors")")
+  done
+  echo
+  echo "==== summary (exec/s and cov from libFuzzer's last fork-mode status line) ===="
+  printf '%s\n' "${summary[@]}"
+}
+
+# exec/s of each harness on its seeds (non-fork, 20 s of mutations, median of 3 runs).
+exec_rate() {
+  for h in $(harness_list "${1:-all}"); do
+    local bin rates=()
+    bin="$(binary "$h")"
+    local scratch="$build/fuzz-work/$h/rate"
+    for run in 1 2 3; do
+      rm -rf "$scratch"; mkdir -p "$scratch"
+      # shellcheck disable=SC2046
+      rates+=("$("$bin" $(common_flags "$h") -max_total_time=20 -print_final_stats=1 \
+        "$scratch" "$corpus/$h" 2>&1 | awk -F': *' '/stat::average_exec_per_sec/ {print $2}')")
+    done
+    printf '%-30s exec/s runs: %s  median: %s\n' "$h" "${rates[*]}" \
+      "$(printf '%s\n' "${rates[@]}" | sort -n | sed -n 2p)"
+  done
+}
+
+coverage() {
+  cmake -S "$root" -B "$cov_build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS="-fprofile-instr-generate -fcoverage-mapping" -DOPCONFORM_BUILD_TESTS=OFF >/dev/null
+  cmake --build "$cov_build" --target fuzz_harnesses -j2 >/dev/null
+  rm -rf "$cov_build/profiles"; mkdir -p "$cov_build/profiles"
+  local objects=()
+  for h in "${all_harnesses[@]}"; do
+    LLVM_PROFILE_FILE="$cov_build/profiles/$h-%p.profraw" "$cov_build/fuzz/$h" "$corpus/$h" >/dev/null
+    objects+=(-object "$cov_build/fuzz/$h")
+  done
+  llvm-profdata-14 merge -sparse "$cov_build"/profiles/*.profraw -o "$cov_build/corpus.profdata"
+  llvm-cov-14 report "${objects[@]:1}" -instr-profile="$cov_build/corpus.profdata" \
+    "$root/reference" "$root/optimized" | sed "s|$root/||"
+  llvm-cov-14 show "${objects[@]:1}" -instr-profile="$cov_build/corpus.profdata" -format=html \
+    -output-dir="$cov_build/html" "$root/reference" "$root/optimized" >/dev/null
+  echo "line-by-line: $cov_build/html/index.html"
+}
+
+cmd="${1:-}"; shift || true
+case "$cmd" in
+  fuzz) fuzz "$@" ;;
+  merge) (($# >= 2)) || die "usage: run.sh merge HARNESS DIR..."; h=$(harness_list "$1"); shift
+         mkdir -p "$build/fuzz-work"; echo "added $(merge "$h" "$@") inputs to $corpus/$h" ;;
+  triage) (($# >= 2)) || die "usage: run.sh triage HARNESS CRASH [NAME]"
+          triage "$(harness_list "$1")" "$2" "${3:-}" ;;
+  exec-rate) exec_rate "$@" ;;
+  coverage) coverage ;;
+  *) sed -n '2,20p' "$0"; exit 2 ;;
+esac
