@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <new>
 #include <string>
 
@@ -34,16 +35,6 @@ void note_allocation(void* p) {
 void note_release(void* p) {
   g_live_bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
 }
-
-// Keeps freed blocks in the heap so an output buffer is reused without page faults
-// (bench_common.h, "Allocator").
-const bool g_heap_mode_set = [] {
-  const char* system = std::getenv("OPCONFORM_BENCH_SYSTEM_MALLOC");
-  if (system != nullptr && std::strcmp(system, "1") == 0) return false;
-  mallopt(M_MMAP_MAX, 0);
-  mallopt(M_TRIM_THRESHOLD, std::numeric_limits<int>::max());
-  return true;
-}();
 
 // Runs `run` once per iteration; the counters hold the worst peak over the iterations.
 void run_op(benchmark::State& state, const Case& c, const RunFn& run, const ExecOptions& options) {
@@ -149,16 +140,74 @@ std::int64_t tensor_bytes(const Tensor& t) {
 }  // namespace opconform::bench
 
 // Global allocation functions of the bench binary: malloc-backed, counted in
-// live_heap_bytes()/peak_heap_bytes() by usable size.
+// live_heap_bytes()/peak_heap_bytes() by usable size. Large blocks are pooled: a freed block of
+// at least kPoolMinBytes is kept and handed to the next request it fits (within 1/8 of its
+// size, suitably aligned), so an op's fresh output reuses the previous call's pages instead of
+// page-faulting them in every call, as TensorFlow's pooling allocator does (bench_common.h).
 namespace {
+constexpr std::size_t kPoolMinBytes = std::size_t{1} << 20;
+constexpr std::size_t kPoolMaxBytes = std::size_t{4} << 30;
+constexpr int kPoolSlots = 32;
+
+struct Pool {
+  std::mutex mutex;
+  void* block[kPoolSlots] = {};
+  std::size_t bytes[kPoolSlots] = {};
+  std::size_t total = 0;
+  bool enabled = true;
+};
+
+Pool& pool() {
+  static Pool* p = [] {
+    auto* created = static_cast<Pool*>(std::malloc(sizeof(Pool)));  // never freed, never counted
+    new (created) Pool();
+    const char* off = std::getenv("OPCONFORM_BENCH_NO_POOL");
+    created->enabled = !(off != nullptr && std::strcmp(off, "1") == 0);
+    return created;
+  }();
+  return *p;
+}
+
+void* take_pooled(std::size_t size, std::size_t alignment) {
+  Pool& p = pool();
+  if (!p.enabled || size < kPoolMinBytes) return nullptr;
+  std::lock_guard<std::mutex> lock(p.mutex);
+  for (int i = 0; i < kPoolSlots; ++i) {
+    if (p.block[i] == nullptr || p.bytes[i] < size || p.bytes[i] > size + size / 8) continue;
+    if (reinterpret_cast<std::uintptr_t>(p.block[i]) % std::max<std::size_t>(alignment, 1) != 0) continue;
+    void* block = p.block[i];
+    p.block[i] = nullptr;
+    p.total -= p.bytes[i];
+    return block;
+  }
+  return nullptr;
+}
+
+bool give_to_pool(void* block, std::size_t usable) {
+  Pool& p = pool();
+  if (!p.enabled || usable < kPoolMinBytes) return false;
+  std::lock_guard<std::mutex> lock(p.mutex);
+  if (p.total + usable > kPoolMaxBytes) return false;
+  for (int i = 0; i < kPoolSlots; ++i) {
+    if (p.block[i] != nullptr) continue;
+    p.block[i] = block;
+    p.bytes[i] = usable;
+    p.total += usable;
+    return true;
+  }
+  return false;
+}
+
 // noinline: keeps GCC from pairing inlined new/delete with malloc/free (-Wmismatched-new-delete).
 __attribute__((noinline)) void* counted_malloc(std::size_t size, std::size_t alignment) {
   if (size == 0) size = 1;
-  void* p = nullptr;
-  if (alignment <= alignof(std::max_align_t)) {
-    p = std::malloc(size);
-  } else if (posix_memalign(&p, alignment, size) != 0) {
-    p = nullptr;
+  void* p = take_pooled(size, alignment);
+  if (p == nullptr) {
+    if (alignment <= alignof(std::max_align_t)) {
+      p = std::malloc(size);
+    } else if (posix_memalign(&p, alignment, size) != 0) {
+      p = nullptr;
+    }
   }
   if (p != nullptr) opconform::bench::note_allocation(p);
   return p;
@@ -166,7 +215,7 @@ __attribute__((noinline)) void* counted_malloc(std::size_t size, std::size_t ali
 __attribute__((noinline)) void counted_free(void* p) {
   if (p == nullptr) return;
   opconform::bench::note_release(p);
-  std::free(p);
+  if (!give_to_pool(p, malloc_usable_size(p))) std::free(p);
 }
 }  // namespace
 

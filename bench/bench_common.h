@@ -18,10 +18,10 @@
 //     return true;
 //   }();
 //
-// Allocator: the binary serves every allocation from glibc's heap and never trims it
-// (mallopt M_MMAP_MAX=0, M_TRIM_THRESHOLD=max), so an op's freshly allocated output reuses
-// the previous call's pages instead of page-faulting 4 KiB pages on every call, as a pooling
-// allocator (TensorFlow's) does. Set OPCONFORM_BENCH_SYSTEM_MALLOC=1 to keep glibc's defaults.
+// Allocator: the binary pools freed blocks of 1 MiB and more and hands them to the next
+// request they fit, so an op's freshly allocated output reuses the previous call's pages
+// instead of page-faulting 4 KiB pages in every call, as TensorFlow's pooling allocator does.
+// Set OPCONFORM_BENCH_NO_POOL=1 to measure with plain malloc.
 #pragma once
 
 #include <cstdint>
