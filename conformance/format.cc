@@ -1,5 +1,6 @@
 #include "conformance/format.h"
 
+#include <algorithm>
 #include <bit>
 
 #include "conformance/floats.h"
@@ -70,6 +71,24 @@ void nested(const Tensor& t, int dim, std::int64_t offset, std::int64_t& budget,
   out += ']';
 }
 
+// Names in the order the signatures list them (inputs, then outputs, op by op); others after.
+std::vector<const std::pair<const std::string, Value>*> in_signature_order(const Values& values) {
+  std::vector<std::string_view> order;
+  for (Op op : kAllOps) {
+    const OpSignature& s = op_signature(op);
+    for (auto slots : {s.inputs, s.outputs})
+      for (const Slot& slot : slots)
+        if (std::find(order.begin(), order.end(), slot.name) == order.end()) order.push_back(slot.name);
+  }
+  const auto rank = [&](const std::string& name) {
+    return std::find(order.begin(), order.end(), name) - order.begin();
+  };
+  std::vector<const std::pair<const std::string, Value>*> sorted;
+  for (const auto& entry : values) sorted.push_back(&entry);
+  std::stable_sort(sorted.begin(), sorted.end(), [&](auto* a, auto* b) { return rank(a->first) < rank(b->first); });
+  return sorted;
+}
+
 void append_tensor_line(const std::string& indent, const std::string& label, const Tensor& t,
                         std::int64_t max_elements, std::string& out) {
   out += indent + label + ": " + format_tensor(t, max_elements) + "\n";
@@ -103,7 +122,8 @@ std::string format_tensor(const Tensor& t, std::int64_t max_elements) {
 
 std::string format_values(const Values& values, const std::string& indent, std::int64_t max_elements) {
   std::string out;
-  for (const auto& [name, value] : values) {
+  for (const auto* entry : in_signature_order(values)) {
+    const auto& [name, value] = *entry;
     if (const Tensor* t = std::get_if<Tensor>(&value)) {
       append_tensor_line(indent, name, *t, max_elements, out);
       continue;

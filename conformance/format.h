@@ -25,8 +25,8 @@ std::string format_coordinate(const Shape& shape, std::int64_t index);
 // "<dtype> <shape> <nested elements>", at most max_elements of them.
 std::string format_tensor(const Tensor& t, std::int64_t max_elements = kDefaultMaxElements);
 
-// One line per tensor, each starting with `indent`: "merged: int32 [2] [1, 2]",
-// "outputs[1]: ..." for list members.
+// One line per tensor, each starting with `indent`, in the signatures' order:
+// "merged: int32 [2] [1, 2]", "outputs[1]: ..." for list members.
 std::string format_values(const Values& values, const std::string& indent,
                           std::int64_t max_elements = kDefaultMaxElements);
 
