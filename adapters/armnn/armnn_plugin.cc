@@ -1,0 +1,235 @@
+// Arm NN (CpuRef backend) as an opconform plug-in (include/opconform/impl.h, ABI v1):
+// SpaceToBatchND and BatchToSpaceND, each call built as a one-layer network
+// input -> SpaceToBatchNd/BatchToSpaceNd -> output, optimized for CpuRef and run once.
+//
+// Arm NN takes block shape and paddings/crops as layer attributes (unsigned ints), not as
+// tensors: the adapter reads them from the case's input tensors into the descriptor. Values
+// that the descriptor cannot hold (block_shape not of shape [2], paddings not [2, 2], a
+// negative or > UINT32_MAX value, an input rank other than 4) never reach Arm NN: the adapter
+// answers INVALID_ARGUMENT with a message starting "adapter:" so reports can tell them apart.
+// Everything else — shape checks, output shape inference, the copy — is Arm NN's.
+#include <opconform/impl.h>
+
+#include <armnn/ArmNN.hpp>
+#include <armnn/BackendId.hpp>
+#include <armnn/Descriptors.hpp>
+#include <armnn/INetwork.hpp>
+#include <armnn/IRuntime.hpp>
+#include <armnn/Version.hpp>
+
+#include <cstdint>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace {
+
+constexpr int kRank = 4;  // Arm NN's SpaceToBatchNd/BatchToSpaceNd: NHWC (or NCHW), 2 block dims
+
+// opconform dtype -> Arm NN DataType; quantized types carry scale 1, offset 0 so the bits move
+// unchanged and the zero point (padding value) is 0.
+std::optional<armnn::DataType> ArmnnType(int32_t dtype) {
+  switch (dtype) {
+    case OPCONFORM_DTYPE_FLOAT32: return armnn::DataType::Float32;
+    case OPCONFORM_DTYPE_FLOAT16: return armnn::DataType::Float16;
+    case OPCONFORM_DTYPE_BFLOAT16: return armnn::DataType::BFloat16;
+    case OPCONFORM_DTYPE_INT8: return armnn::DataType::QAsymmS8;
+    case OPCONFORM_DTYPE_UINT8: return armnn::DataType::QAsymmU8;
+    case OPCONFORM_DTYPE_INT16: return armnn::DataType::QSymmS16;
+    case OPCONFORM_DTYPE_INT32: return armnn::DataType::Signed32;
+    case OPCONFORM_DTYPE_BOOL: return armnn::DataType::Boolean;
+    default: return std::nullopt;
+  }
+}
+
+int32_t Fail(const opconform_call* call, int32_t code, const std::string& message) {
+  call->set_message(call->caller, message.data(), static_cast<int64_t>(message.size()));
+  return code;
+}
+
+// The integer elements of an int32/int64 tensor as unsigned ints, or an adapter error.
+std::optional<std::vector<unsigned int>> ReadUnsigned(const opconform_tensor& t, std::string* why) {
+  int64_t count = 1;
+  for (int32_t i = 0; i < t.rank; ++i) count *= t.dims[i];  // shape already checked small
+  std::vector<unsigned int> values;
+  for (int64_t i = 0; i < count; ++i) {
+    int64_t v;
+    if (t.dtype == OPCONFORM_DTYPE_INT32) {
+      v = static_cast<const int32_t*>(t.data)[i];
+    } else if (t.dtype == OPCONFORM_DTYPE_INT64) {
+      v = static_cast<const int64_t*>(t.data)[i];
+    } else {
+      *why = "adapter: block_shape/paddings/crops must be int32 or int64";
+      return std::nullopt;
+    }
+    if (v < 0 || v > std::numeric_limits<unsigned int>::max()) {
+      *why = "adapter: value " + std::to_string(v) +
+             " cannot be given to Arm NN (its descriptor holds unsigned ints)";
+      return std::nullopt;
+    }
+    values.push_back(static_cast<unsigned int>(v));
+  }
+  return values;
+}
+
+bool HasShape(const opconform_tensor& t, std::initializer_list<int64_t> dims) {
+  if (t.rank != static_cast<int32_t>(dims.size())) return false;
+  int32_t i = 0;
+  for (int64_t d : dims) {
+    if (t.dims[i++] != d) return false;
+  }
+  return true;
+}
+
+armnn::IRuntime& Runtime() {
+  static armnn::IRuntimePtr runtime = armnn::IRuntime::Create(armnn::IRuntime::CreationOptions());
+  return *runtime;
+}
+
+// Builds, optimizes, loads and runs input -> layer -> output; `add_layer` adds the op's layer.
+template <typename AddLayer>
+int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, AddLayer add_layer) {
+  const std::optional<armnn::DataType> type = ArmnnType(input->dtype);
+  if (!type) return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: dtype has no Arm NN type");
+  unsigned int dims[kRank];
+  for (int i = 0; i < kRank; ++i) {
+    if (input->dims[i] > std::numeric_limits<unsigned int>::max()) {
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: dim does not fit Arm NN");
+    }
+    dims[i] = static_cast<unsigned int>(input->dims[i]);
+  }
+  armnn::TensorInfo input_info(armnn::TensorShape(kRank, dims), *type, 1.0f, 0);
+  // The output shape is left to Arm NN's own shape inference (InferAndValidate).
+  armnn::TensorInfo output_info(armnn::TensorShape(kRank, false), *type, 1.0f, 0);
+
+  armnn::IRuntime& runtime = Runtime();
+  armnn::INetworkPtr network = armnn::INetwork::Create();
+  armnn::IConnectableLayer* in = network->AddInputLayer(0);
+  armnn::IConnectableLayer* layer = add_layer(*network);
+  armnn::IConnectableLayer* out = network->AddOutputLayer(0);
+  in->GetOutputSlot(0).Connect(layer->GetInputSlot(0));
+  layer->GetOutputSlot(0).Connect(out->GetInputSlot(0));
+  in->GetOutputSlot(0).SetTensorInfo(input_info);
+  layer->GetOutputSlot(0).SetTensorInfo(output_info);
+
+  armnn::OptimizerOptions options;
+  options.m_shapeInferenceMethod = armnn::ShapeInferenceMethod::InferAndValidate;
+  std::vector<std::string> messages;
+  armnn::IOptimizedNetworkPtr optimized =
+      armnn::Optimize(*network, {armnn::Compute::CpuRef}, runtime.GetDeviceSpec(), options,
+                      armnn::Optional<std::vector<std::string>&>(messages));
+  if (!optimized) {
+    std::string text = "Arm NN Optimize failed";
+    for (const std::string& m : messages) text += ": " + m;
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, text);
+  }
+  armnn::NetworkId id;
+  std::string load_error;
+  if (runtime.LoadNetwork(id, std::move(optimized), load_error) !=
+      armnn::Status::Success) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "Arm NN LoadNetwork failed: " + load_error);
+  }
+  struct Unload {
+    armnn::IRuntime& runtime;
+    armnn::NetworkId id;
+    ~Unload() { runtime.UnloadNetwork(id); }
+  } unload{runtime, id};
+
+  const armnn::TensorShape shape = runtime.GetOutputTensorInfo(id, 0).GetShape();
+  int64_t out_dims[kRank];
+  for (int i = 0; i < kRank; ++i) out_dims[i] = shape[i];
+  void* output = call->allocate_output(call->caller, 0, input->dtype, kRank, out_dims);
+  if (output == nullptr) {
+    return Fail(call, OPCONFORM_CODE_RESOURCE_EXHAUSTED, "adapter: output buffer refused");
+  }
+  armnn::InputTensors inputs{{0, armnn::ConstTensor(runtime.GetInputTensorInfo(id, 0), input->data)}};
+  armnn::OutputTensors outputs{{0, armnn::Tensor(runtime.GetOutputTensorInfo(id, 0), output)}};
+  if (runtime.EnqueueWorkload(id, inputs, outputs) != armnn::Status::Success) {
+    return Fail(call, OPCONFORM_CODE_INTERNAL, "Arm NN EnqueueWorkload failed");
+  }
+  return OPCONFORM_CODE_OK;
+}
+
+// Shared by both ops: reads block and paddings/crops, then runs the layer made by `make`.
+template <typename Make>
+int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
+                   const opconform_tensor* block_shape, const opconform_tensor* pads, Make make) {
+  if (input->rank != kRank) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: Arm NN takes rank-4 input only");
+  }
+  if (!HasShape(*block_shape, {2}) || !HasShape(*pads, {2, 2})) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT,
+                "adapter: Arm NN takes block_shape of shape [2] and paddings/crops of shape [2, 2]");
+  }
+  std::string why;
+  const auto block = ReadUnsigned(*block_shape, &why);
+  if (!block) return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, why);
+  const auto pad = ReadUnsigned(*pads, &why);
+  if (!pad) return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, why);
+  const std::vector<std::pair<unsigned int, unsigned int>> pad_list{{(*pad)[0], (*pad)[1]},
+                                                                     {(*pad)[2], (*pad)[3]}};
+  try {
+    return RunOneLayer(call, input,
+                       [&](armnn::INetwork& net) { return make(net, *block, pad_list); });
+  } catch (const std::exception& e) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, std::string("Arm NN: ") + e.what());
+  }
+}
+
+constexpr uint64_t kDtypes = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT32) |
+                             OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT16) |
+                             OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_BFLOAT16);
+constexpr uint64_t kParamDtypes =
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64);
+
+const opconform_op_caps kCaps[] = {
+    {OPCONFORM_OP_SPACE_TO_BATCH_ND, 0, kDtypes, kParamDtypes, kRank, kRank, 2, 2},
+    {OPCONFORM_OP_BATCH_TO_SPACE_ND, 0, kDtypes, kParamDtypes, kRank, kRank, 2, 2},
+};
+
+const std::string kName = std::string("armnn-cpuref (libarmnn ") + ARMNN_VERSION + ")";
+
+const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
+                                      kName.c_str(), "tf-cpu", 2, kCaps};
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) uint32_t opconform_abi_version(void) {
+  return OPCONFORM_ABI_VERSION;
+}
+
+__attribute__((visibility("default"))) const opconform_manifest* opconform_manifest_get(void) {
+  return &kManifest;
+}
+
+__attribute__((visibility("default"))) int32_t opconform_space_to_batch_nd(
+    const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,
+    const opconform_tensor* paddings) {
+  return SpaceBatch(call, input, block_shape, paddings,
+                    [](armnn::INetwork& net, const std::vector<unsigned int>& block,
+                       const std::vector<std::pair<unsigned int, unsigned int>>& pads) {
+                      armnn::SpaceToBatchNdDescriptor d(block, pads);
+                      d.m_DataLayout = armnn::DataLayout::NHWC;
+                      return net.AddSpaceToBatchNdLayer(d);
+                    });
+}
+
+__attribute__((visibility("default"))) int32_t opconform_batch_to_space_nd(
+    const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,
+    const opconform_tensor* crops) {
+  return SpaceBatch(call, input, block_shape, crops,
+                    [](armnn::INetwork& net, const std::vector<unsigned int>& block,
+                       const std::vector<std::pair<unsigned int, unsigned int>>& pads) {
+                      armnn::BatchToSpaceNdDescriptor d(block, pads);
+                      d.m_DataLayout = armnn::DataLayout::NHWC;
+                      return net.AddBatchToSpaceNdLayer(d);
+                    });
+}
+
+}  // extern "C"
