@@ -107,7 +107,9 @@ int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, A
   armnn::TensorInfo output_info(armnn::TensorShape(kRank, false), *type, 1.0f, 0);
 
   armnn::IRuntime& runtime = Runtime();
-  armnn::INetworkPtr network = armnn::INetwork::Create();
+  // Arm NN reads the shape inference method from the network options (and the optimizer's).
+  const armnn::BackendOptions infer("ShapeInferenceMethod", {{"InferAndValidate", true}});
+  armnn::INetworkPtr network = armnn::INetwork::Create({infer});
   armnn::IConnectableLayer* in = network->AddInputLayer(0);
   armnn::IConnectableLayer* layer = add_layer(*network);
   armnn::IConnectableLayer* out = network->AddOutputLayer(0);
