@@ -144,16 +144,14 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
 
   // Chunks of positions: one per thread, or one per injected tile of rows; each chunk has its
   // own k counters, all of them kept within ~5% of the output (else one chunk).
-  int threads = row_copy::resolve_threads(options.num_threads);
-  if (options.num_threads == 0)
-    threads = static_cast<int>(std::clamp<std::int64_t>(n / 65536, 1, threads));
+  const std::int64_t output_bytes = multiply_without_overflow(n, row_bytes);
+  int threads = row_copy::resolve_threads(options.num_threads, output_bytes + 4 * n);
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
     const std::int64_t rows_per_tile =
         std::max<std::int64_t>(1, options.tile_bytes / std::max<std::int64_t>(row_bytes, 1));
     chunks = std::min<std::int64_t>(kMaxChunks, n / rows_per_tile + (n % rows_per_tile != 0));
   }
-  const std::int64_t output_bytes = multiply_without_overflow(n, row_bytes);
   const std::int64_t counter_budget = std::max<std::int64_t>(output_bytes / 20, 64 << 10);
   chunks = std::max<std::int64_t>(1, std::min({chunks, n, counter_budget / 8 / k}));
   threads = static_cast<int>(std::min<std::int64_t>(threads, chunks));

@@ -108,7 +108,8 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices,
 }
 
 constexpr std::int64_t kFilterChunk = 1024;  // positions filtered per step of a partial block
-constexpr std::int64_t kPrefetchDistance = 16;
+constexpr std::int64_t kPrefetchDistance = 16;  // positions ahead
+constexpr std::int64_t kPrefetchRowBytes = 1024;
 constexpr std::int64_t kMaxBlocks = 1024;
 
 // Writes the last writer of every output row in [lo, hi) that some index names.
@@ -127,17 +128,21 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
     word |= bit;
     return true;
   };
-  const bool prefetch = mover.row_bytes() <= 64;
+  // Prefetches (for writing) the bitmap word and the destination row of a later position:
+  // every line of rows up to kPrefetchRowBytes, else the first (its page walk starts early).
+  const std::int64_t row_bytes = mover.row_bytes();
+  const std::int64_t lines = row_bytes <= kPrefetchRowBytes ? (row_bytes + 63) / 64 : 1;
+  auto prefetch = [&](std::int64_t r) {
+    __builtin_prefetch(&written[static_cast<std::uint64_t>(r - lo) >> 6], 1);
+    const char* row = reinterpret_cast<const char*>(out) + r * row_bytes;
+    for (std::int64_t l = 0; l < lines; ++l) __builtin_prefetch(row + 64 * l, 1);
+  };
   for (std::size_t m = lists.size(); m-- > 0;) {
     const std::int32_t* index = lists[m].index;
     const auto* rows = static_cast<const Element*>(lists[m].rows);
     if constexpr (kWhole) {
       for (std::int64_t i = lists[m].size; i-- > 0;) {
-        if (prefetch && i >= kPrefetchDistance) {
-          const std::int64_t ahead = index[i - kPrefetchDistance];
-          __builtin_prefetch(&written[static_cast<std::uint64_t>(ahead) >> 6], 1);
-          __builtin_prefetch(reinterpret_cast<const char*>(out) + ahead * mover.row_bytes(), 1);
-        }
+        if (i >= kPrefetchDistance) prefetch(index[i - kPrefetchDistance]);
         const std::int64_t r = index[i];
         if (claim(r)) mover.copy(out, r, rows, i);
       }
@@ -151,6 +156,7 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
           count += static_cast<std::uint64_t>(index[i] - lo) < span;
         }
         for (std::int64_t k = 0; k < count; ++k) {
+          if (k + kPrefetchDistance < count) prefetch(index[picked[k + kPrefetchDistance]]);
           const std::int64_t i = picked[k];
           const std::int64_t r = index[i];
           if (claim(r)) mover.copy(out, r, rows, i);
@@ -189,11 +195,7 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
-  // An explicit thread count is honoured (tests drive every count); the default scales with
-  // the work.
-  int threads = row_copy::resolve_threads(options.num_threads);
-  if (options.num_threads == 0)
-    threads = static_cast<int>(std::clamp<std::int64_t>(positions / 4096, 1, threads));
+  int threads = row_copy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
 
   // Block size: the injected tile, else one block per thread; capped so the bitmaps of all
   // threads stay within 5% of the output (at least 64 KiB in all).
@@ -230,8 +232,10 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
 Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data,
               Tensor* merged, const ExecOptions& options) {
   std::int64_t max_index = -1;
+  std::int64_t index_bytes = 0;
+  for (const Tensor& t : indices) index_bytes += t.num_elements() * 4;
   OPCONFORM_RETURN_IF_ERROR(validate_inputs(
-      op, indices, data, row_copy::resolve_threads(options.num_threads), &max_index));
+      op, indices, data, row_copy::resolve_threads(options.num_threads, index_bytes), &max_index));
 
   // Check 3: output shape [max + 1] + C, then its memory request.
   const DType dtype = data[0].dtype();

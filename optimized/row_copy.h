@@ -1,4 +1,5 @@
-// Private helper of the optimized DynamicStitch and DynamicPartition: moves one row (a run of
+// Private helper of the optimized DynamicStitch, DynamicPartition (and, for the thread count,
+// SparseConcat): moves one row (a run of
 // elements of one dtype) from a source buffer to a destination buffer, with the row's byte
 // width fixed at compile time for the common small widths and std::string rows copied by
 // assignment.
@@ -70,8 +71,13 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
   }
 }
 
-// Worker threads for ExecOptions::num_threads (0: OpenMP's default), at least 1.
-inline int resolve_threads(int requested) {
+// Below this many bytes of work a kernel runs on the calling thread: waking a team costs more.
+inline constexpr std::int64_t kMinParallelBytes = std::int64_t{1} << 18;
+
+// Worker threads for ExecOptions::num_threads (0: OpenMP's default) and `work_bytes` of work,
+// at least 1. The thread count only ever changes who runs the chunks, never the result.
+inline int resolve_threads(int requested, std::int64_t work_bytes) {
+  if (work_bytes < kMinParallelBytes) return 1;
   const int threads = requested > 0 ? requested : omp_get_max_threads();
   return threads > 0 ? threads : 1;
 }

@@ -7,7 +7,6 @@
 
 #include <complex>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -23,10 +22,8 @@ namespace opconform::test_util {
 
 // Poisons every uninitialised output and fences every buffer for the whole test binary, so an
 // element a kernel forgot shows up in comparisons and a write past the end is caught.
-// OpenMP workers sleep instead of spinning: the tests run 7 threads on small shared machines.
 inline const bool kBufferChecksEnabled = [] {
   set_buffer_checks({.enabled = true, .poison_byte = 0xA5, .guard_bytes = 64});
-  setenv("OMP_WAIT_POLICY", "passive", /*overwrite=*/0);
   return true;
 }();
 

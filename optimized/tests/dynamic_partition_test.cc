@@ -253,19 +253,27 @@ TEST(DynamicPartitionTest, TileBoundaryMatrix) {
   }
 }
 
-TEST(DynamicPartitionTest, LargeInputWithDefaultTiles) {
+// Inputs large enough for real threads (small ones run on the calling thread), on the default
+// tiles and on injected ones.
+TEST(DynamicPartitionTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(3);
-  const std::int64_t n = 1'000'003;
-  Tensor partitions(DType::kInt32, {n});
-  for (std::int32_t& v : partitions.values<std::int32_t>()) v = static_cast<std::int32_t>(rng() % 64);
-  const Tensor data = distinct_tensor(DType::kFloat32, {n, 2});
-  const std::vector<Tensor> expected = naive_partition(data, partitions, 64);
-  for (const int threads : {0, 1, 2, 3}) {
-    ExecOptions options;
-    options.num_threads = threads;
-    std::vector<Tensor> outputs;
-    ASSERT_TRUE(DynamicPartition(data, partitions, 64, &outputs, options).ok());
-    EXPECT_TRUE(AllBitEqual(outputs, expected)) << "threads " << threads;
+  const std::int64_t n = 200'003;
+  for (const std::int64_t k : {5, 64}) {
+    Tensor partitions(DType::kInt32, {n});
+    for (std::int32_t& v : partitions.values<std::int32_t>()) v = static_cast<std::int32_t>(rng() % k);
+    const Tensor data = distinct_tensor(DType::kFloat32, {n, 2});
+    const std::vector<Tensor> expected = naive_partition(data, partitions, k);
+    for (const int threads : {0, 1, 2, 3, 7}) {
+      for (const std::int64_t tile_bytes : {0, 8 * 777}) {
+        ExecOptions options;
+        options.num_threads = threads;
+        options.tile_bytes = tile_bytes;
+        std::vector<Tensor> outputs;
+        ASSERT_TRUE(DynamicPartition(data, partitions, k, &outputs, options).ok());
+        EXPECT_TRUE(AllBitEqual(outputs, expected))
+            << "k " << k << " threads " << threads << " tile " << tile_bytes;
+      }
+    }
   }
 }
 

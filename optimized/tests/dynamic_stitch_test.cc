@@ -381,12 +381,13 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   }
 }
 
-// Rows of one byte take several destination blocks (the bitmaps stay within 5% of the
-// output); 4-byte rows with half the positions duplicates; default tiles and threads.
-TEST_P(StitchTest, LargeInputsWithDefaultTiles) {
+// Inputs large enough for real threads (small ones run on the calling thread). Rows of one
+// byte take several destination blocks (the bitmaps stay within 5% of the output); 4-byte
+// rows with half the positions duplicates; default and injected tiles.
+TEST_P(StitchTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(7);
   for (const DType dtype : {DType::kUInt8, DType::kFloat32}) {
-    const std::int64_t rows = 3'000'001;
+    const std::int64_t rows = 1'000'003;
     std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
     for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>(r);
     std::shuffle(perm.begin(), perm.end(), rng);
@@ -401,16 +402,20 @@ TEST_P(StitchTest, LargeInputsWithDefaultTiles) {
       data.push_back(distinct_tensor(dtype, {end - begin}, static_cast<std::uint64_t>(begin)));
     }
     const Tensor expected = naive_stitch(indices, data);
-    for (const int threads : {0, 1, 2, 3}) {
-      SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " threads " << threads);
-      ExecOptions options;
-      options.num_threads = threads;
-      Tensor out;
-      ASSERT_TRUE(Run(indices, data, &out, options).ok());
-      if (GetParam().optimized == &optimized::ParallelDynamicStitch)
-        EXPECT_TRUE(AllowedParallelOutcome(indices, data, out));
-      else
-        EXPECT_TRUE(BitEqual(out, expected));
+    for (const int threads : {0, 1, 2, 3, 7}) {
+      for (const std::int64_t tile_bytes : {0, 300'007}) {
+        SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " threads " << threads
+                                          << " tile " << tile_bytes);
+        ExecOptions options;
+        options.num_threads = threads;
+        options.tile_bytes = tile_bytes;
+        Tensor out;
+        ASSERT_TRUE(Run(indices, data, &out, options).ok());
+        if (GetParam().optimized == &optimized::ParallelDynamicStitch)
+          EXPECT_TRUE(AllowedParallelOutcome(indices, data, out));
+        else
+          EXPECT_TRUE(BitEqual(out, expected));
+      }
     }
   }
 }

@@ -1,0 +1,528 @@
+// Tests of the optimized SparseConcat (../shared/spec/sparse_concat.md): every check with its
+// exact message and in its order, the advisory and crash-path inputs, the golden examples,
+// then a tile-boundary matrix (0, 1, t-1, t, t+1, 2t+1 entries per input for injected tiles
+// of t entries; every element width, bool and string; ranks 1, 2, 3 and 5; every concat dim,
+// negative too; 1, 2, 3 and 7 threads) over sorted, unsorted, duplicate, out-of-range and
+// very wide coordinates. The optimized result must be the stable row-major sort of the
+// concatenation (a naive oracle, bit for bit) and an allowed outcome next to the reference's
+// (equal coordinates compared as multisets of values).
+#include "optimized/sparse_concat.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <limits>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "optimized/tests/dynamic_ops_test_util.h"
+#include "reference/sparse_concat.h"
+
+namespace opconform {
+namespace {
+
+using test_util::BitEqual;
+using test_util::distinct_tensor;
+using test_util::HasStatus;
+using test_util::I32;
+using test_util::I64;
+
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+struct Inputs {
+  std::vector<Tensor> indices, values, shapes;
+};
+
+Status Concat(const Inputs& in, std::int64_t concat_dim, SparseTensor* out = nullptr,
+              const ExecOptions& options = {}) {
+  SparseTensor local;
+  return optimized::SparseConcat(in.indices, in.values, in.shapes, concat_dim,
+                                 out != nullptr ? out : &local, options);
+}
+
+// Two well-formed 2-D inputs of shape [2, 3] with one float entry each.
+Inputs two_inputs() {
+  return {{I64({1, 2}, {0, 1}), I64({1, 2}, {1, 2})},
+          {Tensor::from_values<float>({1}, {1}), Tensor::from_values<float>({1}, {2})},
+          {I64({2}, {2, 3}), I64({2}, {2, 3})}};
+}
+
+void ExpectError(const Inputs& in, std::int64_t concat_dim, Code code, const std::string& message) {
+  EXPECT_TRUE(HasStatus(Concat(in, concat_dim), code, message));
+}
+
+// --- Pre-checks ----------------------------------------------------------------------------------
+
+TEST(SparseConcatChecks, ArgumentTypes) {
+  Inputs in = two_inputs();
+  in.indices[1] = I32({1, 2}, {1, 2});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input 'indices' of 'SparseConcat' Op has type int32 that does not match expected "
+              "type of int64.");
+  in = two_inputs();
+  in.values[1] = Tensor::from_values<double>({1}, {2});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input 'values' of 'SparseConcat' Op has type float64 that does not match type "
+              "float32 of argument 'values'.");
+  in = two_inputs();
+  in.shapes[0] = I32({2}, {2, 3});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input 'shapes' of 'SparseConcat' Op has type int32 that does not match expected "
+              "type of int64.");
+  // Types come before N and the list lengths.
+  in.indices.pop_back();
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input 'shapes' of 'SparseConcat' Op has type int32 that does not match expected "
+              "type of int64.");
+}
+
+TEST(SparseConcatChecks, ListLengthsAndAttributes) {
+  Inputs in = two_inputs();
+  Inputs one{{in.indices[0]}, {in.values[0]}, {in.shapes[0]}};
+  ExpectError(one, 0, Code::kInvalidArgument, "Value for attr 'N' of 1 must be at least minimum 2");
+  ExpectError({}, 0, Code::kInvalidArgument, "Value for attr 'N' of 0 must be at least minimum 2");
+  in.values.push_back(in.values[0]);
+  in.shapes.pop_back();
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "List argument 'values' to 'SparseConcat' Op with length 3 must match length 2 of "
+              "argument 'indices'.");
+  in = two_inputs();
+  in.shapes.pop_back();
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "List argument 'shapes' to 'SparseConcat' Op with length 1 must match length 2 of "
+              "argument 'indices'.");
+  ExpectError(two_inputs(), 2147483648, Code::kInvalidArgument,
+              "Attr concat_dim has value 2147483648 out of range for an int32");
+  ExpectError(two_inputs(), -2147483649, Code::kInvalidArgument,
+              "Attr concat_dim has value -2147483649 out of range for an int32");
+}
+
+TEST(SparseConcatChecks, QuantizedDtypesAreNotRegistered) {
+  for (const DType dtype : {DType::kQInt8, DType::kQUInt8, DType::kQInt32}) {
+    Inputs in = two_inputs();
+    in.values = {Tensor(dtype, {1}), Tensor(dtype, {1})};
+    ExpectError(in, 0, Code::kUnimplemented,
+                "No registered 'SparseConcat' OpKernel for 'CPU' devices compatible with T=" +
+                    std::string(dtype_name(dtype)));
+    ExpectError(in, 5000000000, Code::kInvalidArgument,  // attributes come first
+                "Attr concat_dim has value 5000000000 out of range for an int32");
+  }
+}
+
+// --- Checks 2-10 ---------------------------------------------------------------------------------
+
+TEST(SparseConcatChecks, MatricesAndVectors) {
+  Inputs in = two_inputs();
+  in.indices[1] = I64({2}, {1, 2});
+  in.values[0] = Tensor(DType::kFloat32, {1, 1});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input indices should be a matrix but received shape [2] at position 1");
+  in.indices[1] = I64({1, 2}, {1, 2});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input values should be a vector but received shape [1,1] at position 0");
+  in = two_inputs();
+  in.shapes[1] = I64({1, 2}, {2, 3});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input shapes should be a vector but received shape [1,2] at position 1");
+}
+
+TEST(SparseConcatChecks, TFSA_2021_024_ShapeOverflowIsInternal) {
+  Inputs in{{I64({2, 2}, {514, 514, 514, 514}), I64({2, 2}, {514, 530, 599, 877})},
+            {Tensor(DType::kInt64, {0}), Tensor(DType::kInt64, {0})},
+            {I64({9}, {442, 514, 514, 515, 606, 347, 943, 61, 2}), I64({9}, std::vector<std::int64_t>(9, 0))}};
+  ExpectError(in, 2, Code::kInternal, "Encountered overflow from large input shape.");
+  // A negative dim too, and the check is per input: input 0's overflow before input 1's rank.
+  in = two_inputs();
+  in.shapes[1] = I64({2}, {0, -1});
+  ExpectError(in, 0, Code::kInternal, "Encountered overflow from large input shape.");
+  in = two_inputs();
+  in.shapes[0] = I64({2}, {-1, 0});
+  in.shapes[1] = I64({2, 1}, {2, 3});
+  ExpectError(in, 0, Code::kInternal, "Encountered overflow from large input shape.");
+  in.shapes[0] = I64({2}, {2, 3});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input shapes should be a vector but received shape [2,1] at position 1");
+}
+
+TEST(SparseConcatChecks, RankAndConcatDim) {
+  Inputs in = two_inputs();
+  in.shapes[0] = I64({255}, std::vector<std::int64_t>(255, 1));
+  ExpectError(in, 0, Code::kInvalidArgument, "Too many dimensions in tensor");
+  in = two_inputs();
+  in.shapes[1] = I64({255}, std::vector<std::int64_t>(255, 1));
+  ExpectError(in, 0, Code::kInvalidArgument, "Too many dimensions in tensor");
+  ExpectError(two_inputs(), 2, Code::kInvalidArgument, "Concat dimension must be in range [-2, 2), got 2");
+  ExpectError(two_inputs(), -3, Code::kInvalidArgument, "Concat dimension must be in range [-2, 2), got -3");
+  in = two_inputs();
+  in.shapes = {I64({0}, {}), I64({0}, {})};
+  ExpectError(in, 0, Code::kInvalidArgument, "Concat dimension must be in range [0, 0), got 0");
+  in = two_inputs();
+  in.shapes[1] = I64({3}, {2, 3, 1});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Ranks of all input tensors must match: expected 2 but got 3 at position 1");
+  in = two_inputs();
+  in.shapes[1] = I64({2}, {2, 4});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Input shapes must match: expected 3 for dimension 1 but got 4 at position 1");
+  EXPECT_TRUE(Concat(in, -1).ok());  // cd 1: dim 0 matches, the sum is fine
+}
+
+TEST(SparseConcatChecks, ConcatDimOverflows) {
+  const std::int64_t two62 = std::int64_t{1} << 62;
+  Inputs in{{I64({1, 1}, {0}), I64({1, 1}, {0})},
+            {Tensor::from_values<float>({1}, {1}), Tensor::from_values<float>({1}, {2})},
+            {I64({1}, {two62}), I64({1}, {two62})}};
+  ExpectError(in, 0, Code::kInvalidArgument, "Concat dimension size overflows int64 at position 1");
+  const std::int64_t two61 = std::int64_t{1} << 61;
+  in.indices = {I64({1, 2}, {0, 0}), I64({1, 2}, {0, 0})};
+  in.shapes = {I64({2}, {3, two61}), I64({2}, {3, two61})};
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
+              "-4611686018427387904");
+  // The element count is checked at cd, before the dims after it are compared.
+  in.shapes = {I64({2}, {3, two61}), I64({2}, {3, 5})};
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
+              "-4611686018427387904");
+}
+
+TEST(SparseConcatChecks, TotalEntriesOverflow) {
+  const std::int64_t two62 = std::int64_t{1} << 62;
+  Inputs in;
+  for (int i = 0; i < 4; ++i) {
+    in.indices.emplace_back(DType::kInt64, Shape{two62, 0});
+    in.values.emplace_back(DType::kFloat32, Shape{1});
+    in.shapes.push_back(I64({1}, {1}));
+  }
+  ExpectError(in, 0, Code::kInvalidArgument, "Total number of entries overflows int64");
+}
+
+TEST(SparseConcatChecks, EmptyResultSkipsTheEntryChecks) {
+  Inputs in{{I64({0, 2}, {}), Tensor(DType::kInt64, {0, 3})},
+            {Tensor::from_values<float>({3}, {1, 2, 3}), Tensor(DType::kFloat32, {0})},
+            {I64({2}, {2, 3}), I64({2}, {2, 4})}};
+  SparseTensor out;
+  ASSERT_TRUE(Concat(in, 1, &out).ok());
+  EXPECT_TRUE(BitEqual(out.indices, Tensor(DType::kInt64, {0, 2})));
+  EXPECT_TRUE(BitEqual(out.values, Tensor(DType::kFloat32, {0})));
+  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {2, 7})));
+  // The empty result still requests its three outputs: 64 + 64 + (64 + 16).
+  ExecOptions options;
+  options.memory_limit_bytes = 64 * 3 + 16 - 1;
+  EXPECT_TRUE(HasStatus(Concat(in, 1, &out, options), Code::kResourceExhausted,
+                        "OOM when allocating tensor with shape[2] and type int64"));
+}
+
+TEST(SparseConcatChecks, EntryChecksPerInput) {
+  Inputs in = two_inputs();
+  in.values[1] = Tensor::from_values<float>({2}, {1, 2});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "indices and values rows (indexing dimension) must match. (indices = 1, values = 2)");
+  in = two_inputs();
+  in.indices[0] = I64({1, 3}, {0, 1, 2});
+  in.values[1] = Tensor::from_values<float>({2}, {1, 2});
+  ExpectError(in, 0, Code::kInvalidArgument, "Order length must be SparseTensor rank.");
+  // Input 0's offset is 0: a huge coordinate there is fine; input 1's overflows by offset 2.
+  in = two_inputs();
+  in.indices[0] = I64({1, 2}, {kInt64Max, 0});
+  in.indices[1] = I64({2, 2}, {1, 0, kInt64Max - 1, 0});
+  in.values[1] = Tensor::from_values<float>({2}, {1, 2});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Index 9223372036854775806 at position 1 overflows int64 when offset by 2");
+  // Three inputs: the first input (in order) with a problem is reported.
+  in = two_inputs();
+  in.indices.push_back(I64({1, 2}, {0, 0}));
+  in.values.push_back(Tensor::from_values<float>({2}, {1, 2}));
+  in.shapes.push_back(I64({2}, {2, 3}));
+  in.indices[1] = I64({1, 2}, {kInt64Max, 0});
+  ExpectError(in, 0, Code::kInvalidArgument,
+              "Index 9223372036854775807 at position 1 overflows int64 when offset by 2");
+}
+
+TEST(SparseConcatChecks, OffsetOverflowReportsTheFirstEntryWhateverTheChunks) {
+  std::vector<std::int64_t> coords(2 * 1000, 0);
+  coords[2 * 600 + 1] = kInt64Max;
+  coords[2 * 900 + 1] = kInt64Max - 1;
+  Inputs in = two_inputs();
+  in.indices[1] = I64({1000, 2}, coords);
+  in.values[1] = distinct_tensor(DType::kFloat32, {1000});
+  for (const int threads : test_util::kThreadCounts) {
+    ExecOptions options;
+    options.num_threads = threads;
+    options.tile_bytes = 16 * 33;
+    EXPECT_TRUE(HasStatus(Concat(in, 1, nullptr, options), Code::kInvalidArgument,
+                          "Index 9223372036854775807 at position 1 overflows int64 when offset by 3"));
+  }
+}
+
+TEST(SparseConcatChecks, MemoryLimitNamesOutputsInOrder) {
+  Inputs in = two_inputs();  // outputs: indices [2,2] int64 (96), values [2] float32 (72), shape [2] (80)
+  SparseTensor out;
+  ExecOptions options;
+  for (const auto& [limit, message] : std::vector<std::pair<std::int64_t, std::string>>{
+           {95, "OOM when allocating tensor with shape[2,2] and type int64"},
+           {96 + 71, "OOM when allocating tensor with shape[2] and type float32"},
+           {96 + 72 + 79, "OOM when allocating tensor with shape[2] and type int64"}}) {
+    options.memory_limit_bytes = limit;
+    EXPECT_TRUE(HasStatus(Concat(in, 0, &out, options), Code::kResourceExhausted, message));
+  }
+  options.memory_limit_bytes = 96 + 72 + 80;
+  EXPECT_TRUE(Concat(in, 0, &out, options).ok());
+}
+
+TEST(SparseConcatChecks, OutputUntouchedOnError) {
+  SparseTensor out{I64({1}, {5}), I64({1}, {6}), I64({1}, {7})};
+  const void* buffer = out.values.raw_data();
+  EXPECT_FALSE(Concat(two_inputs(), 3, &out).ok());
+  ExecOptions tight;
+  tight.memory_limit_bytes = 100;
+  EXPECT_FALSE(Concat(two_inputs(), 0, &out, tight).ok());
+  EXPECT_EQ(out.values.raw_data(), buffer);
+  EXPECT_TRUE(BitEqual(out.indices, I64({1}, {5})));
+  EXPECT_TRUE(BitEqual(out.values, I64({1}, {6})));
+  EXPECT_TRUE(BitEqual(out.shape, I64({1}, {7})));
+}
+
+// --- Results -------------------------------------------------------------------------------------
+
+TEST(SparseConcatTest, DocumentationExample) {
+  Inputs in{{I64({3, 2}, {0, 2, 1, 0, 1, 1}), I64({2, 2}, {0, 1, 0, 2})},
+            {Tensor::from_values<std::string>({3}, {"a", "b", "c"}),
+             Tensor::from_values<std::string>({2}, {"d", "e"})},
+            {I64({2}, {2, 3}), I64({2}, {2, 4})}};
+  for (const std::int64_t cd : {1, -1}) {
+    SparseTensor out;
+    ASSERT_TRUE(Concat(in, cd, &out).ok());
+    EXPECT_TRUE(BitEqual(out.indices, I64({5, 2}, {0, 2, 0, 4, 0, 5, 1, 0, 1, 1})));
+    EXPECT_TRUE(BitEqual(out.values, Tensor::from_values<std::string>({5}, {"a", "d", "e", "b", "c"})));
+    EXPECT_TRUE(BitEqual(out.shape, I64({2}, {2, 7})));
+  }
+}
+
+TEST(SparseConcatTest, TensorFlowsThreeByThreeAndThreeByFive) {
+  Inputs in{{I64({4, 2}, {0, 2, 1, 0, 2, 0, 2, 2}), I64({4, 2}, {1, 1, 2, 0, 2, 3, 2, 4})},
+            {I32({4}, {1, 2, 3, 4}), I32({4}, {1, 2, 1, 0})},
+            {I64({2}, {3, 3}), I64({2}, {3, 5})}};
+  SparseTensor out;
+  ASSERT_TRUE(Concat(in, 1, &out).ok());
+  EXPECT_TRUE(BitEqual(out.indices, I64({8, 2}, {0, 2, 1, 0, 1, 4, 2, 0, 2, 2, 2, 3, 2, 6, 2, 7})));
+  EXPECT_TRUE(BitEqual(out.values, I32({8}, {1, 2, 1, 3, 4, 2, 1, 0})));
+  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {3, 8})));
+}
+
+TEST(SparseConcatTest, UncheckedCoordinatesAreOffsetAndSorted) {
+  // Input 0's coordinate 7 lies beyond its extent 2 and lands among input 1's entries; -1 sorts first.
+  Inputs in{{I64({2, 1}, {7, -1}), I64({2, 1}, {0, 6})},
+            {I32({2}, {10, 11}), I32({2}, {20, 21})},
+            {I64({1}, {2}), I64({1}, {8})}};
+  SparseTensor out;
+  ASSERT_TRUE(Concat(in, 0, &out).ok());
+  EXPECT_TRUE(BitEqual(out.indices, I64({4, 1}, {-1, 2, 7, 8})));
+  EXPECT_TRUE(BitEqual(out.values, I32({4}, {11, 20, 10, 21})));
+  EXPECT_TRUE(BitEqual(out.shape, I64({1}, {10})));
+}
+
+TEST(SparseConcatTest, CoordinatesOutsideTheShapeOnOtherDims) {
+  // Concat-dim coordinates in range, column 0 outside [0, 2): the sort must not assume the box.
+  Inputs in{{I64({3, 2}, {1, 0, -3, 1, 5, 0}), I64({2, 2}, {0, 1, -3, 0})},
+            {I32({3}, {10, 11, 12}), I32({2}, {20, 21})},
+            {I64({2}, {2, 2}), I64({2}, {2, 3})}};
+  SparseTensor out;
+  ASSERT_TRUE(Concat(in, 1, &out).ok());
+  EXPECT_TRUE(BitEqual(out.indices, I64({5, 2}, {-3, 1, -3, 2, 0, 3, 1, 0, 5, 0})));
+  EXPECT_TRUE(BitEqual(out.values, I32({5}, {11, 21, 20, 10, 12})));
+  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {2, 5})));
+}
+
+// The naive oracle: entries offset, concatenated in input order, stable-sorted row-major.
+SparseTensor naive_concat(const Inputs& in, std::int64_t concat_dim) {
+  const auto n = in.indices.size();
+  const std::int64_t rank = in.shapes[0].num_elements();
+  const std::int64_t cd = concat_dim < 0 ? concat_dim + rank : concat_dim;
+  std::vector<std::vector<std::int64_t>> rows;
+  std::vector<std::pair<std::size_t, std::int64_t>> source;
+  std::int64_t offset = 0;
+  Shape shape(in.shapes[0].values<std::int64_t>().begin(), in.shapes[0].values<std::int64_t>().end());
+  shape[cd] = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    for (std::int64_t e = 0; e < in.indices[k].dim(0); ++e) {
+      std::vector<std::int64_t> row(in.indices[k].data<std::int64_t>() + e * rank,
+                                    in.indices[k].data<std::int64_t>() + (e + 1) * rank);
+      row[cd] += offset;
+      rows.push_back(row);
+      source.emplace_back(k, e);
+    }
+    offset += in.shapes[k].data<std::int64_t>()[cd];
+  }
+  shape[cd] = offset;
+  std::vector<std::size_t> order(rows.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return rows[a] < rows[b]; });
+  SparseTensor out{Tensor(DType::kInt64, {static_cast<std::int64_t>(rows.size()), rank}),
+                   Tensor(in.values[0].dtype(), {static_cast<std::int64_t>(rows.size())}),
+                   I64({rank}, shape)};
+  visit_dtype(out.values.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (std::size_t o = 0; o < order.size(); ++o) {
+      std::copy(rows[order[o]].begin(), rows[order[o]].end(), out.indices.data<std::int64_t>() + o * rank);
+      const auto [k, e] = source[order[o]];
+      out.values.data<T>()[o] = in.values[k].data<T>()[e];
+    }
+  });
+  return out;
+}
+
+// SparseConcat's contract next to another outcome: same indices and shape; inside each run of
+// equal coordinates the values are the same multiset (their bytes compared).
+::testing::AssertionResult AllowedOutcome(const SparseTensor& actual, const SparseTensor& other) {
+  if (auto r = BitEqual(actual.indices, other.indices); !r) return r << " (indices)";
+  if (auto r = BitEqual(actual.shape, other.shape); !r) return r << " (shape)";
+  if (actual.values.shape() != other.values.shape() || actual.values.dtype() != other.values.dtype())
+    return ::testing::AssertionFailure() << "values shape or dtype";
+  const std::int64_t nnz = actual.values.num_elements();
+  const std::int64_t rank = nnz > 0 ? actual.indices.num_elements() / nnz : 0;
+  const std::int64_t* idx = actual.indices.data<std::int64_t>();
+  return visit_dtype(actual.values.dtype(), [&](auto tag) -> ::testing::AssertionResult {
+    using T = typename decltype(tag)::type;
+    auto bytes = [](const T& v) {
+      if constexpr (std::is_same_v<T, std::string>) return v;
+      else return std::string(reinterpret_cast<const char*>(&v), sizeof(T));
+    };
+    for (std::int64_t begin = 0, end = 0; begin < nnz; begin = end) {
+      end = begin + 1;
+      while (end < nnz && std::equal(idx + begin * rank, idx + (begin + 1) * rank, idx + end * rank)) ++end;
+      std::vector<std::string> a, b;
+      for (std::int64_t e = begin; e < end; ++e) {
+        a.push_back(bytes(actual.values.data<T>()[e]));
+        b.push_back(bytes(other.values.data<T>()[e]));
+      }
+      std::sort(a.begin(), a.end());
+      std::sort(b.begin(), b.end());
+      if (a != b)
+        return ::testing::AssertionFailure() << "values of the equal-coordinate run at entry " << begin << " differ";
+    }
+    return ::testing::AssertionSuccess();
+  });
+}
+
+TEST(SparseConcatTest, AllowedOutcomeCheckAcceptsTiePermutationsOnly) {
+  SparseTensor a{I64({3, 1}, {0, 0, 1}), I32({3}, {5, 6, 7}), I64({1}, {2})};
+  SparseTensor b{I64({3, 1}, {0, 0, 1}), I32({3}, {6, 5, 7}), I64({1}, {2})};
+  SparseTensor c{I64({3, 1}, {0, 0, 1}), I32({3}, {5, 7, 6}), I64({1}, {2})};
+  EXPECT_TRUE(AllowedOutcome(a, b));
+  EXPECT_FALSE(AllowedOutcome(a, c));
+}
+
+enum class Layout { kSorted, kUnsorted, kOutOfRange, kWide };
+
+// N inputs of `rank` with `nnz[k]` entries; coordinates small (duplicates likely) and laid out
+// as asked. kWide spans more than 64 bits of coordinates in all.
+Inputs random_inputs(std::mt19937_64& rng, DType dtype, std::int64_t rank, std::int64_t cd,
+                     const std::vector<std::int64_t>& nnz, Layout layout) {
+  Inputs in;
+  Shape dims(static_cast<std::size_t>(rank));
+  for (auto& d : dims) d = 1 + static_cast<std::int64_t>(rng() % 4);
+  std::uint64_t first_value = 0;
+  for (std::size_t k = 0; k < nnz.size(); ++k) {
+    Shape shape = dims;
+    shape[cd] = static_cast<std::int64_t>(rng() % 4);
+    std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(nnz[k]));
+    for (auto& row : rows) {
+      row.resize(static_cast<std::size_t>(rank));
+      for (std::int64_t j = 0; j < rank; ++j) {
+        const std::int64_t extent = std::max<std::int64_t>(shape[j], 1);
+        switch (layout) {
+          case Layout::kOutOfRange: row[j] = static_cast<std::int64_t>(rng() % (extent + 4)) - 2; break;
+          case Layout::kWide: row[j] = static_cast<std::int64_t>(rng() >> 3) - (std::int64_t{1} << 60); break;
+          default: row[j] = static_cast<std::int64_t>(rng() % extent); break;
+        }
+      }
+    }
+    if (layout == Layout::kSorted) std::sort(rows.begin(), rows.end());
+    std::vector<std::int64_t> flat;
+    for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+    in.indices.push_back(I64({nnz[k], rank}, flat));
+    in.values.push_back(distinct_tensor(dtype, {nnz[k]}, first_value));
+    first_value += static_cast<std::uint64_t>(nnz[k]) + 1;
+    in.shapes.push_back(I64({rank}, shape));
+  }
+  return in;
+}
+
+TEST(SparseConcatTest, TileBoundaryMatrix) {
+  std::mt19937_64 rng(29);
+  for (const DType dtype : test_util::kMatrixDtypes) {
+    for (const std::int64_t rank : {1, 2, 3, 5}) {
+      for (const std::int64_t tile : {1, 3, 16}) {
+        const std::vector<std::int64_t> sizes = {0, 1, tile - 1, tile, tile + 1, 2 * tile + 1};
+        for (const Layout layout : {Layout::kSorted, Layout::kUnsorted, Layout::kOutOfRange, Layout::kWide}) {
+          for (std::int64_t cd = 0; cd < rank; ++cd) {
+            const int n = 2 + static_cast<int>(rng() % 3);
+            std::vector<std::int64_t> nnz;
+            for (int k = 0; k < n; ++k) nnz.push_back(sizes[rng() % sizes.size()]);
+            const Inputs in = random_inputs(rng, dtype, rank, cd, nnz, layout);
+            const std::int64_t concat_dim = rng() % 2 ? cd : cd - rank;
+            const SparseTensor expected = naive_concat(in, concat_dim);
+            SparseTensor reference_out;
+            ASSERT_TRUE(reference::SparseConcat(in.indices, in.values, in.shapes, concat_dim, &reference_out).ok());
+            for (const int threads : test_util::kThreadCounts) {
+              SCOPED_TRACE(::testing::Message()
+                           << dtype_name(dtype) << " rank " << rank << " tile " << tile << " layout "
+                           << static_cast<int>(layout) << " concat_dim " << concat_dim << " threads " << threads);
+              ExecOptions options;
+              options.num_threads = threads;
+              options.tile_bytes = tile * rank * 8;
+              SparseTensor out;
+              ASSERT_TRUE(Concat(in, concat_dim, &out, options).ok());
+              EXPECT_TRUE(BitEqual(out.indices, expected.indices));
+              EXPECT_TRUE(BitEqual(out.values, expected.values));
+              EXPECT_TRUE(BitEqual(out.shape, expected.shape));
+              EXPECT_TRUE(AllowedOutcome(out, reference_out));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// Inputs large enough for real threads (small ones run on the calling thread), on the default
+// tiles and on injected ones: the parallel merge splits, the multi-pass radix sort.
+TEST(SparseConcatTest, LargeInputsOnThreads) {
+  std::mt19937_64 rng(11);
+  for (const Layout layout : {Layout::kSorted, Layout::kUnsorted}) {
+    for (const std::int64_t cd : {0, 1, 2}) {
+      Inputs in;
+      for (int k = 0; k < 4; ++k) {
+        const std::int64_t nnz = 12000 + k;
+        std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(nnz));
+        for (auto& row : rows) row = {static_cast<std::int64_t>(rng() % 300), static_cast<std::int64_t>(rng() % 5000), static_cast<std::int64_t>(rng() % 70)};
+        if (layout == Layout::kSorted) std::sort(rows.begin(), rows.end());
+        std::vector<std::int64_t> flat;
+        for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+        in.indices.push_back(I64({nnz, 3}, flat));
+        in.values.push_back(distinct_tensor(DType::kFloat32, {nnz}, static_cast<std::uint64_t>(k) << 20));
+        in.shapes.push_back(I64({3}, {300, 5000, 70}));
+      }
+      const SparseTensor expected = naive_concat(in, cd);
+      for (const int threads : {0, 1, 2, 3, 7}) {
+        for (const std::int64_t tile_bytes : {0, 24 * 777}) {
+          SCOPED_TRACE(::testing::Message() << "layout " << static_cast<int>(layout) << " cd " << cd
+                                            << " threads " << threads << " tile " << tile_bytes);
+          ExecOptions options;
+          options.num_threads = threads;
+          options.tile_bytes = tile_bytes;
+          SparseTensor out;
+          ASSERT_TRUE(Concat(in, cd, &out, options).ok());
+          EXPECT_TRUE(BitEqual(out.indices, expected.indices));
+          EXPECT_TRUE(BitEqual(out.values, expected.values));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace opconform
