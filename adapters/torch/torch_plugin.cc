@@ -1,0 +1,199 @@
+// libtorch (CPU) as an opconform plug-in (include/opconform/impl.h, ABI v1). Torch has none of
+// these ops by name; each is the obvious composition of torch calls, and every check and
+// result is torch's:
+//   SparseConcat:     sparse_coo_tensor per input, at::cat along concat_dim, coalesce()
+//                     (coalesce sorts and SUMS duplicate coordinates; TensorFlow keeps them).
+//   DynamicStitch:    merged = zeros([max(index)+1] + rest); merged.index_put_({index}, data)
+//                     (index_put_ wraps negative indices; with duplicates its result is
+//                     undefined in torch's docs, so the adapter answers UNIMPLEMENTED there).
+//   DynamicPartition: outputs[i] = data[partitions == i] (boolean-mask indexing).
+// Kept to this one translation unit on ATen only: torch headers are slow to compile.
+#include <opconform/impl.h>
+
+#include <ATen/ATen.h>
+#include <torch/csrc/api/include/torch/version.h>
+
+#include <cstring>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::optional<at::ScalarType> TorchType(int32_t dtype) {
+  switch (dtype) {
+    case OPCONFORM_DTYPE_FLOAT32: return at::kFloat;
+    case OPCONFORM_DTYPE_FLOAT64: return at::kDouble;
+    case OPCONFORM_DTYPE_FLOAT16: return at::kHalf;
+    case OPCONFORM_DTYPE_BFLOAT16: return at::kBFloat16;
+    case OPCONFORM_DTYPE_INT8: return at::kChar;
+    case OPCONFORM_DTYPE_INT16: return at::kShort;
+    case OPCONFORM_DTYPE_INT32: return at::kInt;
+    case OPCONFORM_DTYPE_INT64: return at::kLong;
+    case OPCONFORM_DTYPE_UINT8: return at::kByte;
+    case OPCONFORM_DTYPE_BOOL: return at::kBool;
+    case OPCONFORM_DTYPE_COMPLEX64: return at::kComplexFloat;
+    case OPCONFORM_DTYPE_COMPLEX128: return at::kComplexDouble;
+    default: return std::nullopt;
+  }
+}
+
+// Thrown for a dtype torch has no type for; answered as UNIMPLEMENTED.
+struct Unsupported {
+  std::string message;
+};
+
+// A read-only view of an input as a torch tensor (no copy).
+at::Tensor View(const opconform_tensor& t) {
+  const std::optional<at::ScalarType> type = TorchType(t.dtype);
+  if (!type) throw Unsupported{"adapter: torch has no type for dtype " + std::to_string(t.dtype)};
+  std::vector<int64_t> dims(t.dims, t.dims + t.rank);
+  return at::from_blob(const_cast<void*>(t.data), dims, at::TensorOptions().dtype(*type));
+}
+
+int32_t Fail(const opconform_call* call, int32_t code, std::string message) {
+  call->set_message(call->caller, message.data(), static_cast<int64_t>(message.size()));
+  return code;
+}
+
+// Copies `value` (any layout) into output `index` of the op; false when the buffer is refused.
+bool Emit(const opconform_call* call, int32_t index, int32_t dtype, const at::Tensor& value) {
+  const at::Tensor dense = value.contiguous();
+  const std::vector<int64_t> dims(dense.sizes().begin(), dense.sizes().end());
+  void* out = call->allocate_output(call->caller, index, dtype, static_cast<int32_t>(dims.size()),
+                                    dims.data());
+  if (out == nullptr) return false;
+  std::memcpy(out, dense.data_ptr(), dense.numel() * dense.element_size());
+  return true;
+}
+
+// Runs `body`, turning torch's exceptions into INVALID_ARGUMENT with the first line of the
+// message (torch appends a C++ backtrace).
+template <typename Body>
+int32_t Guarded(const opconform_call* call, Body body) {
+  try {
+    return body();
+  } catch (const Unsupported& u) {
+    return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, u.message);
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "torch: " + what.substr(0, what.find('\n')));
+  }
+}
+
+constexpr int32_t kRefused = OPCONFORM_CODE_RESOURCE_EXHAUSTED;
+
+int32_t Stitch(const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+               const opconform_tensor* data, int64_t num_data) {
+  return Guarded(call, [&]() -> int32_t {
+    if (num_indices != num_data || num_data < 1) {
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: indices and data lists differ");
+    }
+    const at::Tensor first = View(data[0]);
+    const std::vector<int64_t> rest(first.sizes().begin() + indices[0].rank, first.sizes().end());
+    std::vector<at::Tensor> flat_indices, flat_values;
+    for (int64_t i = 0; i < num_data; ++i) {
+      const at::Tensor index = View(indices[i]).to(at::kLong).reshape({-1});
+      std::vector<int64_t> shape{index.numel()};
+      shape.insert(shape.end(), rest.begin(), rest.end());
+      flat_indices.push_back(index);
+      flat_values.push_back(View(data[i]).reshape(shape));
+    }
+    const at::Tensor index = at::cat(flat_indices);
+    const at::Tensor values = at::cat(flat_values);
+    if (std::get<0>(at::_unique(index)).numel() != index.numel()) {
+      return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED,
+                  "adapter: duplicate indices (torch index_put_ leaves the winner undefined)");
+    }
+    std::vector<int64_t> merged_shape{index.numel() == 0 ? 0 : index.max().item<int64_t>() + 1};
+    merged_shape.insert(merged_shape.end(), rest.begin(), rest.end());
+    at::Tensor merged = at::zeros(merged_shape, values.options());
+    merged.index_put_({index}, values);
+    return Emit(call, 0, data[0].dtype, merged) ? OPCONFORM_CODE_OK : kRefused;
+  });
+}
+
+constexpr uint64_t kAllTorchDtypes =
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT64) |
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT16) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_BFLOAT16) |
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT8) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT16) |
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64) |
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_UINT8) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_BOOL) |
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX64) |
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX128);
+constexpr uint64_t kInt32 = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32);
+constexpr uint64_t kInt64 = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64);
+
+const opconform_op_caps kCaps[] = {
+    {OPCONFORM_OP_DYNAMIC_STITCH, 0, kAllTorchDtypes, kInt32, 0, -1, 0, -1},
+    {OPCONFORM_OP_DYNAMIC_PARTITION, 0, kAllTorchDtypes, kInt32, 0, -1, 0, -1},
+    {OPCONFORM_OP_SPARSE_CONCAT, 0, kAllTorchDtypes, kInt64, 1, -1, 0, -1},
+};
+
+const std::string kName = std::string("libtorch cpu ") + TORCH_VERSION;
+const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
+                                      kName.c_str(), "tf-cpu", 3, kCaps};
+
+}  // namespace
+
+extern "C" {
+
+__attribute__((visibility("default"))) uint32_t opconform_abi_version(void) {
+  return OPCONFORM_ABI_VERSION;
+}
+
+__attribute__((visibility("default"))) const opconform_manifest* opconform_manifest_get(void) {
+  return &kManifest;
+}
+
+__attribute__((visibility("default"))) int32_t opconform_dynamic_stitch(
+    const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+    const opconform_tensor* data, int64_t num_data) {
+  return Stitch(call, indices, num_indices, data, num_data);
+}
+
+__attribute__((visibility("default"))) int32_t opconform_dynamic_partition(
+    const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
+    int64_t num_partitions) {
+  return Guarded(call, [&]() -> int32_t {
+    const at::Tensor values = View(*data);
+    const at::Tensor parts = View(*partitions);
+    for (int64_t i = 0; i < num_partitions; ++i) {
+      if (!Emit(call, static_cast<int32_t>(i), data->dtype, values.index({parts == i}))) {
+        return kRefused;
+      }
+    }
+    return OPCONFORM_CODE_OK;
+  });
+}
+
+__attribute__((visibility("default"))) int32_t opconform_sparse_concat(
+    const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+    const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
+    int64_t num_shapes, int64_t concat_dim) {
+  return Guarded(call, [&]() -> int32_t {
+    if (num_indices != num_values || num_indices != num_shapes || num_indices < 1) {
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: list lengths differ");
+    }
+    std::vector<at::Tensor> sparse;
+    for (int64_t i = 0; i < num_indices; ++i) {
+      const at::Tensor shape = View(shapes[i]).to(at::kLong);
+      const std::vector<int64_t> size(shape.data_ptr<int64_t>(),
+                                      shape.data_ptr<int64_t>() + shape.numel());
+      sparse.push_back(at::sparse_coo_tensor(View(indices[i]).to(at::kLong).t(),
+                                                View(values[i]), size));
+    }
+    const at::Tensor result = at::cat(sparse, concat_dim).coalesce();
+    const std::vector<int64_t> out_shape(result.sizes().begin(), result.sizes().end());
+    const at::Tensor shape_tensor = at::tensor(out_shape, at::kLong);
+    if (!Emit(call, 0, OPCONFORM_DTYPE_INT64, result.indices().t()) ||
+        !Emit(call, 1, values[0].dtype, result.values()) ||
+        !Emit(call, 2, OPCONFORM_DTYPE_INT64, shape_tensor)) {
+      return kRefused;
+    }
+    return OPCONFORM_CODE_OK;
+  });
+}
+
+}  // extern "C"
