@@ -34,7 +34,8 @@ function decodeFloat32(e) {
 
 function decodeInt(e) {
   if (typeof e === 'number') return e;
-  if (typeof e === 'string') return Number(BigInt(e));  // beyond 2^53 loses bits: flagged below
+  // tfjs takes JS numbers: an integer beyond 2^53 reaches it as the nearest double.
+  if (typeof e === 'string') return Number(BigInt(e));
   throw new Error(`bad integer element ${JSON.stringify(e)}`);
 }
 
