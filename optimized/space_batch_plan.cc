@@ -58,16 +58,6 @@ std::int64_t product(const std::vector<std::int64_t>& v) {
   return p;
 }
 
-}  // namespace
-
-std::int64_t space_elements(const Plan& plan) { return plan.batch * product(plan.space) * plan.depth; }
-
-std::int64_t batch_elements(const Plan& plan) {
-  return product(plan.block) * plan.batch * product(plan.blocked) * plan.depth;
-}
-
-namespace {
-
 // ---------------------------------------------------------------------------------------------
 // Movers: how chunks (the depth elements of one position) are copied. Pointers count `Unit`s
 // and a chunk is `cu` of them: bytes for trivially copyable dtypes (moved with fixed-size
@@ -468,19 +458,43 @@ void stream_fence() {
 #endif
 }
 
+// Hints that [p, p + min(bytes, kPrefetchBytes)) is read soon.
+constexpr std::int64_t kPrefetchBytes = 4096;
+constexpr std::int64_t kPrefetchStreams = 8;
+void prefetch(const void* p, std::size_t bytes) {
+  const auto* b = static_cast<const char*>(p);
+  const std::size_t n = std::min<std::size_t>(bytes, kPrefetchBytes);
+  for (std::size_t i = 0; i < n; i += 64) __builtin_prefetch(b + i);
+}
+
 // Work items [begin, end) of the (group, tile) sequence.
 template <bool kToBatch, class Mover>
 void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
                bool streaming, std::int64_t begin, std::int64_t end) {
   alignas(64) Byte staging[kStagingBytes];
-  Cursor cursor(g, begin / g.tiles);
+  Cursor next(g, begin / g.tiles);  // one group ahead of the one being moved
+  std::int64_t space_row = next.space_row(g);
+  std::int64_t batch_row = next.batch_row(g);
+  next.advance(g);
   std::int64_t tile = begin % g.tiles;
   const std::int64_t cu = m.cu;
   const std::int64_t ss = g.stream_stride * cu;
   for (std::int64_t item = begin; item < end;) {
     const std::int64_t tile_end = std::min(g.tiles, tile + (end - item));
-    const std::int64_t space_row = cursor.space_row(g);
-    const std::int64_t batch_row = cursor.batch_row(g);
+    const bool has_next = item + (tile_end - tile) < end;
+    const std::int64_t next_space_row = has_next ? next.space_row(g) : -1;
+    const std::int64_t next_batch_row = has_next ? next.batch_row(g) : -1;
+    // Short rows leave the hardware prefetcher little to learn from: fetch the next group's
+    // source rows while this group is moved.
+    if (has_next) {
+      constexpr std::size_t kUnit = sizeof(typename Mover::Unit);
+      if constexpr (kToBatch) {
+        if (next_space_row >= 0) prefetch(src + next_space_row * cu, static_cast<std::size_t>(g.row * cu) * kUnit);
+      } else {
+        for (std::int64_t o = 0; o < g.b && o < kPrefetchStreams; ++o)
+          prefetch(src + next_batch_row * cu + o * ss, static_cast<std::size_t>(g.row_blocked * cu) * kUnit);
+      }
+    }
     for (std::int64_t t = tile; t < tile_end; ++t) {
       const std::int64_t j0 = t * g.tile_j;
       const std::int64_t j1 = std::min(j0 + g.tile_j, g.row_blocked);
@@ -512,7 +526,9 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
     }
     item += tile_end - tile;
     tile = 0;
-    cursor.advance(g);
+    space_row = next_space_row;
+    batch_row = next_batch_row;
+    next.advance(g);
   }
   if (streaming) stream_fence();
 }

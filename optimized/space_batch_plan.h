@@ -51,10 +51,6 @@ struct Plan {
   std::int64_t depth = 1;
 };
 
-// Element counts of the two sides.
-std::int64_t space_elements(const Plan& plan);
-std::int64_t batch_elements(const Plan& plan);
-
 // Streaming (non-temporal) stores for the destination: kAuto uses them for large outputs
 // (they bypass the caches as memcpy does for large copies); tests force each path.
 enum class Streaming { kAuto, kOn, kOff };
