@@ -9,6 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -69,6 +70,19 @@ Status Worker::spawn() {
   std::vector<char*> argv;
   for (std::string& a : options_.argv) argv.push_back(a.data());
   argv.push_back(nullptr);
+  // Our environment with options_.environment's entries replacing those of the same name.
+  std::vector<std::string> environment = options_.environment;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const std::string_view name = entry.substr(0, entry.find('='));
+    const bool replaced = std::any_of(environment.begin(), environment.end(), [&](const std::string& x) {
+      return x.size() > name.size() && x.compare(0, name.size(), name) == 0 && x[name.size()] == '=';
+    });
+    if (!replaced) environment.emplace_back(entry);
+  }
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   const pid_t parent = ::getpid();
 
   const pid_t pid = ::fork();
@@ -91,7 +105,7 @@ Status Worker::spawn() {
                          static_cast<rlim_t>(options_.address_space_bytes)};
       ::setrlimit(RLIMIT_AS, &limit);
     }
-    ::execvp(argv[0], argv.data());
+    ::execvpe(argv[0], argv.data(), envp.data());
     const char message[] = "opconform validate: cannot execute the implementation's program\n";
     ssize_t ignored = ::write(STDERR_FILENO, message, sizeof message - 1);
     (void)ignored;
@@ -199,8 +213,9 @@ std::string Worker::reap(bool kill, bool* out_of_memory) {
   pid_ = -1;
 
   const std::int64_t max_rss = static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
-  if (options_.address_space_bytes > 0 && max_rss >= options_.address_space_bytes / 4 * 3)
-    *out_of_memory = true;
+  const std::int64_t oom_rss =
+      options_.oom_rss_bytes > 0 ? options_.oom_rss_bytes : options_.address_space_bytes / 4 * 3;
+  if (oom_rss > 0 && max_rss >= oom_rss) *out_of_memory = true;
   if (WIFEXITED(status)) {
     if (WEXITSTATUS(status) == kWorkerExitOutOfMemory) *out_of_memory = true;
     return str_cat("exited with status ", WEXITSTATUS(status));
@@ -231,11 +246,8 @@ Status Worker::start(Manifest* manifest) {
   const double deadline = now_seconds() + options_.handshake_timeout_seconds;
   std::string body, error;
   bool oom = false;
-  if (!send(frame(hello_message()), deadline)) {
-    const std::string how = reap(true, &oom);
-    return invalid_argument("the implementation did not take the handshake (", how, ")", stderr_tail());
-  }
-  switch (receive(&body, deadline, &error)) {
+  const Wait wait = send(frame(hello_message()), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  switch (wait) {
     case Wait::kMessage: break;
     case Wait::kTimeout: {
       reap(true, &oom);

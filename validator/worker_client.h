@@ -23,6 +23,10 @@ namespace opconform::validator {
 struct WorkerOptions {
   std::vector<std::string> argv;          // program and arguments, exec'd directly
   std::int64_t address_space_bytes = 0;   // RLIMIT_AS of the process; 0: none
+  std::vector<std::string> environment;   // NAME=VALUE entries added to (or replacing) ours
+  // A process that dies with a peak RSS of at least this many bytes ran out of memory
+  // (0: address_space_bytes * 3/4).
+  std::int64_t oom_rss_bytes = 0;
   double timeout_seconds = 10;            // per case
   double handshake_timeout_seconds = 30;  // start-up and manifest
 };

@@ -1,0 +1,316 @@
+// `opconform validate` end to end against the bundled plug-in (which must pass) and against
+// small fakes (tests/fakes/), each misbehaving in one way that must be reported, never fatal.
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "conformance/vector.h"
+#include "validator/judge.h"
+#include "validator/validate.h"
+
+namespace opconform::validator {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A validator bug must not take the machine's memory: cap this process's address space (the
+// soft limit only, so workers can still set their own). ASan reserves terabytes: not there.
+[[maybe_unused]] const bool kMemoryCapped = [] {
+#if !defined(__SANITIZE_ADDRESS__)
+  rlimit limit{};
+  ::getrlimit(RLIMIT_AS, &limit);
+  limit.rlim_cur = rlim_t{12} << 30;
+  ::setrlimit(RLIMIT_AS, &limit);
+#endif
+  return true;
+}();
+
+struct Result {
+  int exit_code = -1;
+  std::string out, err;
+  nlohmann::json report;
+  fs::path dir;
+
+  std::int64_t count(std::string_view verdict) const {
+    std::int64_t n = 0;
+    if (!report.contains("counts")) return 0;
+    for (const auto& [op, counts] : report["counts"].items())
+      if (counts.contains(std::string(verdict))) n += counts[std::string(verdict)].get<std::int64_t>();
+    return n;
+  }
+  // The first failing record with this outcome.
+  nlohmann::json failure(std::string_view verdict) const {
+    for (const auto& f : report.value("failures", nlohmann::json::array()))
+      if (f["outcome"] == verdict) return f;
+    return nlohmann::json();
+  }
+};
+
+fs::path fresh_dir(const std::string& name) {
+  static int counter = 0;
+  fs::path dir = fs::path(::testing::TempDir()) / ("validator-" + std::to_string(::getpid()) + "-" +
+                                                  std::to_string(counter++) + "-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string data(const std::string& name) { return std::string(OPCONFORM_TEST_DATA_DIR) + "/" + name + ".json"; }
+
+Result validate(ValidateOptions options, const std::string& name) {
+  Result r;
+  r.dir = fresh_dir(name);
+  options.json_path = (r.dir / "report.json").string();
+  options.junit_path = (r.dir / "junit.xml").string();
+  options.save_failures_dir = (r.dir / "failures").string();
+  options.progress = false;
+  options.worker_path = OPCONFORM_TEST_WORKER;
+  if (options.impl.empty()) options.impl = OPCONFORM_TEST_BUNDLED_PLUGIN;
+  if (!options.seed) options.seed = 1;
+  std::ostringstream out, err;
+  r.exit_code = run_validate(options, out, err);
+  r.out = out.str();
+  r.err = err.str();
+  std::ifstream f(options.json_path);
+  if (f) r.report = nlohmann::json::parse(f, nullptr, false);
+  return r;
+}
+
+ValidateOptions replay(const std::string& impl, std::vector<std::string> names) {
+  ValidateOptions o;
+  o.impl = impl;
+  for (const std::string& n : names) o.replay.push_back(data(n));
+  return o;
+}
+
+#define EXPECT_CONTAINS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
+
+TEST(Validate, BundledPluginPassesCorpusAndGeneratedCases) {
+  ValidateOptions o;
+  o.cases = 300;
+  const Result r = validate(o, "bundled");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.report["failed"], 0);
+  EXPECT_GE(r.report["cases"].get<std::int64_t>(), 700);  // the corpus and 300 generated cases
+  EXPECT_GT(r.count("agree"), 100);
+  EXPECT_GT(r.count("both-error"), 100);
+  EXPECT_CONTAINS(r.out, "total");
+  std::ifstream junit(r.dir / "junit.xml");
+  std::stringstream xml;
+  xml << junit.rdbuf();
+  EXPECT_CONTAINS(xml.str(), "<testsuites name=\"opconform validate\"");
+  EXPECT_EQ(xml.str().find("<failure"), std::string::npos);
+}
+
+TEST(Validate, ExecTransportThroughTheWorkerPasses) {
+  ValidateOptions o;
+  o.impl = std::string("exec:") + OPCONFORM_TEST_WORKER + " " + OPCONFORM_TEST_BUNDLED_PLUGIN;
+  o.ops = {Op::kDynamicStitch, Op::kSpaceToBatchND};
+  o.cases = 40;
+  const Result r = validate(o, "exec-worker");
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_GT(r.count("agree"), 10);
+}
+
+TEST(Validate, LoadFailuresAreReportedClearly) {
+  Result r = validate(replay(OPCONFORM_FAKE_MISSING_SYMBOL, {"stitch_float32"}), "missing-symbol");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "the manifest lists DynamicStitch but the symbol opconform_dynamic_stitch is missing");
+
+  r = validate(replay(OPCONFORM_FAKE_WRONG_ABI, {"stitch_float32"}), "wrong-abi");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "ABI version 2, this validator speaks 1");
+
+  r = validate(replay("/nonexistent/libnothing.so", {"stitch_float32"}), "no-library");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "cannot load /nonexistent/libnothing.so");
+
+  r = validate(replay("exec:exit 3", {"stitch_float32"}), "exec-exits");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "exited with status 3 before sending its manifest");
+
+  r = validate(replay("exec:echo hello; cat > /dev/null", {"stitch_float32"}), "exec-garbage");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "bad handshake");
+}
+
+TEST(Validate, GarbageShapesAreAFault) {
+  const Result r = validate(replay(OPCONFORM_FAKE_GARBAGE_SHAPES, {"stitch_int16", "stitch_float32"}), "garbage");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("fault"), 1);
+  EXPECT_EQ(r.count("agree"), 1);
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "bad dims [-5,2,1]");
+}
+
+TEST(Validate, UnwrittenOutputsShowAsPoisonOrFault) {
+  const Result r = validate(replay(OPCONFORM_FAKE_WRITES_NOTHING, {"stitch_int16", "stitch_bool", "stitch_float32"}),
+                            "writes-nothing");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("mismatch"), 1);  // int16: the poison pattern compared
+  EXPECT_CONTAINS(r.failure("mismatch")["detail"].get<std::string>(), "-23131");  // 0xA5A5
+  EXPECT_EQ(r.count("fault"), 1);     // bool: a byte that is no bool
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "never written");
+  EXPECT_EQ(r.count("agree"), 1);
+}
+
+TEST(Validate, OutOfBoundsWritesHitTheGuard) {
+  const Result r = validate(replay(OPCONFORM_FAKE_OUT_OF_BOUNDS, {"stitch_int16", "stitch_float32"}), "oob");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("fault"), 1);
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "wrote past the end");
+  EXPECT_EQ(r.count("agree"), 1);
+}
+
+TEST(Validate, CrashesAreRecordedAndTheRunGoesOn) {
+  const Result r = validate(
+      replay(OPCONFORM_FAKE_CRASH, {"stitch_int16", "stitch_float32", "stitch_int8", "stitch_float32_big"}), "crash");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("crash"), 2);
+  EXPECT_EQ(r.count("agree"), 2);
+  EXPECT_CONTAINS(r.out, "killed by signal 11");
+  EXPECT_CONTAINS(r.out, "killed by signal 6");
+  std::ifstream junit(r.dir / "junit.xml");
+  std::stringstream xml;
+  xml << junit.rdbuf();
+  EXPECT_CONTAINS(xml.str(), "<failure type=\"crash\"");
+}
+
+TEST(Validate, HangsTimeOut) {
+  ValidateOptions o = replay(OPCONFORM_FAKE_HANG, {"stitch_int16", "stitch_float32"});
+  o.timeout_seconds = 1;
+  const Result r = validate(o, "hang");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("timeout"), 1);
+  EXPECT_EQ(r.count("agree"), 1);
+}
+
+TEST(Validate, RunawayAllocationIsOutOfMemory) {
+  ValidateOptions o = replay(OPCONFORM_FAKE_OOM, {"stitch_int16", "stitch_float32"});
+  o.worker_memory_mib = 512;
+  const Result r = validate(o, "oom");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.count("out-of-memory"), 1) << r.out;
+  EXPECT_EQ(r.count("agree"), 1);
+}
+
+TEST(Validate, UnknownStatusCodeIsAFault) {
+  const Result r = validate(replay(OPCONFORM_FAKE_BAD_STATUS, {"stitch_int16", "stitch_float32"}), "bad-status");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "unknown status code 42");
+}
+
+TEST(Validate, WrongResultsAreBucketedSavedAndReplayable) {
+  const std::vector<std::string> names = {"stitch_float32", "stitch_int64", "stitch_uint8_negative_index",
+                                          "stitch_float32_negative_index"};
+  Result r = validate(replay(OPCONFORM_FAKE_WRONG_RESULTS, names), "wrong-results");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("mismatch"), 1);
+  EXPECT_EQ(r.count("value-vs-error"), 1);
+  EXPECT_EQ(r.count("error-vs-value"), 1);
+  EXPECT_EQ(r.count("both-error"), 1);  // another message, same code
+  EXPECT_CONTAINS(r.failure("mismatch")["detail"].get<std::string>(), "[0,0]");
+
+  // Every failure was saved as a vector, and replaying it gives the same outcome.
+  for (const char* verdict : {"mismatch", "value-vs-error", "error-vs-value"}) {
+    const nlohmann::json f = r.failure(verdict);
+    ASSERT_TRUE(f.contains("saved")) << verdict;
+    conformance::Case saved;
+    ASSERT_TRUE(conformance::load_case_file(f["saved"].get<std::string>(), &saved).ok());
+    EXPECT_CONTAINS(f["replay"].get<std::string>(), "--replay " + f["saved"].get<std::string>());
+    ValidateOptions again;
+    again.impl = OPCONFORM_FAKE_WRONG_RESULTS;
+    again.replay = {f["saved"].get<std::string>()};
+    const Result rr = validate(again, std::string("replay-") + verdict);
+    EXPECT_EQ(rr.exit_code, 1);
+    EXPECT_EQ(rr.count(verdict), 1) << rr.out;
+  }
+
+  ValidateOptions strict = replay(OPCONFORM_FAKE_WRONG_RESULTS, {"stitch_float32_negative_index"});
+  strict.strict_messages = true;
+  r = validate(strict, "strict");
+  EXPECT_EQ(r.count("error-mismatch"), 1);
+}
+
+TEST(Validate, GeneratedFailuresAreShrunk) {
+  ValidateOptions o;
+  o.impl = OPCONFORM_FAKE_WRONG_RESULTS;
+  o.run_corpus = false;
+  o.cases = 60;
+  const Result r = validate(o, "shrink");
+  EXPECT_EQ(r.exit_code, 1);
+  const nlohmann::json f = r.failure("mismatch");
+  ASSERT_TRUE(f.contains("saved")) << r.out;
+  conformance::Case saved;
+  ASSERT_TRUE(conformance::load_case_file(f["saved"].get<std::string>(), &saved).ok());
+  std::int64_t elements = 0;
+  for (const Tensor& t : std::get<std::vector<Tensor>>(saved.inputs.at("data"))) elements += t.num_elements();
+  EXPECT_LE(elements, 2) << conformance::to_json(saved);
+  EXPECT_CONTAINS(r.out, "shrunk in");
+}
+
+TEST(Validate, DeclaredLimitsMustBeMetWithACleanError) {
+  const Result r = validate(replay(OPCONFORM_FAKE_LIMITED, {"stitch_float32", "stitch_int16", "stitch_rank3"}),
+                            "limited");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("agree"), 1);
+  EXPECT_EQ(r.count("unsupported"), 1);  // int16: not declared, answered UNIMPLEMENTED
+  EXPECT_EQ(r.count("crash"), 1);        // rank 3: not declared, but crashed
+  EXPECT_CONTAINS(r.failure("crash")["detail"].get<std::string>(), "rank 3 > max_rank 2");
+}
+
+TEST(Validate, PythonProgramThroughTheSubprocessProtocol) {
+  if (std::string(OPCONFORM_PYTHON).empty()) GTEST_SKIP() << "no Python 3";
+  const std::string impl = std::string("exec:") + OPCONFORM_PYTHON + " " + OPCONFORM_PYTHON_FAKE;
+  const Result r = validate(replay(impl, {"stitch_float32_big", "stitch_trigger_1313", "stitch_int16",
+                                          "stitch_float32_negative_index", "stitch_float32"}),
+                            "python");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.count("agree"), 2) << r.out;
+  EXPECT_EQ(r.count("fault"), 1);  // the malformed answer; the program was restarted
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "malformed result");
+  EXPECT_EQ(r.count("unsupported"), 1);
+  EXPECT_EQ(r.count("both-error"), 1);
+}
+
+// judge(): the buckets that need no implementation.
+conformance::Case space_to_batch_case(const std::string& expected_message) {
+  conformance::Case c;
+  c.op = Op::kSpaceToBatchND;
+  c.inputs["input"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
+  c.inputs["block_shape"] = Tensor::from_values<std::int32_t>({5}, {1, 1, 1, 1, 1});
+  c.inputs["paddings"] = Tensor(DType::kInt32, {5, 2});
+  c.expected.error = Status(Code::kInvalidArgument, expected_message);
+  return c;
+}
+
+TEST(Judge, ProfileDifferencesAndTags) {
+  conformance::Case c = space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
+  RunResult value;
+  value.kind = RunResult::Kind::kAnswer;
+  value.answer.kind = ImplAnswer::Kind::kOutputs;
+  value.answer.outputs["output"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
+  EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
+  EXPECT_EQ(judge(c, value, {"xla", false, true}).verdict, Verdict::kProfileDifference);
+  c.tags = {"quirk"};
+  EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kQuirk);
+
+  RunResult exhausted;
+  exhausted.kind = RunResult::Kind::kAnswer;
+  exhausted.answer.kind = ImplAnswer::Kind::kError;
+  exhausted.answer.error = Status(Code::kResourceExhausted, "out of memory");
+  EXPECT_EQ(judge(c, exhausted, {"tf-cpu", false, true}).verdict, Verdict::kResourceExhausted);
+  EXPECT_FALSE(is_failure(Verdict::kResourceExhausted));
+
+  RunResult crash;
+  crash.kind = RunResult::Kind::kCrash;
+  EXPECT_EQ(judge(c, crash, {"tf-cpu", false, false}).verdict, Verdict::kCrash);  // also outside the manifest
+}
+
+}  // namespace
+}  // namespace opconform::validator
