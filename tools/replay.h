@@ -1,0 +1,31 @@
+// `opconform run`: replays conformance vectors through one implementation and reports.
+//
+//   ReplayOptions options;
+//   options.paths = {"corpus/vectors/dynamic_stitch"};
+//   int exit_code = replay(options, std::cout, std::cerr);
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "conformance/compare.h"
+
+namespace opconform::tools {
+
+struct ReplayOptions {
+  std::vector<std::string> paths;  // files or folders (every *.json below); empty: the corpus
+  std::string impl = "reference";  // "reference" or "optimized"
+  std::string json_report;         // write a JSON report here when set
+  conformance::Strictness strictness = conformance::Strictness::kStrict;
+};
+
+// The bundled corpus: $OPCONFORM_CORPUS, else the source tree's corpus/vectors.
+std::string default_corpus();
+
+// Prints failures and bad files as they come, then a per-op table. Returns 0 when every case
+// passed, 1 when a case failed, 2 when a file could not be loaded or nothing was found (the
+// other files are still checked).
+int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err);
+
+}  // namespace opconform::tools
