@@ -167,7 +167,7 @@ opconform_op_caps unlimited_caps(int op) {
   opconform_op_caps caps{};
   caps.op = op;
   caps.dtypes = (std::uint64_t{1} << OPCONFORM_NUM_DTYPES) - 1;
-  caps.param_dtypes = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64);
+  caps.param_dtypes = caps.dtypes;  // the kernels run the argument-type checks themselves
   caps.min_rank = 0;
   caps.max_rank = -1;
   caps.min_block_dims = 0;

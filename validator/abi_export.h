@@ -44,7 +44,8 @@ std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
                            const opconform_tensor* shapes, std::int64_t num_shapes,
                            std::int64_t concat_dim);
 
-// A manifest entry for `op` accepting every dtype, both index dtypes and any rank.
+// A manifest entry for `op` accepting every dtype (data and index-like: the kernels answer
+// the argument-type and registration checks themselves) and any rank.
 opconform_op_caps unlimited_caps(int op);
 
 // The plumbing, for fakes that sabotage one step.

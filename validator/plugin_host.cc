@@ -80,6 +80,9 @@ struct OutputBuffer {
 struct CallState {
   std::int64_t num_outputs = 0;
   std::int64_t memory_limit = 0;
+  // What allocate_output provides in total: the memory limit, or the inputs' size when that is
+  // more (an identity path returns its input, which the spec does not count as a request).
+  std::int64_t output_allowance = 0;
   std::int64_t requested_bytes = 0;
   std::map<std::int32_t, OutputBuffer> outputs;
   std::vector<std::unique_ptr<FencedBuffer>> byte_blocks;
@@ -107,7 +110,7 @@ void* allocate_output_cb(void* caller, std::int32_t index, std::int32_t dtype, s
   const auto d = static_cast<DType>(dtype);
   // The caller's memory limit, as the spec accounts it; refusing is not a fault.
   const std::int64_t request = output_request_bytes(d, shape);
-  if (request < 0 || request > state->memory_limit - state->requested_bytes) return nullptr;
+  if (request < 0 || request > state->output_allowance - state->requested_bytes) return nullptr;
   state->requested_bytes += request;
   const std::size_t bytes = static_cast<std::size_t>(elements) * dtype_storage_size(d);
   const std::size_t slot_bytes =
@@ -322,6 +325,14 @@ ImplAnswer PluginHost::run(const conformance::Case& c) {
   call.allocate_bytes = allocate_bytes_cb;
   call.set_message = set_message_cb;
 
+  state.output_allowance = c.memory_limit;
+  std::int64_t input_bytes = 0;
+  for (const auto& [name, value] : c.inputs) {
+    auto add = [&](const Tensor& t) { input_bytes += std::max<std::int64_t>(0, output_request_bytes(t.dtype(), t.shape())); };
+    if (const auto* t = std::get_if<Tensor>(&value)) add(*t);
+    else for (const Tensor& t : std::get<std::vector<Tensor>>(value)) add(t);
+  }
+  state.output_allowance = std::max(state.output_allowance, input_bytes);
   InputDescriptors in(&state);
   std::int32_t code = OPCONFORM_CODE_OK;
   try {
