@@ -478,6 +478,7 @@ def main(argv):
     if not paths or any(p.startswith("-") for p in paths):
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    sys.stdout.reconfigure(errors="backslashreplace")  # messages may quote lone surrogates
     files = collect(paths)
     problems = 0
     for path in files:
