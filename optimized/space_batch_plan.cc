@@ -458,8 +458,9 @@ void stream_fence() {
 #endif
 }
 
-// Hints that [p, p + min(bytes, kPrefetchBytes)) is read soon.
-constexpr std::int64_t kPrefetchBytes = 4096;
+// Hints that [p, p + min(bytes, kPrefetchBytes)) is read soon. Rows up to kPrefetchBytes
+// are prefetched (longer ones train the hardware prefetcher), SpaceToBatch that far ahead.
+constexpr std::int64_t kPrefetchBytes = 8192;
 constexpr std::int64_t kPrefetchStreams = 8;
 void prefetch(const void* p, std::size_t bytes) {
   const auto* b = static_cast<const char*>(p);
@@ -469,8 +470,8 @@ void prefetch(const void* p, std::size_t bytes) {
 
 // Work items [begin, end) of the (group, tile) sequence.
 template <bool kToBatch, class Mover>
-void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
-               bool streaming, std::int64_t begin, std::int64_t end) {
+void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std::int64_t src_units,
+               typename Mover::Unit* dst, bool streaming, std::int64_t begin, std::int64_t end) {
   alignas(64) Byte staging[kStagingBytes];
   Cursor next(g, begin / g.tiles);  // one group ahead of the one being moved
   std::int64_t space_row = next.space_row(g);
@@ -484,16 +485,21 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
     const bool has_next = item + (tile_end - tile) < end;
     const std::int64_t next_space_row = has_next ? next.space_row(g) : -1;
     const std::int64_t next_batch_row = has_next ? next.batch_row(g) : -1;
-    // Short rows leave the hardware prefetcher little to learn from: fetch the next group's
-    // source rows while this group is moved.
-    if (has_next) {
-      constexpr std::size_t kUnit = sizeof(typename Mover::Unit);
-      if constexpr (kToBatch) {
-        if (next_space_row >= 0) prefetch(src + next_space_row * cu, static_cast<std::size_t>(g.row * cu) * kUnit);
-      } else {
-        for (std::int64_t o = 0; o < g.b && o < kPrefetchStreams; ++o)
-          prefetch(src + next_batch_row * cu + o * ss, static_cast<std::size_t>(g.row_blocked * cu) * kUnit);
+    // Short rows leave the hardware prefetcher little to learn from: fetch source rows of
+    // later groups while this group is moved.
+    constexpr std::int64_t kUnit = sizeof(typename Mover::Unit);
+    if constexpr (kToBatch) {
+      // Space rows of consecutive groups follow each other in memory.
+      const std::int64_t row_bytes = g.row * cu * kUnit;
+      if (space_row >= 0 && row_bytes <= kPrefetchBytes) {
+        const std::int64_t from = (space_row * cu) * kUnit + kPrefetchBytes;
+        const std::int64_t to = std::min(from + row_bytes, src_units * kUnit);
+        if (from < to) prefetch(src + from / kUnit, static_cast<std::size_t>(to - from));
       }
+    } else if (has_next && g.row_blocked * cu * kUnit <= kPrefetchBytes) {
+      // The next group's batch rows (one per stream) lie elsewhere: fetch them now.
+      for (std::int64_t o = 0; o < g.b && o < kPrefetchStreams; ++o)
+        prefetch(src + next_batch_row * cu + o * ss, static_cast<std::size_t>(g.row_blocked * cu * kUnit));
     }
     for (std::int64_t t = tile; t < tile_end; ++t) {
       const std::int64_t j0 = t * g.tile_j;
@@ -534,8 +540,8 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
 }
 
 template <bool kToBatch, class Mover>
-void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
-         std::int64_t dst_bytes, const ExecOptions& options, Streaming streaming_mode) {
+void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std::int64_t src_units,
+         typename Mover::Unit* dst, std::int64_t dst_bytes, const ExecOptions& options, Streaming streaming_mode) {
   const std::int64_t items = g.groups * g.tiles;
   if (items == 0) return;
   // Streaming needs a byte mover and a tile that fits the staging buffer.
@@ -549,12 +555,12 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typ
       options.num_threads > 0
           ? std::min<std::int64_t>(options.num_threads, items)
           : std::clamp<std::int64_t>(std::min<std::int64_t>(omp_get_max_threads(), dst_bytes / kMinBytesPerThread), 1, items);
-  if (threads == 1) return run_items<kToBatch>(g, m, src, dst, streaming, 0, items);
+  if (threads == 1) return run_items<kToBatch>(g, m, src, src_units, dst, streaming, 0, items);
 #pragma omp parallel num_threads(static_cast<int>(threads))
   {
     const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
     const auto split = [&](std::int64_t i) { return items / count * i + std::min(i, items % count); };
-    run_items<kToBatch>(g, m, src, dst, streaming, split(t), split(t + 1));
+    run_items<kToBatch>(g, m, src, src_units, dst, streaming, split(t), split(t + 1));
   }
 }
 
@@ -564,20 +570,21 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   if (dst.num_elements() == 0) return;
   const auto width = static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
   const std::int64_t dst_bytes = dst.num_elements() * width;
+  const std::int64_t src_bytes = src.num_elements() * width;
   const std::int64_t chunk = plan.depth * width;
   const Geometry g = make_geometry(plan, kToBatch, chunk, options);
   if (dst.dtype() == DType::kString)
     return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
-                         dst.data<std::string>(), dst_bytes, options, streaming);
+                         src.num_elements(), dst.data<std::string>(), dst_bytes, options, streaming);
   const auto* s = static_cast<const Byte*>(src.raw_data());
   auto* d = static_cast<Byte*>(dst.raw_data());
   const auto by_block = [&](auto width_tag) {
     constexpr std::size_t W = decltype(width_tag)::value;
     switch (g.b) {
-      case 2: return run<kToBatch>(g, WidthMover<W, 2>{2}, s, d, dst_bytes, options, streaming);
-      case 3: return run<kToBatch>(g, WidthMover<W, 3>{3}, s, d, dst_bytes, options, streaming);
-      case 4: return run<kToBatch>(g, WidthMover<W, 4>{4}, s, d, dst_bytes, options, streaming);
-      default: return run<kToBatch>(g, WidthMover<W, 0>{g.b}, s, d, dst_bytes, options, streaming);
+      case 2: return run<kToBatch>(g, WidthMover<W, 2>{2}, s, src_bytes, d, dst_bytes, options, streaming);
+      case 3: return run<kToBatch>(g, WidthMover<W, 3>{3}, s, src_bytes, d, dst_bytes, options, streaming);
+      case 4: return run<kToBatch>(g, WidthMover<W, 4>{4}, s, src_bytes, d, dst_bytes, options, streaming);
+      default: return run<kToBatch>(g, WidthMover<W, 0>{g.b}, s, src_bytes, d, dst_bytes, options, streaming);
     }
   };
   switch (chunk) {
@@ -588,11 +595,11 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
     case 16: return by_block(std::integral_constant<std::size_t, 16>{});
     default: break;
   }
-  if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, d, dst_bytes, options, streaming);
-  if (chunk % 8 == 0) return run<kToBatch>(g, ChunkMover<8>{g.b, chunk}, s, d, dst_bytes, options, streaming);
-  if (chunk % 4 == 0) return run<kToBatch>(g, ChunkMover<4>{g.b, chunk}, s, d, dst_bytes, options, streaming);
-  if (chunk % 2 == 0) return run<kToBatch>(g, ChunkMover<2>{g.b, chunk}, s, d, dst_bytes, options, streaming);
-  return run<kToBatch>(g, ChunkMover<1>{g.b, chunk}, s, d, dst_bytes, options, streaming);
+  if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, streaming);
+  if (chunk % 8 == 0) return run<kToBatch>(g, ChunkMover<8>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, streaming);
+  if (chunk % 4 == 0) return run<kToBatch>(g, ChunkMover<4>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, streaming);
+  if (chunk % 2 == 0) return run<kToBatch>(g, ChunkMover<2>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, streaming);
+  return run<kToBatch>(g, ChunkMover<1>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, streaming);
 }
 
 }  // namespace
