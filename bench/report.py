@@ -51,7 +51,7 @@ def parse_name(name):
     return op, case, impl, threads
 
 
-def load(paths):
+def load(paths, clock):
     """{(op, case): {(impl, threads): {(file, repetition): milliseconds}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
     for file_index, path in enumerate(paths):
@@ -64,7 +64,7 @@ def load(paths):
             if parsed is None:
                 continue
             op, case, impl, threads = parsed
-            ms = b["real_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
+            ms = b[clock + "_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
             key = (file_index, b.get("repetition_index", 0))
             runs[(op, case)][(impl, threads)][key] = ms
     return runs
@@ -90,9 +90,12 @@ def main():
     parser.add_argument("json", nargs="+", help="benchmark JSON files (--benchmark_format=json)")
     parser.add_argument("--markdown", help="write the markdown table here (default: stdout)")
     parser.add_argument("--data", help="write the gnuplot data file here")
+    parser.add_argument("--clock", choices=["real", "cpu"], default="real",
+                        help="real_time (default, the benchmarks use UseRealTime) or cpu_time of the "
+                             "calling thread, which leaves out time other processes take the CPU")
     args = parser.parse_args()
 
-    runs = load(args.json)
+    runs = load(args.json, args.clock)
     rows = []
     for (op, case), impls in sorted(runs.items()):
         memcpy = impls.get(("memcpy", None), {})
@@ -102,6 +105,8 @@ def main():
         r1, r2 = summary(paired(memcpy, one)), summary(paired(memcpy, two))
         rref = summary(paired(memcpy, reference))
         speedup = summary(paired(one, two))
+        if args.clock == "cpu":  # cpu_time counts the calling thread only: no two-thread figures
+            r2 = speedup = None
         target = TARGETS.get((op, case))
         verdict = []
         if target is not None and r1 is not None:

@@ -458,14 +458,15 @@ void stream_fence() {
 #endif
 }
 
-// Hints that [p, p + min(bytes, kPrefetchBytes)) is read soon. Rows up to kPrefetchBytes
-// are prefetched (longer ones train the hardware prefetcher), SpaceToBatch that far ahead.
-constexpr std::int64_t kPrefetchBytes = 8192;
+// Software prefetch, for short rows only: longer ones train the hardware prefetcher, and a
+// burst of prefetches for a long row stalls on the line fill buffers. SpaceToBatch fetches
+// its sequential source kPrefetchAheadBytes ahead, BatchToSpace the next group's rows.
+constexpr std::int64_t kPrefetchMaxRowBytes = 2048;
+constexpr std::int64_t kPrefetchAheadBytes = 8192;
 constexpr std::int64_t kPrefetchStreams = 8;
 void prefetch(const void* p, std::size_t bytes) {
   const auto* b = static_cast<const char*>(p);
-  const std::size_t n = std::min<std::size_t>(bytes, kPrefetchBytes);
-  for (std::size_t i = 0; i < n; i += 64) __builtin_prefetch(b + i);
+  for (std::size_t i = 0; i < bytes; i += 64) __builtin_prefetch(b + i);
 }
 
 // Work items [begin, end) of the (group, tile) sequence.
@@ -491,12 +492,12 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
     if constexpr (kToBatch) {
       // Space rows of consecutive groups follow each other in memory.
       const std::int64_t row_bytes = g.row * cu * kUnit;
-      if (space_row >= 0 && row_bytes <= kPrefetchBytes) {
-        const std::int64_t from = (space_row * cu) * kUnit + kPrefetchBytes;
+      if (space_row >= 0 && row_bytes <= kPrefetchMaxRowBytes) {
+        const std::int64_t from = (space_row * cu) * kUnit + kPrefetchAheadBytes;
         const std::int64_t to = std::min(from + row_bytes, src_units * kUnit);
         if (from < to) prefetch(src + from / kUnit, static_cast<std::size_t>(to - from));
       }
-    } else if (has_next && g.row_blocked * cu * kUnit <= kPrefetchBytes) {
+    } else if (has_next && g.row_blocked * cu * kUnit <= kPrefetchMaxRowBytes) {
       // The next group's batch rows (one per stream) lie elsewhere: fetch them now.
       for (std::int64_t o = 0; o < g.b && o < kPrefetchStreams; ++o)
         prefetch(src + next_batch_row * cu + o * ss, static_cast<std::size_t>(g.row_blocked * cu * kUnit));
