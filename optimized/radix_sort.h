@@ -1,13 +1,15 @@
-// Private helper of the optimized SparseConcat: a stable LSD radix sort of 64-bit keys on a
-// range of their bits, multi-threaded with OpenMP.
+// Private helper of the optimized SparseConcat: a stable radix sort of 64-bit keys on a range
+// of their bits, multi-threaded with OpenMP.
 //
-//   const std::uint64_t* sorted = radix_sort_bits(keys, scratch, n, /*low_bit=*/20,
-//                                                 /*high_bit=*/52, chunks, threads);
+//   std::uint64_t* keys = ends_in_scratch(52 - 20) ? a : b;  // so the result lands in b
+//   ... fill keys ...
+//   radix_sort_bits(keys, scratch, n, /*low_bit=*/20, /*high_bit=*/52, chunks, threads);
 //
-// Keys are ordered by bits [low_bit, high_bit) only; keys equal there keep their order. The
-// result is in `keys` or in `scratch` (the returned pointer; passes_for() says which: an odd
-// pass count ends in scratch). It does not depend on `chunks` or `threads`: each pass scatters
-// chunk by chunk in key order.
+// Keys are ordered by bits [low_bit, high_bit) only; keys equal there keep their order. One
+// pass over memory splits the keys by their top digit (MSD) into buckets small enough for the
+// cache, then each bucket is finished by LSD passes in cache. Whether the result is in `keys`
+// or in `scratch` depends only on the number of bits (ends_in_scratch). The result does not
+// depend on `chunks` or `threads`.
 #pragma once
 
 #include <omp.h>
@@ -19,78 +21,135 @@
 namespace opconform::optimized::radix_sort {
 
 inline constexpr int kMaxDigitBits = 11;
+inline constexpr int kTopDigitBits = 8;  // buckets of the pass over memory
+inline constexpr std::int64_t kSmallBucket = 32;  // insertion sort at or below
 
-// Passes that sort `bits` bits (each of at most kMaxDigitBits).
-inline int passes_for(int bits) { return bits <= 0 ? 0 : (bits + kMaxDigitBits - 1) / kMaxDigitBits; }
+// The plan for `bits` bits: the top digit's width (0: no split) and the LSD passes after it.
+struct Plan {
+  int top_bits = 0;
+  int lsd_passes = 0;
+  int lsd_digit_bits = 0;
+};
+inline Plan plan_for(int bits) {
+  Plan p;
+  if (bits <= 0) return p;
+  if (bits > kMaxDigitBits) p.top_bits = kTopDigitBits;
+  const int rest = bits - p.top_bits;
+  p.lsd_passes = (rest + kMaxDigitBits - 1) / kMaxDigitBits;
+  p.lsd_digit_bits = p.lsd_passes > 0 ? (rest + p.lsd_passes - 1) / p.lsd_passes : 0;
+  return p;
+}
 
-// Sorts keys[0, n) by bits [low_bit, high_bit) (0 <= low_bit <= high_bit <= 64), stably,
-// ping-ponging with scratch[0, n). `chunks` >= 1 splits each pass.
-inline std::uint64_t* radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::int64_t n,
-                                      int low_bit, int high_bit, std::int64_t chunks, int threads) {
-  const int bits = high_bit - low_bit;
-  const int passes = passes_for(bits);
-  if (n < 2 || passes == 0) {
-    if (passes % 2 == 1) std::copy_n(keys, n, scratch);
-    return passes % 2 == 1 ? scratch : keys;
+// Whether radix_sort_bits leaves its result in `scratch` for a sort on `bits` bits.
+inline bool ends_in_scratch(int bits) {
+  const Plan p = plan_for(bits);
+  return ((p.top_bits > 0 ? 1 : 0) + p.lsd_passes) % 2 == 1;
+}
+
+namespace detail {
+
+inline std::uint64_t field(std::uint64_t key, int shift, int width) {
+  return (key >> shift) & ((std::uint64_t{1} << width) - 1);
+}
+
+// Stable LSD sort of from[0, n) on bits [low_bit, low_bit + passes * digit_bits), ping-ponging
+// with to[0, n); the result is in `from` after an even number of passes, else in `to`.
+inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n, int low_bit,
+                         int high_bit, int passes, int digit_bits,
+                         std::vector<std::int64_t>& count) {
+  if (n <= kSmallBucket) {  // stable insertion sort on the bits, then where the passes end
+    const int width = high_bit - low_bit;
+    for (std::int64_t i = 1; i < n; ++i) {
+      const std::uint64_t key = from[i];
+      const std::uint64_t k = field(key, low_bit, width);
+      std::int64_t j = i;
+      for (; j > 0 && field(from[j - 1], low_bit, width) > k; --j) from[j] = from[j - 1];
+      from[j] = key;
+    }
+    if (passes % 2 == 1) std::copy_n(from, n, to);
+    return;
   }
-  const int digit_bits = (bits + passes - 1) / passes;
   const std::int64_t buckets = std::int64_t{1} << digit_bits;
-  chunks = std::clamp<std::int64_t>(chunks, 1, n);
-  threads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, chunks));
-  auto chunk_begin = [&](std::int64_t c) { return n / chunks * c + std::min(c, n % chunks); };
-  auto digit = [&](std::uint64_t key, int pass) {
+  count.resize(static_cast<std::size_t>(buckets));
+  for (int pass = 0; pass < passes; ++pass) {
     const int shift = low_bit + pass * digit_bits;
     const int width = std::min(digit_bits, high_bit - shift);
-    return static_cast<std::int64_t>((key >> shift) & ((std::uint64_t{1} << width) - 1));
-  };
-  // slots[(pass * chunks + c) * buckets + b]: chunk c's count, then first slot, for digit b.
-  // One chunk: every pass's counts come from one read of the keys (they do not depend on the
-  // order); several chunks: each pass counts its own chunks.
-  std::vector<std::int64_t> slots(static_cast<std::size_t>((chunks == 1 ? passes : 1) * chunks * buckets));
-  if (chunks == 1) {
-    for (std::int64_t e = 0; e < n; ++e)
-      for (int pass = 0; pass < passes; ++pass) ++slots[pass * buckets + digit(keys[e], pass)];
-  }
-
-  std::uint64_t* from = keys;
-  std::uint64_t* to = scratch;
-  for (int pass = 0; pass < passes; ++pass) {
-    std::int64_t* pass_slots = slots.data() + (chunks == 1 ? pass * buckets : 0);
-#pragma omp parallel num_threads(threads)
-    {
-      if (chunks > 1) {
-#pragma omp for schedule(static)
-        for (std::int64_t c = 0; c < chunks; ++c) {
-          std::int64_t* count = pass_slots + c * buckets;
-          std::fill(count, count + buckets, 0);
-          const std::int64_t end = chunk_begin(c + 1);
-          for (std::int64_t e = chunk_begin(c); e < end; ++e) ++count[digit(from[e], pass)];
-        }
-      }
-#pragma omp single
-      {
-        std::int64_t next = 0;  // bucket-major, then chunk: the stable order
-        for (std::int64_t b = 0; b < buckets; ++b)
-          for (std::int64_t c = 0; c < chunks; ++c) {
-            std::int64_t& slot = pass_slots[c * buckets + b];
-            const std::int64_t count = slot;
-            slot = next;
-            next += count;
-          }
-      }
-#pragma omp for schedule(static)
-      for (std::int64_t c = 0; c < chunks; ++c) {
-        std::int64_t* slot = pass_slots + c * buckets;
-        const std::int64_t end = chunk_begin(c + 1);
-        for (std::int64_t e = chunk_begin(c); e < end; ++e) {
-          const std::uint64_t key = from[e];
-          to[slot[digit(key, pass)]++] = key;
-        }
-      }
+    std::fill(count.begin(), count.end(), 0);
+    for (std::int64_t e = 0; e < n; ++e) ++count[field(from[e], shift, width)];
+    std::int64_t next = 0;
+    for (std::int64_t& c : count) {
+      const std::int64_t here = c;
+      c = next;
+      next += here;
     }
+    for (std::int64_t e = 0; e < n; ++e) to[count[field(from[e], shift, width)]++] = from[e];
     std::swap(from, to);
   }
-  return from;
+}
+
+}  // namespace detail
+
+// Sorts keys[0, n) by bits [low_bit, high_bit) (0 <= low_bit <= high_bit <= 64), stably; the
+// result is in scratch[0, n) when ends_in_scratch(high_bit - low_bit), else in keys[0, n).
+// `chunks` >= 1 splits the pass over memory.
+inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::int64_t n,
+                            int low_bit, int high_bit, std::int64_t chunks, int threads) {
+  const Plan plan = plan_for(high_bit - low_bit);
+  if (plan.top_bits == 0) {
+    std::vector<std::int64_t> count;
+    detail::lsd_in_cache(keys, scratch, n, low_bit, high_bit, plan.lsd_passes,
+                         plan.lsd_digit_bits, count);
+    return;
+  }
+  // The pass over memory: keys -> scratch by the top digit, chunk by chunk in key order.
+  const int top_shift = high_bit - plan.top_bits;
+  const std::int64_t buckets = std::int64_t{1} << plan.top_bits;
+  chunks = std::clamp<std::int64_t>(chunks, 1, std::max<std::int64_t>(n, 1));
+  threads = static_cast<int>(std::clamp<std::int64_t>(threads, 1, chunks));
+  auto chunk_begin = [&](std::int64_t c) { return n / chunks * c + std::min(c, n % chunks); };
+  std::vector<std::int64_t> slots(static_cast<std::size_t>(chunks * buckets));
+  std::vector<std::int64_t> bucket_begin(static_cast<std::size_t>(buckets + 1));
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      std::int64_t* count = slots.data() + c * buckets;
+      const std::int64_t end = chunk_begin(c + 1);
+      for (std::int64_t e = chunk_begin(c); e < end; ++e)
+        ++count[detail::field(keys[e], top_shift, plan.top_bits)];
+    }
+#pragma omp single
+    {
+      std::int64_t next = 0;  // bucket-major, then chunk: the stable order
+      for (std::int64_t b = 0; b < buckets; ++b) {
+        bucket_begin[b] = next;
+        for (std::int64_t c = 0; c < chunks; ++c) {
+          std::int64_t& slot = slots[static_cast<std::size_t>(c * buckets + b)];
+          const std::int64_t count = slot;
+          slot = next;
+          next += count;
+        }
+      }
+      bucket_begin[buckets] = next;
+    }
+#pragma omp for schedule(static)
+    for (std::int64_t c = 0; c < chunks; ++c) {
+      std::int64_t* slot = slots.data() + c * buckets;
+      const std::int64_t end = chunk_begin(c + 1);
+      for (std::int64_t e = chunk_begin(c); e < end; ++e) {
+        const std::uint64_t key = keys[e];
+        scratch[slot[detail::field(key, top_shift, plan.top_bits)]++] = key;
+      }
+    }
+    // Each bucket, in cache: scratch -> keys -> ... on the remaining bits.
+    std::vector<std::int64_t> count;
+#pragma omp for schedule(dynamic, 16)
+    for (std::int64_t b = 0; b < buckets; ++b) {
+      const std::int64_t begin = bucket_begin[b], size = bucket_begin[b + 1] - begin;
+      detail::lsd_in_cache(scratch + begin, keys + begin, size, low_bit, top_shift,
+                           plan.lsd_passes, plan.lsd_digit_bits, count);
+    }
+  }
 }
 
 }  // namespace opconform::optimized::radix_sort

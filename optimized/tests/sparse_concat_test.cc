@@ -488,6 +488,45 @@ TEST(SparseConcatTest, TileBoundaryMatrix) {
   }
 }
 
+// The sort path on coordinate spans that take each radix plan (one in-cache pass; a split
+// by the top digit then one or two passes; a skewed top digit; tiny buckets), with values
+// carried in the key (4 bytes) or fetched by entry number (8 bytes, strings).
+TEST(SparseConcatTest, RadixPlansAgreeWithTheOracle) {
+  std::mt19937_64 rng(17);
+  for (const DType dtype : {DType::kFloat32, DType::kComplex64, DType::kString}) {
+    for (const std::int64_t span : {std::int64_t{7}, std::int64_t{300}, std::int64_t{40000}, std::int64_t{1} << 40}) {
+      for (const bool skewed : {false, true}) {
+        Inputs in;
+        for (int k = 0; k < 3; ++k) {
+          const std::int64_t nnz = 3000 + k;
+          std::vector<std::int64_t> flat;
+          for (std::int64_t e = 0; e < nnz; ++e) {
+            const bool common = skewed && rng() % 10 != 0;  // most entries in one top bucket
+            flat.push_back(common ? 0 : static_cast<std::int64_t>(rng() % span));
+            flat.push_back(static_cast<std::int64_t>(rng() % 3));
+          }
+          in.indices.push_back(I64({nnz, 2}, flat));
+          in.values.push_back(distinct_tensor(dtype, {nnz}, static_cast<std::uint64_t>(k) << 16));
+          in.shapes.push_back(I64({2}, {span, 3}));
+        }
+        for (const std::int64_t cd : {0, 1}) {
+          const SparseTensor expected = naive_concat(in, cd);
+          for (const int threads : {1, 2}) {
+            SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " span " << span << " skewed "
+                                              << skewed << " cd " << cd << " threads " << threads);
+            ExecOptions options;
+            options.num_threads = threads;
+            SparseTensor out;
+            ASSERT_TRUE(Concat(in, cd, &out, options).ok());
+            EXPECT_TRUE(BitEqual(out.indices, expected.indices));
+            EXPECT_TRUE(BitEqual(out.values, expected.values));
+          }
+        }
+      }
+    }
+  }
+}
+
 // Inputs large enough for real threads (small ones run on the calling thread), on the default
 // tiles and on injected ones: the parallel merge splits, the multi-pass radix sort.
 TEST(SparseConcatTest, LargeInputsOnThreads) {
