@@ -7,6 +7,9 @@
 #include "conformance/format.h"
 #include "conformance/vector.h"
 #include "tools/replay.h"
+#ifdef OPCONFORM_HAVE_VALIDATE
+#include "tools/validate_command.h"
+#endif
 
 namespace {
 
@@ -61,6 +64,9 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   add_run_command(app, exit_code);
   add_show_command(app, exit_code);
+#ifdef OPCONFORM_HAVE_VALIDATE
+  tools::add_validate_command(app, exit_code);
+#endif
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

@@ -179,7 +179,7 @@ class Run {
   std::int64_t failures_ = 0;
   std::int64_t not_listed_ = 0;
   double started_ = now_seconds();
-  double last_progress_ = 0;
+  double last_progress_ = started_;
   bool tty_ = false;
   bool progress_shown_ = false;
 };
@@ -188,7 +188,7 @@ Status Run::start_worker() {
   WorkerOptions w;
   w.timeout_seconds = options_.timeout_seconds;
   const std::string impl = options_.impl.empty() ? default_bundled_plugin() : options_.impl;
-  impl_display_ = options_.impl.empty() ? impl + " (bundled)" : impl;
+  impl_display_ = options_.impl.empty() ? "the bundled plug-in " + impl : impl;
   if (impl.rfind("exec:", 0) == 0) {
     w.argv = {"/bin/sh", "-c", impl.substr(5)};
     if (options_.worker_memory_mib > 0) w.address_space_bytes = options_.worker_memory_mib << 20;
