@@ -1,0 +1,208 @@
+#include "properties/support/op_properties.h"
+
+#include <cstring>
+#include <thread>
+
+#include "properties/generators/rules.h"
+#include "properties/support/allocation_probe.h"
+#include "properties/support/harness.h"
+
+namespace opconform::properties {
+namespace {
+
+using conformance::Outcome;
+
+// Fixed allowances: 64 KiB for either layer (small bookkeeping), plus 128 KiB per hardware
+// thread for the optimized layer (per-thread scratch such as radix-sort histograms).
+constexpr std::int64_t kAllowance = 64 << 10;
+std::int64_t optimized_allowance() {
+  return kAllowance + (std::int64_t{128} << 10) * std::max(1u, std::thread::hardware_concurrency());
+}
+constexpr std::int64_t kPerOutput = 512;
+
+// Buffer bytes of a tensor, strings with their heap payload.
+std::int64_t storage_bytes(DType dtype, std::int64_t elements) {
+  return elements * static_cast<std::int64_t>(dtype_storage_size(dtype));
+}
+std::int64_t storage_bytes(const Tensor& t) {
+  std::int64_t bytes = storage_bytes(t.dtype(), t.num_elements());
+  if (t.dtype() == DType::kString)
+    for (const std::string& s : t.values<std::string>()) bytes += s.size() > 15 ? static_cast<std::int64_t>(s.size()) + 1 : 0;
+  return bytes;
+}
+std::int64_t input_storage(const conformance::Case& c) {
+  std::int64_t total = 0;
+  for (const auto& [name, value] : c.inputs) {
+    if (const Tensor* t = std::get_if<Tensor>(&value)) total += storage_bytes(*t);
+    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) total += storage_bytes(m);
+  }
+  return total;
+}
+// String payloads the outputs may copy from the inputs.
+std::int64_t string_payload(const conformance::Case& c) {
+  std::int64_t total = 0;
+  auto add = [&](const Tensor& t) {
+    if (t.dtype() == DType::kString) total += storage_bytes(t) - storage_bytes(t.dtype(), t.num_elements());
+  };
+  for (const auto& [name, value] : c.inputs) {
+    if (const Tensor* t = std::get_if<Tensor>(&value)) add(*t);
+    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) add(m);
+  }
+  return total;
+}
+
+std::string describe(const Outcome& o) { return o.status.ok() ? "success" : o.status.to_string(); }
+
+}  // namespace
+
+std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs) {
+  std::vector<Tensor> flat;
+  for (const conformance::Slot& slot : conformance::op_signature(op).outputs) {
+    const auto& value = outputs.at(std::string(slot.name));
+    if (const Tensor* t = std::get_if<Tensor>(&value)) flat.push_back(*t);
+    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) flat.push_back(m);
+  }
+  return flat;
+}
+
+Tensor reshaped(const Tensor& t, Shape shape) {
+  Tensor out(t.dtype(), std::move(shape));
+  visit_dtype(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::copy_n(t.data<T>(), t.num_elements(), out.data<T>());
+  });
+  return out;
+}
+
+std::string element_bytes(const Tensor& t, std::int64_t i) {
+  if (t.dtype() == DType::kString) return t.data<std::string>()[i];
+  const std::size_t size = dtype_storage_size(t.dtype());
+  return std::string(static_cast<const char*>(t.raw_data()) + i * size, size);
+}
+
+void differential_valid(const GeneratedCase& g) {
+  const Outcome ref = run(reference_layer(), g.c);
+  require(ref.status.ok(), expect_outcome(g.c, ref), "the reference rejected a valid case: " + describe(ref));
+  const auto predicted = generators::predicted_outputs(g.c);
+  require(predicted.has_value(), expect_outcome(g.c, ref), "the spec's shape formulas reject this generated case");
+  const std::vector<Tensor> outputs = flat_outputs(g.c.op, ref.outputs);
+  if (predicted->empty()) {  // the identity path of SpaceToBatchND/BatchToSpaceND
+    const Tensor& input = generators::input_tensor(g.c, "input");
+    require(outputs.size() == 1 && outputs[0].dtype() == input.dtype() && outputs[0].shape() == input.shape(),
+            expect_outcome(g.c, ref), "the identity path did not return the input's shape");
+  } else {
+    require(outputs.size() == predicted->size(), expect_outcome(g.c, ref), "wrong number of outputs");
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      require(outputs[i].dtype() == (*predicted)[i].dtype && outputs[i].shape() == (*predicted)[i].shape,
+              expect_outcome(g.c, ref),
+              "reference output " + std::to_string(i) + " has shape " + shape_string(outputs[i].shape()) +
+                  ", the spec's formula gives " + shape_string((*predicted)[i].shape));
+  }
+  expect_conforms(optimized_layer(), expect_outcome(g.c, ref), {}, "optimized vs reference");
+}
+
+void differential_invalid(const GeneratedCase& g) {
+  const Outcome ref = run(reference_layer(), g.c);
+  const std::string_view rule = generators::classify(g.c.op, ref.status);
+  require(rule == g.rule, expect_outcome(g.c, ref),
+          "a case built to fail check '" + g.rule + "' first: the reference answers " + describe(ref));
+  expect_conforms(optimized_layer(), expect_outcome(g.c, ref), {}, "optimized vs reference");
+}
+
+void allocation_bound(const GeneratedCase& g) {
+  const std::int64_t in = input_storage(g.c);
+  const auto predicted = g.rule.empty() ? generators::predicted_outputs(g.c) : std::nullopt;
+  std::int64_t out = 0, request = 0;
+  if (predicted) {
+    for (const auto& o : *predicted) out += storage_bytes(o.dtype, checked_num_elements(o.shape));
+    out += string_payload(g.c);
+    request = generators::predicted_request_bytes(*predicted);
+  }
+  for (const OpTable* layer : layers()) {
+    const bool reference = layer == &reference_layer();
+    // A first run warms up what is allocated once per process (statics, thread pools); the
+    // probe then measures the op's own call.
+    run(*layer, g.c);
+    std::int64_t peak = 0;
+    Outcome outcome;
+    {
+      AllocationProbe probe;
+      outcome = conformance::run_case(*layer, g.c);
+      peak = probe.peak_bytes();
+    }
+    classify_outcome(*layer, g.c, outcome);
+    const std::int64_t allowance = reference ? kAllowance : optimized_allowance();
+    std::int64_t bound = 3 * in + allowance;
+    if (outcome.status.ok()) {
+      require(predicted.has_value(), expect_reference_outcome(g.c),
+              std::string(layer->name) + " succeeded on a case built to fail check '" + g.rule + "'");
+      const auto outputs = static_cast<std::int64_t>(flat_outputs(g.c.op, outcome.outputs).size());
+      bound = (reference ? 6 * out + 3 * in : out + 2 * in) + kPerOutput * outputs + allowance;
+    }
+    require(peak <= bound, expect_reference_outcome(g.c),
+            std::string(layer->name) + " allocated " + std::to_string(peak) + " bytes at peak, bound " +
+                std::to_string(bound) + " (outputs " + std::to_string(out) + ", inputs " + std::to_string(in) +
+                ", outcome " + describe(outcome) + ")");
+    if (!predicted || predicted->empty()) continue;
+    // The request decides: one byte short fails cleanly, exactly enough succeeds.
+    conformance::Case tight = g.c;
+    tight.memory_limit = request - 1;
+    {
+      AllocationProbe probe;
+      const Outcome o = conformance::run_case(*layer, tight);
+      const std::int64_t peak_tight = probe.peak_bytes();
+      classify_outcome(*layer, tight, o);
+      require(generators::classify(g.c.op, o.status) == "memory-limit", expect_reference_outcome(tight),
+              std::string(layer->name) + " with memory_limit = request - 1 = " + std::to_string(request - 1) +
+                  ": " + describe(o));
+      require(peak_tight <= 3 * in + allowance, expect_reference_outcome(tight),
+              std::string(layer->name) + " allocated " + std::to_string(peak_tight) +
+                  " bytes before answering RESOURCE_EXHAUSTED");
+    }
+    tight.memory_limit = request;
+    const Outcome o = run(*layer, tight);
+    require(o.status.ok(), expect_reference_outcome(tight),
+            std::string(layer->name) + " with memory_limit = request = " + std::to_string(request) + ": " +
+                describe(o));
+  }
+}
+
+void poisoned_outputs(const GeneratedCase& g) {
+  for (const OpTable* layer : layers()) {
+    BufferChecks checks = buffer_checks();
+    const std::int64_t violations = guard_violations();
+    {
+      checks.poison_byte = 0xA5;
+      set_buffer_checks(checks);
+      const Outcome first = run(*layer, g.c);
+      checks.poison_byte = 0x5A;
+      set_buffer_checks(checks);
+      const Outcome second = run(*layer, g.c);
+      checks.poison_byte = 0xA5;
+      set_buffer_checks(checks);
+      require(first.status.ok(), expect_reference_outcome(g.c),
+              std::string(layer->name) + " rejected a valid case: " + describe(first));
+      for (const Outcome* o : {&first, &second})
+        for (const Tensor& t : flat_outputs(g.c.op, o->outputs))
+          require(t.guard_intact(), expect_reference_outcome(g.c),
+                  std::string(layer->name) + " wrote past the end of an output of shape " + shape_string(t.shape()));
+      const conformance::Case expected = expect_outcome(g.c, first);
+      const conformance::Comparison same = conformance::compare(expected, second);
+      require(same.pass, expected,
+              std::string(layer->name) + " left output elements unwritten: the results under poison bytes 0xA5 "
+              "and 0x5A differ: " + same.description);
+    }
+    require(guard_violations() == violations, expect_reference_outcome(g.c),
+            std::string(layer->name) + " damaged the guard region of a buffer freed during or after the call");
+  }
+}
+
+void determinism(const GeneratedCase& g, const ExecChoice& e) {
+  ExecOptions one_thread;
+  one_thread.num_threads = 1;
+  conformance::Case c = g.c;
+  c.expected = conformance::expected_from(run(optimized_layer(), g.c, one_thread));
+  expect_conforms(optimized_layer(), c, e.options, "optimized vs optimized with 1 thread and the default tile");
+}
+
+}  // namespace opconform::properties

@@ -1,0 +1,25 @@
+// main() of every property binary: RapidCheck defaults (harness.h), buffer checks on for the
+// whole run (poisoned uninitialised buffers, guard regions), and the rule hits of each test
+// written when it ends.
+#include <gtest/gtest.h>
+
+#include "opconform/tensor.h"
+#include "properties/support/harness.h"
+
+namespace {
+
+class RuleHitWriter : public ::testing::EmptyTestEventListener {
+  void OnTestEnd(const ::testing::TestInfo& info) override {
+    opconform::properties::write_rule_hits(std::string(info.test_suite_name()) + "." + info.name());
+  }
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  opconform::properties::set_default_rapidcheck_params();
+  opconform::set_buffer_checks({.enabled = true, .poison_byte = 0xA5, .guard_bytes = 64});
+  ::testing::InitGoogleTest(&argc, argv);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new RuleHitWriter);
+  return RUN_ALL_TESTS();
+}
