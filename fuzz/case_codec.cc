@@ -186,9 +186,9 @@ bool write_payload(ByteWriter& out, std::uint8_t mode, const Tensor& t) {
 
 // --- Small integers -------------------------------------------------------------------------
 
-std::int64_t clamp_u64(std::uint64_t v, std::int64_t hi) {
-  const auto s = static_cast<std::int64_t>(v);
-  return std::clamp<std::int64_t>(s, 0, hi);
+// A value in [0, hi] from 8 structure bytes (an encoder writes the value itself).
+std::int64_t up_to(std::uint64_t v, std::int64_t hi) {
+  return static_cast<std::int64_t>(v % (static_cast<std::uint64_t>(hi) + 1));
 }
 
 // The decoder and the encoder walk the same layout (see `layout` below): every method of one
@@ -201,9 +201,9 @@ class Decoder {
   void options(ExecOptions& o) {
     o.num_threads = in_.u8() % (kMaxThreads + 1);
     const std::uint8_t tile = in_.u8();
-    o.tile_bytes = tile < kTileWide ? kTileChoices[tile % 8] : clamp_u64(in_.u64(), kMaxTileBytes);
+    o.tile_bytes = tile < kTileWide ? kTileChoices[tile % 8] : up_to(in_.u64(), kMaxTileBytes);
     const std::uint8_t limit = in_.u8();
-    o.memory_limit_bytes = limit < kWide ? kDefaultFuzzMemoryLimit : clamp_u64(in_.u64(), kMaxFuzzMemoryLimit);
+    o.memory_limit_bytes = limit < kWide ? kDefaultFuzzMemoryLimit : up_to(in_.u64(), kMaxFuzzMemoryLimit);
   }
   void length(std::size_t& n) { n = in_.u8() % (kMaxListLength + 1); }
   void length_like(std::size_t& n, std::size_t like) {
@@ -286,7 +286,9 @@ class Encoder {
       out_.u8(kTileWide);
       out_.u64(static_cast<std::uint64_t>(tile));
     }
-    const std::int64_t limit = std::clamp<std::int64_t>(o.memory_limit_bytes, 0, kMaxFuzzMemoryLimit);
+    // A limit above the harness's cap (a vector's default 4 GiB) becomes the harness default.
+    const std::int64_t limit = o.memory_limit_bytes > kMaxFuzzMemoryLimit ? kDefaultFuzzMemoryLimit
+                                                                          : std::max<std::int64_t>(o.memory_limit_bytes, 0);
     if (limit == kDefaultFuzzMemoryLimit) {
       out_.u8(0);
     } else {

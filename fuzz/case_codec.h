@@ -32,7 +32,7 @@ namespace opconform::fuzz {
 
 inline constexpr std::int64_t kMaxCaseElements = std::int64_t{1} << 18;
 inline constexpr std::int64_t kMaxFuzzMemoryLimit = std::int64_t{64} << 20;
-inline constexpr std::int64_t kDefaultFuzzMemoryLimit = std::int64_t{16} << 20;
+inline constexpr std::int64_t kDefaultFuzzMemoryLimit = std::int64_t{1} << 20;
 inline constexpr int kMaxListLength = 8;
 inline constexpr int kMaxStringBytes = 16;
 
@@ -47,7 +47,8 @@ struct FuzzCase {
 std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t size);
 
 // Bytes that decode_case(c.op, ...) turns back into c's attrs and inputs (bit for bit), with
-// c.memory_limit (capped at kMaxFuzzMemoryLimit) and `options`' threads and tile size.
+// c.memory_limit (one above kMaxFuzzMemoryLimit, such as a vector's default 4 GiB, becomes
+// kDefaultFuzzMemoryLimit) and `options`' threads (0-4) and tile size.
 // INVALID_ARGUMENT, saying why, when the format cannot express c (over the bounds, or a
 // missing input). Verified by decoding the result.
 Status encode_case(const conformance::Case& c, const ExecOptions& options,

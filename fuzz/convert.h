@@ -22,7 +22,8 @@
 namespace opconform::fuzz {
 
 // The input of harness_for_op(c.op) that decodes to c's inputs and attrs (default knobs; a
-// memory limit above kMaxFuzzMemoryLimit is capped). Fails when the format cannot express c.
+// memory limit above kMaxFuzzMemoryLimit becomes the harness default, 1 MiB). Fails when the
+// format cannot express c.
 Status vector_to_fuzz(const conformance::Case& c, std::vector<std::uint8_t>* bytes);
 
 // The case a harness input stands for, as a readable vector: the decoded inputs (the vector

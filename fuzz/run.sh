@@ -7,7 +7,8 @@
 #   fuzz/run.sh merge HARNESS DIR...                       add DIR's inputs that bring new coverage
 #   fuzz/run.sh triage HARNESS CRASH [NAME]                minimise a crash, write it as a vector in
 #                                                         corpus/vectors-findings/NAME.json
-#   fuzz/run.sh exec-rate [HARNESS|all]                    exec/s on the seeds (median of 3 runs)
+#   fuzz/run.sh exec-rate [HARNESS|all]                    exec/s from the seeds (median of 3 runs;
+#                                                         wall clock and per CPU second)
 #   fuzz/run.sh coverage                                   line coverage of reference/ and optimized/
 #                                                         from replaying the corpus (llvm-cov 14)
 #
@@ -112,20 +113,24 @@ fuzz() {
   printf '%s\n' "${summary[@]}"
 }
 
-# exec/s of each harness on its seeds (non-fork, 20 s of mutations, median of 3 runs).
+# exec/s of each harness from its seeds (non-fork, 20 s, median of 3 runs): libFuzzer's wall-clock
+# rate, and executions per CPU second (user + sys), which a busy shared machine does not skew.
 exec_rate() {
   for h in $(harness_list "${1:-all}"); do
-    local bin rates=()
+    local bin wall=() cpu=()
     bin="$(binary "$h")"
     local scratch="$build/fuzz-work/$h/rate"
     for run in 1 2 3; do
       rm -rf "$scratch"; mkdir -p "$scratch"
+      local out
       # shellcheck disable=SC2046
-      rates+=("$("$bin" $(common_flags "$h") -max_total_time=20 -print_final_stats=1 \
-        "$scratch" "$corpus/$h" 2>&1 | awk -F': *' '/stat::average_exec_per_sec/ {print $2}')")
+      out=$(/usr/bin/time -f 'cpu_seconds %U %S' "$bin" $(common_flags "$h") -max_total_time=20 \
+        -print_final_stats=1 "$scratch" "$corpus/$h" 2>&1)
+      wall+=("$(awk -F': *' '/stat::average_exec_per_sec/ {print $2}' <<<"$out")")
+      cpu+=("$(awk -F': *' '/stat::number_of_executed_units/ {n = $2} /^cpu_seconds/ {split($0, t, " "); printf "%d", n / (t[2] + t[3])}' <<<"$out")")
     done
-    printf '%-30s exec/s runs: %s  median: %s\n' "$h" "${rates[*]}" \
-      "$(printf '%s\n' "${rates[@]}" | sort -n | sed -n 2p)"
+    printf '%-30s wall exec/s %-16s median %-6s | per CPU second %-16s median %s\n' "$h" "${wall[*]}" \
+      "$(printf '%s\n' "${wall[@]}" | sort -n | sed -n 2p)" "${cpu[*]}" "$(printf '%s\n' "${cpu[@]}" | sort -n | sed -n 2p)"
   done
 }
 
