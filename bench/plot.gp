@@ -11,9 +11,8 @@ set yrange [0:*]
 set grid ytics
 set key top left
 set style fill solid 0.6 border -1
-set boxwidth 0.35
 set xtics rotate by -30 left
 set bmargin 12
-plot data using ($1-0.18):3:4:5 with boxerrorbars lc rgb "#4477aa" title "1 thread", \
-     data using ($1+0.18):6:7:8:xtic(2) with boxerrorbars lc rgb "#ee6677" title "2 threads", \
-     data using 1:($9 > 0 ? $9 : NaN) with points pt 2 ps 2 lw 2 lc rgb "black" title "1-thread target"
+plot data using ($1-0.18):3:4:5:(0.35) with boxerrorbars lc rgb "#4477aa" title "1 thread", \
+     data using ($1+0.18):6:7:8:(0.35):xtic(2) with boxerrorbars lc rgb "#ee6677" title "2 threads", \
+     data using ($1-0.18):($9 > 0 ? $9 : NaN) with points pt 2 ps 2 lw 2 lc rgb "black" title "1-thread target"
