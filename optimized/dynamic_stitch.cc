@@ -1,18 +1,25 @@
 // Optimized DynamicStitch and ParallelDynamicStitch (../shared/spec/dynamic_stitch.md).
 //
-// Winners in one pass: the positions (m, i) are walked from the last to the first, and the
-// first visit of an output row is its last writer; a bitmap of written rows makes every later
-// visit a skip, so a loser's data is never read. The rows no index names are then zeroed as
-// runs of the bitmap's clear bits, so each row of the uninitialised output is written exactly
-// once (string outputs start as empty strings, their zero).
+// Each row of the uninitialised output is written exactly once: its last writer's row, or
+// zero for a gap (string outputs start as empty strings, their zero). Extra memory stays
+// within ~5% of the output, so the winners are decided in one of two ways:
 //
-// Destination blocks: the output rows are split into blocks [lo, hi); each block is finished
-// by one thread with its own bitmap of hi - lo bits, so threads write disjoint rows and the
-// result never depends on the thread count or the block size. Bitmaps in use at once stay
-// within ~5% of the output (rows of 1-2 bytes take several blocks, each a pass over the
-// indices). ParallelDynamicStitch takes the same path: the global last writer is one of its
-// allowed outcomes.
+// - Rows of kPullMinRowBytes or more (a pointer per row fits the budget), "pull": a forward
+//   pass over the positions (m, i) records each row's last writer, then the output rows are
+//   written in order, each read from its winner: sequential writes, random reads.
+// - Smaller rows, "push": the positions are walked from the last to the first, and the first
+//   visit of an output row is its last writer; a bitmap of written rows makes every later
+//   visit a skip, so a loser's data is never read. The rows no index names are then zeroed
+//   as runs of the bitmap's clear bits. The output rows are split into destination blocks
+//   [lo, hi), each finished by one thread with its own bitmap of hi - lo bits (rows of 1-2
+//   bytes take several blocks, each a pass over the indices).
+//
+// Threads own disjoint output rows, so the result never depends on the thread count or the
+// block size. ParallelDynamicStitch takes the same path: the global last writer is one of
+// its allowed outcomes.
 #include "optimized/dynamic_stitch.h"
+
+#include <omp.h>
 
 #include <algorithm>
 #include <bit>
@@ -111,6 +118,9 @@ constexpr std::int64_t kFilterChunk = 1024;  // positions filtered per step of a
 constexpr std::int64_t kPrefetchDistance = 16;  // positions ahead
 constexpr std::int64_t kPrefetchRowBytes = 1024;
 constexpr std::int64_t kMaxBlocks = 1024;
+// Rows this wide take the pull path: a pointer per row is at most 5% of the output.
+constexpr std::int64_t kPullMinRowBytes = 160;
+constexpr std::int64_t kPullPrefetchRows = 16;  // rows ahead
 
 // Writes the last writer of every output row in [lo, hi) that some index names.
 // `written` holds hi - lo zero bits. kWhole: [lo, hi) is every row, so no index is filtered.
@@ -189,13 +199,12 @@ void zero_unwritten(const std::uint64_t* written, std::int64_t lo, std::int64_t 
   }
 }
 
+// The push path: destination blocks, each with a bitmap, walked from the last position.
 template <class Mover>
-void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
-                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options) {
-  std::int64_t positions = 0;
-  for (const StitchList& list : lists) positions += list.size;
+void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
+                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options,
+                 int threads) {
   const std::int64_t row_bytes = mover.row_bytes();
-  int threads = row_copy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
 
   // Block size: the injected tile, else one block per thread; capped so the bitmaps of all
   // threads stay within 5% of the output (at least 64 KiB in all).
@@ -227,6 +236,70 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
         zero_unwritten(written.data(), lo, hi, out, row_bytes);
     }
   }
+}
+
+// The pull path: winner[r] is the row that output row r copies (nullptr: a gap).
+template <class Mover>
+void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
+                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options,
+                 int threads) {
+  using Element = typename Mover::Element;
+  const std::int64_t row_bytes = mover.row_bytes();
+  const std::int64_t row_elems = row_bytes / static_cast<std::int64_t>(sizeof(Element));
+  std::vector<const Element*> winner(static_cast<std::size_t>(rows), nullptr);
+  // Forward over (m, i): a later position overwrites. Thread t records rows [lo, hi).
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
+    const std::int64_t lo = rows / n * t + std::min(t, rows % n);
+    const std::int64_t hi = rows / n * (t + 1) + std::min(t + 1, rows % n);
+    for (const StitchList& list : lists) {
+      const auto* data = static_cast<const Element*>(list.rows);
+      for (std::int64_t i = 0; i < list.size; ++i) {
+        const std::int64_t r = list.index[i];
+        if (n == 1 || (r >= lo && r < hi)) winner[r] = data + i * row_elems;
+      }
+    }
+  }
+  // Output rows in order, in chunks (one per thread, or per injected tile).
+  std::int64_t chunks = threads;
+  if (options.tile_bytes > 0) {
+    const std::int64_t per_tile = std::max<std::int64_t>(1, options.tile_bytes / row_bytes);
+    chunks = std::min<std::int64_t>(kMaxBlocks, rows / per_tile + (rows % per_tile != 0));
+  }
+  chunks = std::clamp<std::int64_t>(chunks, 1, rows);
+  const std::int64_t lines = std::min<std::int64_t>((row_bytes + 63) / 64, 16);
+#pragma omp parallel for num_threads(threads) schedule(static)
+  for (std::int64_t c = 0; c < chunks; ++c) {
+    const std::int64_t begin = rows / chunks * c + std::min(c, rows % chunks);
+    const std::int64_t end = rows / chunks * (c + 1) + std::min(c + 1, rows % chunks);
+    for (std::int64_t r = begin; r < end; ++r) {
+      if (r + kPullPrefetchRows < end) {
+        if (const Element* ahead = winner[r + kPullPrefetchRows]) {
+          for (std::int64_t l = 0; l < lines; ++l)
+            __builtin_prefetch(reinterpret_cast<const char*>(ahead) + 64 * l);
+        }
+      }
+      if (const Element* source = winner[r]) {
+        mover.copy(out, r, source, 0);
+      } else if constexpr (std::is_same_v<Element, std::byte>) {
+        std::memset(out + r * row_bytes, 0, static_cast<std::size_t>(row_bytes));
+      }
+    }
+  }
+}
+
+template <class Mover>
+void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
+                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options) {
+  std::int64_t positions = 0;
+  for (const StitchList& list : lists) positions += list.size;
+  const std::int64_t row_bytes = mover.row_bytes();
+  const int threads = row_copy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
+  if (row_bytes >= kPullMinRowBytes)
+    stitch_pull(lists, rows, out, mover, options, threads);
+  else
+    stitch_push(lists, rows, out, mover, options, threads);
 }
 
 Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data,

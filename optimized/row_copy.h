@@ -66,6 +66,8 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
       case 16: f(FixedBytes<16>{}); return;
       case 32: f(FixedBytes<32>{}); return;
       case 64: f(FixedBytes<64>{}); return;
+      case 128: f(FixedBytes<128>{}); return;
+      case 256: f(FixedBytes<256>{}); return;
       default: f(AnyBytes{bytes}); return;
     }
   }

@@ -347,7 +347,8 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   std::mt19937_64 rng(20261129);
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
   for (const DType dtype : test_util::kMatrixDtypes) {
-    for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}}) {
+    // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the pull path.
+    for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}}) {
       const std::int64_t row_elems = trailing.empty() ? 1 : trailing[0] * (trailing.size() > 1 ? trailing[1] : 1);
       const auto row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(dtype));
       for (const std::int64_t tile : {1, 3, 64, 65}) {
@@ -383,11 +384,12 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 
 // Inputs large enough for real threads (small ones run on the calling thread). Rows of one
 // byte take several destination blocks (the bitmaps stay within 5% of the output); 4-byte
-// rows with half the positions duplicates; default and injected tiles.
+// rows push, 256-byte rows pull; half the positions duplicates; default and injected tiles.
 TEST_P(StitchTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(7);
-  for (const DType dtype : {DType::kUInt8, DType::kFloat32}) {
-    const std::int64_t rows = 1'000'003;
+  for (const auto& [dtype, row_elems] : {std::pair{DType::kUInt8, 1}, std::pair{DType::kFloat32, 1},
+                                          std::pair{DType::kFloat32, 64}}) {
+    const std::int64_t rows = row_elems == 1 ? 1'000'003 : 20'011;
     std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
     for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>(r);
     std::shuffle(perm.begin(), perm.end(), rng);
@@ -399,13 +401,14 @@ TEST_P(StitchTest, LargeInputsOnThreads) {
     for (int m = 0; m < 4; ++m) {
       const std::int64_t begin = m * per_list, end = m == 3 ? rows : begin + per_list;
       indices.push_back(I32({end - begin}, std::vector<std::int32_t>(perm.begin() + begin, perm.begin() + end)));
-      data.push_back(distinct_tensor(dtype, {end - begin}, static_cast<std::uint64_t>(begin)));
+      data.push_back(distinct_tensor(dtype, row_elems == 1 ? Shape{end - begin} : Shape{end - begin, row_elems},
+                                     static_cast<std::uint64_t>(begin * row_elems)));
     }
     const Tensor expected = naive_stitch(indices, data);
     for (const int threads : {0, 1, 2, 3, 7}) {
       for (const std::int64_t tile_bytes : {0, 300'007}) {
-        SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " threads " << threads
-                                          << " tile " << tile_bytes);
+        SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " x " << row_elems << " threads "
+                                          << threads << " tile " << tile_bytes);
         ExecOptions options;
         options.num_threads = threads;
         options.tile_bytes = tile_bytes;
