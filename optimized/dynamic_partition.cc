@@ -99,7 +99,7 @@ Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DTy
 
 Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
                         std::vector<Tensor>* outputs, const ExecOptions& options) {
-  // README pre-checks: argument type, attribute range, kernel registration.
+  // README pre-checks: argument type, attribute minimum, kernel registration.
   if (partitions.dtype() != DType::kInt32)
     return invalid_argument("Input 'partitions' of 'DynamicPartition' Op has type ",
                             dtype_name(partitions.dtype()),
@@ -107,14 +107,15 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   if (num_partitions < 1)
     return invalid_argument("Value for attr 'num_partitions' of ", num_partitions,
                             " must be at least minimum 1");
-  if (num_partitions > kInt32Max)
-    return invalid_argument("Attr num_partitions has value ", num_partitions,
-                            " out of range for an int32");
   const DType dtype = data.dtype();
   if (is_quantized(dtype))
     return unimplemented(
         "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
         dtype_name(dtype));
+  // Check 0: the kernel reads num_partitions as an int32 (after the kernel lookup).
+  if (num_partitions > kInt32Max)
+    return invalid_argument("Attr num_partitions has value ", num_partitions,
+                            " out of range for an int32");
 
   // Check 1: data.shape starts with partitions.shape.
   const Shape& data_shape = data.shape();
@@ -136,7 +137,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
 
   // Outputs of 64 bytes each already exceed the limit: check 2, then the memory check alone.
   const std::int64_t limit = options.memory_limit_bytes;
-  if (k > std::max<std::int64_t>(limit, 0) / 64 + 1) {
+  if (k > std::max<std::int64_t>(limit, 0) / 64) {
     for (std::int64_t j = 0; j < n; ++j)
       if (part[j] < 0 || part[j] >= k) return out_of_range(partitions, j, k);
     return first_output_over_limit(partitions, limit, dtype, trailing, row_bytes);
