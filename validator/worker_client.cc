@@ -222,9 +222,9 @@ std::string Worker::reap(bool kill, bool* out_of_memory) {
   }
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
-    if (kill && sig == SIGKILL) return "killed by the validator";
+    if (kill && sig == SIGKILL) return "was killed by the validator";
     const char* name = ::strsignal(sig);
-    return str_cat("killed by signal ", sig, " (", name ? name : "?", ")");
+    return str_cat("was killed by signal ", sig, " (", name ? name : "?", ")");
   }
   return "ended";
 }
