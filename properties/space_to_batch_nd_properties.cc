@@ -66,7 +66,8 @@ RC_GTEST_PROP(SpaceToBatchND, ElementAccounting, ()) {
       else got.push_back(std::move(e));
     }
     std::sort(got.begin(), got.end());
-    require(zeros == y.num_elements() - x.num_elements() && got == want, expect_reference_outcome(g.c),
+    require(zeros == y.num_elements() - x.num_elements() && got == want,
+            [&] { return expect_reference_outcome(g.c); },
             std::string(layer->name) + ": " + std::to_string(zeros) + " zeros for a padded area of " +
                 std::to_string(y.num_elements() - x.num_elements()) + " elements; input elements " +
                 (got == want ? "each present once" : "not each present exactly once"));

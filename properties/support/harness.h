@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "conformance/compare.h"
@@ -53,6 +54,14 @@ conformance::Outcome expect_conforms(const OpTable& table, const conformance::Ca
 
 // Fails (saving `c`) when `ok` is false.
 void require(bool ok, const conformance::Case& c, const std::string& why);
+// Fails (saving the case `counterexample()` returns) when `ok` is false. The case is built only
+// on failure: most counterexamples rerun the reference, and doing that for every check that
+// passes (once per output of every case) made the run quadratic in the number of outputs.
+template <class MakeCase>
+  requires std::is_invocable_r_v<conformance::Case, MakeCase&>
+void require(bool ok, MakeCase&& counterexample, const std::string& why) {
+  if (!ok) fail_with_counterexample(counterexample(), why);
+}
 
 std::filesystem::path counterexample_dir();
 

@@ -82,19 +82,20 @@ std::string element_bytes(const Tensor& t, std::int64_t i) {
 
 void differential_valid(const GeneratedCase& g) {
   const Outcome ref = run(reference_layer(), g.c);
-  require(ref.status.ok(), expect_outcome(g.c, ref), "the reference rejected a valid case: " + describe(ref));
+  const auto with_reference = [&] { return expect_outcome(g.c, ref); };
+  require(ref.status.ok(), with_reference, "the reference rejected a valid case: " + describe(ref));
   const auto predicted = generators::predicted_outputs(g.c);
-  require(predicted.has_value(), expect_outcome(g.c, ref), "the spec's shape formulas reject this generated case");
+  require(predicted.has_value(), with_reference, "the spec's shape formulas reject this generated case");
   const std::vector<Tensor> outputs = flat_outputs(g.c.op, ref.outputs);
   if (predicted->empty()) {  // the identity path of SpaceToBatchND/BatchToSpaceND
     const Tensor& input = generators::input_tensor(g.c, "input");
     require(outputs.size() == 1 && outputs[0].dtype() == input.dtype() && outputs[0].shape() == input.shape(),
-            expect_outcome(g.c, ref), "the identity path did not return the input's shape");
+            with_reference, "the identity path did not return the input's shape");
   } else {
-    require(outputs.size() == predicted->size(), expect_outcome(g.c, ref), "wrong number of outputs");
+    require(outputs.size() == predicted->size(), with_reference, "wrong number of outputs");
     for (std::size_t i = 0; i < outputs.size(); ++i)
       require(outputs[i].dtype() == (*predicted)[i].dtype && outputs[i].shape() == (*predicted)[i].shape,
-              expect_outcome(g.c, ref),
+              with_reference,
               "reference output " + std::to_string(i) + " has shape " + shape_string(outputs[i].shape()) +
                   ", the spec's formula gives " + shape_string((*predicted)[i].shape));
   }
@@ -104,12 +105,13 @@ void differential_valid(const GeneratedCase& g) {
 void differential_invalid(const GeneratedCase& g) {
   const Outcome ref = run(reference_layer(), g.c);
   const std::string_view rule = generators::classify(g.c.op, ref.status);
-  require(rule == g.rule, expect_outcome(g.c, ref),
+  require(rule == g.rule, [&] { return expect_outcome(g.c, ref); },
           "a case built to fail check '" + g.rule + "' first: the reference answers " + describe(ref));
   expect_conforms(optimized_layer(), expect_outcome(g.c, ref), {}, "optimized vs reference");
 }
 
 void allocation_bound(const GeneratedCase& g) {
+  const auto reference_case = [&] { return expect_reference_outcome(g.c); };
   const std::int64_t in = input_storage(g.c);
   const auto predicted = g.rule.empty() ? generators::predicted_outputs(g.c) : std::nullopt;
   std::int64_t out = 0, request = 0;
@@ -134,40 +136,42 @@ void allocation_bound(const GeneratedCase& g) {
     const std::int64_t allowance = reference ? kAllowance : optimized_allowance();
     std::int64_t bound = 3 * in + allowance;
     if (outcome.status.ok()) {
-      require(predicted.has_value(), expect_reference_outcome(g.c),
+      require(predicted.has_value(), reference_case,
               std::string(layer->name) + " succeeded on a case built to fail check '" + g.rule + "'");
       const auto outputs = static_cast<std::int64_t>(flat_outputs(g.c.op, outcome.outputs).size());
       bound = (reference ? 6 * out + 3 * in : out + 2 * in) + kPerOutput * outputs + allowance;
     }
-    require(peak <= bound, expect_reference_outcome(g.c),
+    require(peak <= bound, reference_case,
             std::string(layer->name) + " allocated " + std::to_string(peak) + " bytes at peak, bound " +
                 std::to_string(bound) + " (outputs " + std::to_string(out) + ", inputs " + std::to_string(in) +
                 ", outcome " + describe(outcome) + ")");
     if (!predicted || predicted->empty()) continue;
     // The request decides: one byte short fails cleanly, exactly enough succeeds.
     conformance::Case tight = g.c;
+    const auto tight_case = [&] { return expect_reference_outcome(tight); };
     tight.memory_limit = request - 1;
     {
       AllocationProbe probe;
       const Outcome o = conformance::run_case(*layer, tight);
       const std::int64_t peak_tight = probe.peak_bytes();
       classify_outcome(*layer, tight, o);
-      require(generators::classify(g.c.op, o.status) == "memory-limit", expect_reference_outcome(tight),
+      require(generators::classify(g.c.op, o.status) == "memory-limit", tight_case,
               std::string(layer->name) + " with memory_limit = request - 1 = " + std::to_string(request - 1) +
                   ": " + describe(o));
-      require(peak_tight <= 3 * in + allowance, expect_reference_outcome(tight),
+      require(peak_tight <= 3 * in + allowance, tight_case,
               std::string(layer->name) + " allocated " + std::to_string(peak_tight) +
                   " bytes before answering RESOURCE_EXHAUSTED");
     }
     tight.memory_limit = request;
     const Outcome o = run(*layer, tight);
-    require(o.status.ok(), expect_reference_outcome(tight),
+    require(o.status.ok(), tight_case,
             std::string(layer->name) + " with memory_limit = request = " + std::to_string(request) + ": " +
                 describe(o));
   }
 }
 
 void poisoned_outputs(const GeneratedCase& g) {
+  const auto reference_case = [&] { return expect_reference_outcome(g.c); };
   for (const OpTable* layer : layers()) {
     BufferChecks checks = buffer_checks();
     const std::int64_t violations = guard_violations();
@@ -180,11 +184,11 @@ void poisoned_outputs(const GeneratedCase& g) {
       const Outcome second = run(*layer, g.c);
       checks.poison_byte = 0xA5;
       set_buffer_checks(checks);
-      require(first.status.ok(), expect_reference_outcome(g.c),
+      require(first.status.ok(), reference_case,
               std::string(layer->name) + " rejected a valid case: " + describe(first));
       for (const Outcome* o : {&first, &second})
         for (const Tensor& t : flat_outputs(g.c.op, o->outputs))
-          require(t.guard_intact(), expect_reference_outcome(g.c),
+          require(t.guard_intact(), reference_case,
                   std::string(layer->name) + " wrote past the end of an output of shape " + shape_string(t.shape()));
       const conformance::Case expected = expect_outcome(g.c, first);
       const conformance::Comparison same = conformance::compare(expected, second);
@@ -192,7 +196,7 @@ void poisoned_outputs(const GeneratedCase& g) {
               std::string(layer->name) + " left output elements unwritten: the results under poison bytes 0xA5 "
               "and 0x5A differ: " + same.description);
     }
-    require(guard_violations() == violations, expect_reference_outcome(g.c),
+    require(guard_violations() == violations, reference_case,
             std::string(layer->name) + " damaged the guard region of a buffer freed during or after the call");
   }
 }
