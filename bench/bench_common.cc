@@ -24,16 +24,18 @@ namespace {
 std::atomic<std::int64_t> g_live_bytes{0};
 std::atomic<std::int64_t> g_peak_bytes{0};
 
-void note_allocation(void* p) {
-  const auto bytes = static_cast<std::int64_t>(malloc_usable_size(p));
+// Bytes as requested by the caller, not the allocator's usable size: a pooled block may be up
+// to 1/8 larger than the request it serves, which is no memory the op asked for.
+void note_allocation(std::size_t requested) {
+  const auto bytes = static_cast<std::int64_t>(requested);
   const std::int64_t live = g_live_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   std::int64_t peak = g_peak_bytes.load(std::memory_order_relaxed);
   while (live > peak && !g_peak_bytes.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
   }
 }
 
-void note_release(void* p) {
-  g_live_bytes.fetch_sub(static_cast<std::int64_t>(malloc_usable_size(p)), std::memory_order_relaxed);
+void note_release(std::size_t requested) {
+  g_live_bytes.fetch_sub(static_cast<std::int64_t>(requested), std::memory_order_relaxed);
 }
 
 // Runs `run` once per iteration; the counters hold the worst peak over the iterations.
@@ -140,7 +142,8 @@ std::int64_t tensor_bytes(const Tensor& t) {
 }  // namespace opconform::bench
 
 // Global allocation functions of the bench binary: malloc-backed, counted in
-// live_heap_bytes()/peak_heap_bytes() by usable size. Large blocks are pooled: a freed block of
+// live_heap_bytes()/peak_heap_bytes() by requested size, which a header in front of every block
+// records (with the start of the underlying malloc block). Large blocks are pooled: a freed block of
 // at least kPoolMinBytes is kept and handed to the next request it fits (within 1/8 of its
 // size, suitably aligned), so an op's fresh output reuses the previous call's pages instead of
 // page-faulting them in every call, as TensorFlow's pooling allocator does (bench_common.h).
@@ -198,24 +201,39 @@ bool give_to_pool(void* block, std::size_t usable) {
   return false;
 }
 
+// Every block is [header | user bytes]: the header is max(alignment, 16) bytes, so the user
+// pointer keeps the alignment, and its last 16 bytes hold the requested size and the raw block.
+struct Header {
+  std::size_t requested;
+  void* raw;
+};
+
 // noinline: keeps GCC from pairing inlined new/delete with malloc/free (-Wmismatched-new-delete).
 __attribute__((noinline)) void* counted_malloc(std::size_t size, std::size_t alignment) {
-  if (size == 0) size = 1;
-  void* p = take_pooled(size, alignment);
-  if (p == nullptr) {
+  alignment = std::max<std::size_t>(alignment, alignof(std::max_align_t));
+  const std::size_t header = std::max<std::size_t>(alignment, sizeof(Header));
+  if (size > std::numeric_limits<std::size_t>::max() - header) return nullptr;
+  const std::size_t raw_size = header + size;
+  void* raw = take_pooled(raw_size, alignment);
+  if (raw == nullptr) {
     if (alignment <= alignof(std::max_align_t)) {
-      p = std::malloc(size);
-    } else if (posix_memalign(&p, alignment, size) != 0) {
-      p = nullptr;
+      raw = std::malloc(raw_size);
+    } else if (posix_memalign(&raw, alignment, raw_size) != 0) {
+      raw = nullptr;
     }
   }
-  if (p != nullptr) opconform::bench::note_allocation(p);
-  return p;
+  if (raw == nullptr) return nullptr;
+  void* user = static_cast<char*>(raw) + header;
+  new (static_cast<char*>(user) - sizeof(Header)) Header{size, raw};
+  opconform::bench::note_allocation(size);
+  return user;
 }
 __attribute__((noinline)) void counted_free(void* p) {
   if (p == nullptr) return;
-  opconform::bench::note_release(p);
-  if (!give_to_pool(p, malloc_usable_size(p))) std::free(p);
+  Header h;
+  std::memcpy(&h, static_cast<char*>(p) - sizeof(Header), sizeof(Header));
+  opconform::bench::note_release(h.requested);
+  if (!give_to_pool(h.raw, malloc_usable_size(h.raw))) std::free(h.raw);
 }
 }  // namespace
 

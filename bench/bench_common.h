@@ -7,8 +7,8 @@
 // all with UseRealTime and SetBytesProcessed(iterations * output_bytes), so ratios of the same
 // case in the same run compare the kernel with a plain copy. The op benchmarks also report
 // the counters peak_extra_bytes / peak_extra_pct: the most heap bytes live at once during one
-// call beyond those live before it and beyond output_bytes (counted by the binary's global
-// operator new/delete, bench_common.cc).
+// call beyond those live before it and beyond output_bytes (requested bytes, counted by the
+// binary's global operator new/delete, bench_common.cc; the worst call of the run).
 //
 //   static const bool registered = [] {
 //     auto inputs = std::make_shared<bench::Lazy<Tensor>>([] { return bench::iota_tensor(...); });

@@ -29,7 +29,22 @@ TARGETS = {
     ("BatchToSpaceND", "f32_8x1024x1024x1_b2x2"): 0.60,
     ("BatchToSpaceND", "f32_1x2048x2048x1_b4x4_pad1x3x2x2"): 0.60,
     ("BatchToSpaceND", "f32_64x64x64x64x4_b2x2x2"): 0.70,
+    # Stitch: the issue's target per row size, applied to the permutation and to dup50.
+    ("DynamicStitch", "f32_16Mx4B_perm"): 0.15,
+    ("DynamicStitch", "f32_16Mx4B_dup50"): 0.15,
+    ("DynamicStitch", "f32_256Kx256B_perm"): 0.80,
+    ("DynamicStitch", "f32_256Kx256B_dup50"): 0.80,
+    ("DynamicStitch", "f32_16Kx4KiB_perm"): 0.85,
+    ("DynamicStitch", "f32_16Kx4KiB_dup50"): 0.85,
+    ("SparseConcat", "f32_4x2.5M_rank3_dim0_sorted"): 0.50,
+    ("SparseConcat", "f32_4x2.5M_rank3_dim1_sorted"): 0.40,
+    ("SparseConcat", "f32_4x2.5M_rank3_dim2_random"): 0.10,
 }
+# Peak extra memory target (percent of the output), issue 3; SparseConcat has none.
+PEAK_EXTRA_PCT_TARGET = 5.0
+PEAK_EXTRA_OPS = {"SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "DynamicPartition"}
+SHORT_OP = {"SpaceToBatchND": "S2B", "BatchToSpaceND": "B2S", "DynamicStitch": "Stitch",
+            "DynamicPartition": "Partition", "SparseConcat": "SparseConcat"}
 SPEEDUP_TARGET = 1.6  # two threads vs one, wherever one thread is below 0.9 of memcpy
 SPEEDUP_NEEDED_BELOW = 0.9
 
@@ -52,8 +67,10 @@ def parse_name(name):
 
 
 def load(paths, clock):
-    """{(op, case): {(impl, threads): {(file, repetition): milliseconds}}}"""
+    """({(op, case): {(impl, threads): {(file, repetition): milliseconds}}},
+        {(op, case): {(impl, threads): worst peak_extra_pct}})"""
     runs = defaultdict(lambda: defaultdict(dict))
+    peaks = defaultdict(dict)
     for file_index, path in enumerate(paths):
         with open(path) as f:
             data = json.load(f)
@@ -67,7 +84,10 @@ def load(paths, clock):
             ms = b[clock + "_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
             key = (file_index, b.get("repetition_index", 0))
             runs[(op, case)][(impl, threads)][key] = ms
-    return runs
+            if "peak_extra_pct" in b:
+                worst = peaks[(op, case)].get((impl, threads), float("-inf"))
+                peaks[(op, case)][(impl, threads)] = max(worst, b["peak_extra_pct"])
+    return runs, peaks
 
 
 def paired(a, b):
@@ -95,7 +115,7 @@ def main():
                              "calling thread, which leaves out time other processes take the CPU")
     args = parser.parse_args()
 
-    runs = load(args.json, args.clock)
+    runs, peaks = load(args.json, args.clock)
     rows = []
     for (op, case), impls in sorted(runs.items()):
         memcpy = impls.get(("memcpy", None), {})
@@ -113,19 +133,26 @@ def main():
             verdict.append("ratio ok" if r1[0] >= target else "ratio MISSED")
         if r1 is not None and r1[0] < SPEEDUP_NEEDED_BELOW and speedup is not None:
             verdict.append("2T ok" if speedup[0] >= SPEEDUP_TARGET else "2T MISSED")
+        peak = max((peaks[(op, case)].get(k, float("-inf")) for k in (("optimized", 1), ("optimized", 2))),
+                   default=float("-inf"))
+        peak = None if peak == float("-inf") else peak
+        if peak is not None and op in PEAK_EXTRA_OPS:
+            verdict.append("mem ok" if peak <= PEAK_EXTRA_PCT_TARGET else "mem MISSED")
         rows.append((op, case, r1, target, r2, speedup, rref, ", ".join(verdict) or "-",
-                     summary(list(one.values())), summary(list(memcpy.values()))))
+                     summary(list(one.values())), summary(list(memcpy.values())), peak))
 
     lines = [
         "| op | case | 1 thread: memcpy/kernel median (min-max) | target | 2 threads: memcpy/kernel | "
-        "2T speed-up | reference: memcpy/kernel | kernel ms (1T median) | memcpy ms (median) | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "2T speed-up | reference: memcpy/kernel | kernel ms (1T median) | memcpy ms (median) | "
+        "peak extra % of output (worst, 1T/2T) | verdict |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
-    for op, case, r1, target, r2, speedup, rref, verdict, t1, tm in rows:
+    for op, case, r1, target, r2, speedup, rref, verdict, t1, tm, peak in rows:
         lines.append(
             f"| {op} | {case} | {fmt(r1)} | {'-' if target is None else f'{target:.2f}'} | {fmt(r2)} | "
             f"{fmt(speedup)} | {'-' if rref is None else f'{rref[0]:.3f}'} | "
-            f"{'-' if t1 is None else f'{t1[0]:.2f}'} | {'-' if tm is None else f'{tm[0]:.2f}'} | {verdict} |")
+            f"{'-' if t1 is None else f'{t1[0]:.2f}'} | {'-' if tm is None else f'{tm[0]:.2f}'} | "
+            f"{'-' if peak is None else f'{peak:.3f}'} | {verdict} |")
     table = "\n".join(lines) + "\n"
     if args.markdown:
         with open(args.markdown, "w") as f:
@@ -140,7 +167,7 @@ def main():
                 if r1 is None:
                     continue
                 r2 = r2 or (float("nan"),) * 3
-                label = f"{'S2B' if op == 'SpaceToBatchND' else 'B2S' if op == 'BatchToSpaceND' else op} {case}"
+                label = f"{SHORT_OP.get(op, op)} {case}"
                 f.write(f'{i} "{label}" {r1[0]:.4f} {r1[1]:.4f} {r1[2]:.4f} '
                         f"{r2[0]:.4f} {r2[1]:.4f} {r2[2]:.4f} {target if target is not None else -1}\n")
 
