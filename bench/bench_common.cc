@@ -150,12 +150,16 @@ std::int64_t tensor_bytes(const Tensor& t) {
 namespace {
 constexpr std::size_t kPoolMinBytes = std::size_t{1} << 20;
 constexpr std::size_t kPoolMaxBytes = std::size_t{4} << 30;
-constexpr int kPoolSlots = 32;
+// Enough for every output of every case (DynamicPartition alone frees 64 per call), so with
+// --benchmark_enable_random_interleaving each case still finds its blocks when its turn comes.
+constexpr int kPoolSlots = 512;
 
 struct Pool {
   std::mutex mutex;
   void* block[kPoolSlots] = {};
   std::size_t bytes[kPoolSlots] = {};
+  std::uint64_t stamp[kPoolSlots] = {};  // when given: the oldest block is evicted first
+  std::uint64_t clock = 0;
   std::size_t total = 0;
   bool enabled = true;
 };
@@ -171,34 +175,46 @@ Pool& pool() {
   return *p;
 }
 
+// The smallest pooled block of at least `size` bytes (and at most 1/8 more) at `alignment`.
 void* take_pooled(std::size_t size, std::size_t alignment) {
   Pool& p = pool();
   if (!p.enabled || size < kPoolMinBytes) return nullptr;
   std::lock_guard<std::mutex> lock(p.mutex);
+  int best = -1;
   for (int i = 0; i < kPoolSlots; ++i) {
     if (p.block[i] == nullptr || p.bytes[i] < size || p.bytes[i] > size + size / 8) continue;
     if (reinterpret_cast<std::uintptr_t>(p.block[i]) % std::max<std::size_t>(alignment, 1) != 0) continue;
-    void* block = p.block[i];
-    p.block[i] = nullptr;
-    p.total -= p.bytes[i];
-    return block;
+    if (best < 0 || p.bytes[i] < p.bytes[best]) best = i;
   }
-  return nullptr;
+  if (best < 0) return nullptr;
+  void* block = p.block[best];
+  p.block[best] = nullptr;
+  p.total -= p.bytes[best];
+  return block;
 }
 
+// Keeps `block` in the pool, evicting (freeing) the oldest blocks while the pool is full.
 bool give_to_pool(void* block, std::size_t usable) {
   Pool& p = pool();
-  if (!p.enabled || usable < kPoolMinBytes) return false;
+  if (!p.enabled || usable < kPoolMinBytes || usable > kPoolMaxBytes) return false;
   std::lock_guard<std::mutex> lock(p.mutex);
-  if (p.total + usable > kPoolMaxBytes) return false;
-  for (int i = 0; i < kPoolSlots; ++i) {
-    if (p.block[i] != nullptr) continue;
-    p.block[i] = block;
-    p.bytes[i] = usable;
-    p.total += usable;
-    return true;
+  for (;;) {
+    int empty = -1, oldest = -1;
+    for (int i = 0; i < kPoolSlots; ++i) {
+      if (p.block[i] == nullptr) empty = empty < 0 ? i : empty;
+      else if (oldest < 0 || p.stamp[i] < p.stamp[oldest]) oldest = i;
+    }
+    if (empty >= 0 && p.total + usable <= kPoolMaxBytes) {
+      p.block[empty] = block;
+      p.bytes[empty] = usable;
+      p.stamp[empty] = ++p.clock;
+      p.total += usable;
+      return true;
+    }
+    std::free(p.block[oldest]);  // full: oldest >= 0 here
+    p.total -= p.bytes[oldest];
+    p.block[oldest] = nullptr;
   }
-  return false;
 }
 
 // Every block is [header | user bytes]: the header is max(alignment, 16) bytes, so the user

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs the whole benchmark table: RUNS processes of REPS randomly interleaved repetitions of
+# every optimized (1 and 2 threads) and memcpy benchmark, then one process with the slow
+# reference kernels (one call each) next to memcpy. `uptime` is logged every 30 s, because
+# the 2-core machine is shared and its load decides how much the timings mean.
+#
+#   bench/measure.sh build-bench /tmp/bench [RUNS=3] [REPS=3] [FILTER=.]
+#   python3 bench/report.py /tmp/bench/run*.json /tmp/bench/ref.json --data bench/ratios.dat
+set -euo pipefail
+build=$1 out=$2 runs=${3:-3} reps=${4:-3} filter=${5:-.}
+bin=$build/bench/opconform_bench
+mkdir -p "$out"
+(while true; do echo "$(date -u +%H:%M:%S) $(uptime)"; sleep 30; done) > "$out/uptime.log" &
+logger=$!
+trap 'kill $logger' EXIT
+for r in $(seq 1 "$runs"); do
+  echo "$(date -u +%H:%M:%S) run $r start" >> "$out/runs.log"
+  "$bin" --benchmark_filter="($filter).*/(optimized|memcpy)" --benchmark_repetitions="$reps" \
+    --benchmark_enable_random_interleaving=true --benchmark_format=json > "$out/run$r.json"
+done
+echo "$(date -u +%H:%M:%S) reference start" >> "$out/runs.log"
+"$bin" --benchmark_filter="($filter).*/(reference|memcpy)" --benchmark_format=json > "$out/ref.json"
+echo "$(date -u +%H:%M:%S) done" >> "$out/runs.log"
