@@ -152,6 +152,7 @@ class Run {
  private:
   Status start_worker();
   std::vector<Case> corpus_cases();
+  bool stopped() const { return options_.stop_after_failures > 0 && failures_ >= options_.stop_after_failures; }
   bool wanted(Op op) const {
     return options_.ops.empty() || std::find(options_.ops.begin(), options_.ops.end(), op) != options_.ops.end();
   }
@@ -496,6 +497,7 @@ int Run::main() {
 
   // 1. Vectors: the bundled corpus, or the --replay files.
   for (const Case& c : corpus_cases()) {
+    if (stopped()) break;
     if (manifest_.find(c.op) == nullptr) {
       ++not_listed_;
       continue;
@@ -512,7 +514,7 @@ int Run::main() {
     const std::int64_t budget = timed ? -1 : (options_.cases >= 0 ? options_.cases : kDefaultGeneratedCases);
     const double deadline = now_seconds() + (timed ? options_.time_seconds : 0);
     rc::Random random(seed_);
-    for (std::int64_t i = 0; !ops.empty() && (timed ? now_seconds() < deadline : i < budget); ++i) {
+    for (std::int64_t i = 0; !ops.empty() && !stopped() && (timed ? now_seconds() < deadline : i < budget); ++i) {
       const Op op = ops[static_cast<std::size_t>(i) % ops.size()];
       const int size = static_cast<int>(i % (kMaxRcSize + 1));
       std::optional<rc::Shrinkable<generators::GeneratedCase>> drawn;

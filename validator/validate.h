@@ -37,6 +37,7 @@ struct ValidateOptions {
   std::string replay_command = "opconform validate";  // how failures tell the user to replay
   int max_shrink_runs = 200;          // worker runs per failing case
   std::optional<bool> progress;       // unset: when stderr is a terminal
+  std::int64_t stop_after_failures = 0;  // stop once this many cases failed (0: never)
 };
 
 int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err);
