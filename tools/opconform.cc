@@ -10,6 +10,9 @@
 #ifdef OPCONFORM_HAVE_VALIDATE
 #include "tools/validate_command.h"
 #endif
+#ifdef OPCONFORM_HAVE_MUTANTS
+#include "tests/mutants/mutants_command.h"
+#endif
 
 namespace {
 
@@ -66,6 +69,9 @@ int main(int argc, char** argv) {
   add_show_command(app, exit_code);
 #ifdef OPCONFORM_HAVE_VALIDATE
   tools::add_validate_command(app, exit_code);
+#endif
+#ifdef OPCONFORM_HAVE_MUTANTS
+  mutants::add_mutants_command(app, exit_code);
 #endif
   CLI11_PARSE(app, argc, argv);
   return exit_code;
