@@ -14,6 +14,7 @@ then reports the median, min and max over all repetitions of all files given.
 """
 
 import argparse
+import gzip
 import json
 import statistics
 import sys
@@ -40,6 +41,26 @@ TARGETS = {
     ("SparseConcat", "f32_4x2.5M_rank3_dim1_sorted"): 0.40,
     ("SparseConcat", "f32_4x2.5M_rank3_dim2_random"): 0.10,
 }
+# TensorFlow 2.21's CPU algorithm on the same cases, as given in issue 3 (Stitch: per row size).
+TENSORFLOW = {
+    ("SpaceToBatchND", "f32_8x256x256x32_b2x2"): 0.66,
+    ("SpaceToBatchND", "f32_8x1024x1024x1_b2x2"): 0.32,
+    ("SpaceToBatchND", "f32_1x2048x2048x1_b4x4_pad1x3x2x2"): 0.31,
+    ("SpaceToBatchND", "f32_64x64x64x64x4_b2x2x2"): 0.23,
+    ("BatchToSpaceND", "f32_8x256x256x32_b2x2"): 0.45,
+    ("BatchToSpaceND", "f32_8x1024x1024x1_b2x2"): 0.29,
+    ("BatchToSpaceND", "f32_1x2048x2048x1_b4x4_pad1x3x2x2"): 0.30,
+    ("BatchToSpaceND", "f32_64x64x64x64x4_b2x2x2"): 0.28,
+    ("DynamicStitch", "f32_16Mx4B_perm"): 0.047,
+    ("DynamicStitch", "f32_16Mx4B_dup50"): 0.047,
+    ("DynamicStitch", "f32_256Kx256B_perm"): 0.33,
+    ("DynamicStitch", "f32_256Kx256B_dup50"): 0.33,
+    ("DynamicStitch", "f32_16Kx4KiB_perm"): 0.49,
+    ("DynamicStitch", "f32_16Kx4KiB_dup50"): 0.49,
+    ("SparseConcat", "f32_4x2.5M_rank3_dim0_sorted"): 0.029,
+    ("SparseConcat", "f32_4x2.5M_rank3_dim1_sorted"): 0.0095,
+    ("SparseConcat", "f32_4x2.5M_rank3_dim2_random"): 0.0068,
+}
 # Peak extra memory target (percent of the output), issue 3; SparseConcat has none.
 PEAK_EXTRA_PCT_TARGET = 5.0
 PEAK_EXTRA_OPS = {"SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "DynamicPartition"}
@@ -49,6 +70,19 @@ SPEEDUP_TARGET = 1.6  # two threads vs one, wherever one thread is below 0.9 of 
 SPEEDUP_NEEDED_BELOW = 0.9
 
 UNIT_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
+
+
+OP_ORDER = ["SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "DynamicPartition", "SparseConcat"]
+ROW_SIZE_ORDER = ["16Mx4B", "256Kx256B", "16Kx4KiB"]
+
+
+def row_order(op, case):
+    """Issue order: op, then the target table's order, then row size, then name."""
+    op_rank = OP_ORDER.index(op) if op in OP_ORDER else len(OP_ORDER)
+    keys = list(TARGETS)
+    target_rank = keys.index((op, case)) if (op, case) in keys else len(keys)
+    size_rank = next((i for i, s in enumerate(ROW_SIZE_ORDER) if f"_{s}_" in case), len(ROW_SIZE_ORDER))
+    return op_rank, target_rank, size_rank, case
 
 
 def parse_name(name):
@@ -72,7 +106,7 @@ def load(paths, clock):
     runs = defaultdict(lambda: defaultdict(dict))
     peaks = defaultdict(dict)
     for file_index, path in enumerate(paths):
-        with open(path) as f:
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
             data = json.load(f)
         for b in data.get("benchmarks", []):
             if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
@@ -107,7 +141,7 @@ def fmt(s):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("json", nargs="+", help="benchmark JSON files (--benchmark_format=json)")
+    parser.add_argument("json", nargs="+", help="benchmark JSON files (--benchmark_format=json; .gz read as gzip)")
     parser.add_argument("--markdown", help="write the markdown table here (default: stdout)")
     parser.add_argument("--data", help="write the gnuplot data file here")
     parser.add_argument("--clock", choices=["real", "cpu"], default="real",
@@ -117,7 +151,7 @@ def main():
 
     runs, peaks = load(args.json, args.clock)
     rows = []
-    for (op, case), impls in sorted(runs.items()):
+    for (op, case), impls in sorted(runs.items(), key=lambda item: row_order(*item[0])):
         memcpy = impls.get(("memcpy", None), {})
         one = impls.get(("optimized", 1), {})
         two = impls.get(("optimized", 2), {})
@@ -142,14 +176,15 @@ def main():
                      summary(list(one.values())), summary(list(memcpy.values())), peak))
 
     lines = [
-        "| op | case | 1 thread: memcpy/kernel median (min-max) | target | 2 threads: memcpy/kernel | "
+        "| op | case | 1 thread: memcpy/kernel median (min-max) | target | TensorFlow | 2 threads: memcpy/kernel | "
         "2T speed-up | reference: memcpy/kernel | kernel ms (1T median) | memcpy ms (median) | "
         "peak extra % of output (worst, 1T/2T) | verdict |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for op, case, r1, target, r2, speedup, rref, verdict, t1, tm, peak in rows:
         lines.append(
-            f"| {op} | {case} | {fmt(r1)} | {'-' if target is None else f'{target:.2f}'} | {fmt(r2)} | "
+            f"| {op} | {case} | {fmt(r1)} | {'-' if target is None else f'{target:.2f}'} | "
+            f"{TENSORFLOW.get((op, case), '-')} | {fmt(r2)} | "
             f"{fmt(speedup)} | {'-' if rref is None else f'{rref[0]:.3f}'} | "
             f"{'-' if t1 is None else f'{t1[0]:.2f}'} | {'-' if tm is None else f'{tm[0]:.2f}'} | "
             f"{'-' if peak is None else f'{peak:.3f}'} | {verdict} |")
@@ -167,7 +202,7 @@ def main():
                 if r1 is None:
                     continue
                 r2 = r2 or (float("nan"),) * 3
-                label = f"{SHORT_OP.get(op, op)} {case}"
+                label = f"{SHORT_OP.get(op, op)} {case.removeprefix('f32_')}"
                 f.write(f'{i} "{label}" {r1[0]:.4f} {r1[1]:.4f} {r1[2]:.4f} '
                         f"{r2[0]:.4f} {r2[1]:.4f} {r2[2]:.4f} {target if target is not None else -1}\n")
 
