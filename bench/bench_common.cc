@@ -38,13 +38,32 @@ void note_release(std::size_t requested) {
   g_live_bytes.fetch_sub(static_cast<std::int64_t>(requested), std::memory_order_relaxed);
 }
 
+// "" when the outputs agree in count, dtype, shape and bytes (strings by value), else what differs.
+std::string first_difference(const std::vector<Tensor>& expected, const std::vector<Tensor>& actual) {
+  if (expected.size() != actual.size())
+    return "output count " + std::to_string(actual.size()) + " != " + std::to_string(expected.size());
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    const Tensor& e = expected[i];
+    const Tensor& a = actual[i];
+    const std::string which = "output " + std::to_string(i) + ": ";
+    if (e.dtype() != a.dtype() || e.shape() != a.shape()) return which + "dtype or shape differs";
+    if (e.dtype() == DType::kString) {
+      if (!std::equal(e.data<std::string>(), e.data<std::string>() + e.num_elements(), a.data<std::string>()))
+        return which + "values differ";
+    } else if (std::memcmp(e.raw_data(), a.raw_data(), static_cast<std::size_t>(tensor_bytes(e))) != 0) {
+      return which + "bytes differ";
+    }
+  }
+  return "";
+}
+
 // Runs `run` once per iteration; the counters hold the worst peak over the iterations.
 void run_op(benchmark::State& state, const Case& c, const RunFn& run, const ExecOptions& options) {
   std::int64_t peak_extra = 0;
   for (auto _ : state) {
     const std::int64_t before = live_heap_bytes();
     reset_peak_heap_bytes();
-    const Status status = run(options);
+    const Status status = run(options, nullptr);
     peak_extra = std::max(peak_extra, peak_heap_bytes() - before - c.output_bytes);
     if (!status.ok()) {
       state.SkipWithError(status.to_string().c_str());
@@ -71,7 +90,7 @@ void register_case(Case c) {
     ExecOptions options;
     options.num_threads = static_cast<int>(state.range(0));
     // Untimed first call: builds lazy inputs and warms the allocator.
-    if (const Status status = shared->optimized(options); !status.ok()) {
+    if (const Status status = shared->optimized(options, nullptr); !status.ok()) {
       state.SkipWithError(status.to_string().c_str());
       return;
     }
@@ -82,6 +101,39 @@ void register_case(Case c) {
     if (shared->prepare) shared->prepare();
     run_op(state, *shared, shared->reference, ExecOptions{});
   })->Iterations(shared->reference_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
+
+  benchmark::RegisterBenchmark((prefix + "verify").c_str(), [shared](benchmark::State& state) {
+    if (shared->prepare) shared->prepare();
+    std::vector<Tensor> expected;
+    if (const Status status = shared->reference(ExecOptions{}, &expected); !status.ok()) {
+      state.SkipWithError(("reference: " + status.to_string()).c_str());
+      return;
+    }
+    if (expected.empty()) {
+      state.SkipWithError("reference kept no outputs");
+      return;
+    }
+    for (auto _ : state) {
+      for (const int threads : {1, 2}) {
+        ExecOptions options;
+        options.num_threads = threads;
+        std::vector<Tensor> actual;
+        const Status status = shared->optimized(options, &actual);
+        const std::string what = "optimized, " + std::to_string(threads) + " thread(s): ";
+        if (!status.ok()) {
+          state.SkipWithError((what + status.to_string()).c_str());
+          return;
+        }
+        if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
+          state.SkipWithError((what + difference).c_str());
+          return;
+        }
+      }
+    }
+    std::int64_t compared = 0;
+    for (const Tensor& t : expected) compared += tensor_bytes(t);
+    state.counters["compared_bytes"] = static_cast<double>(compared);
+  })->Iterations(1)->Unit(benchmark::kMillisecond);
 
   benchmark::RegisterBenchmark((prefix + "memcpy").c_str(), [shared](benchmark::State& state) {
     const auto bytes = static_cast<std::size_t>(shared->output_bytes);
@@ -133,6 +185,12 @@ Tensor iota_tensor(DType dtype, const Shape& shape) {
     for (std::int64_t i = 0; i < t.num_elements(); ++i) data[i] = iota_value<T>(i);
   });
   return t;
+}
+
+Status keep_outputs(Status status, std::vector<Tensor>* keep, std::vector<Tensor>& outputs) {
+  if (keep != nullptr && status.ok())
+    for (Tensor& t : outputs) keep->push_back(std::move(t));
+  return status;
 }
 
 std::int64_t tensor_bytes(const Tensor& t) {

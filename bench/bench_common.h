@@ -4,6 +4,8 @@
 //   <Op>/<case>/optimized/threads:1, <Op>/<case>/optimized/threads:2,
 //   <Op>/<case>/reference (few iterations: the reference materialises copies),
 //   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers),
+//   <Op>/<case>/verify (untimed check: optimized on 1 and 2 threads equals the reference bit
+//   for bit, dtype and shape included; fails the benchmark otherwise),
 // all with UseRealTime and SetBytesProcessed(iterations * output_bytes), so ratios of the same
 // case in the same run compare the kernel with a plain copy. The op benchmarks also report
 // the counters peak_extra_bytes / peak_extra_pct: the most heap bytes live at once during one
@@ -13,8 +15,10 @@
 //   static const bool registered = [] {
 //     auto inputs = std::make_shared<bench::Lazy<Tensor>>([] { return bench::iota_tensor(...); });
 //     bench::register_case({"SpaceToBatchND", "f32_8x256x256x32_b2x2", output_bytes,
-//                           [=](const ExecOptions& o) { Tensor out; return optimized::...(inputs->get(), ..., &out, o); },
-//                           [=](const ExecOptions& o) { Tensor out; return reference::...(...); }});
+//                           [=](const ExecOptions& o, std::vector<Tensor>* keep) {
+//                             Tensor out;
+//                             return keep_outputs(optimized::...(inputs->get(), ..., &out, o), keep, out); },
+//                           [=](const ExecOptions& o, std::vector<Tensor>* keep) { ... reference ... }});
 //     return true;
 //   }();
 //
@@ -29,6 +33,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "opconform/exec.h"
 #include "opconform/status.h"
@@ -36,8 +41,9 @@
 
 namespace opconform::bench {
 
-// One call of one implementation; the callee owns (and drops) its outputs.
-using RunFn = std::function<Status(const ExecOptions& options)>;
+// One call of one implementation. Timed calls pass keep = nullptr and the callee drops its
+// outputs; the verify benchmark passes a vector that receives every output, in order.
+using RunFn = std::function<Status(const ExecOptions& options, std::vector<Tensor>* keep)>;
 
 struct Case {
   std::string op;             // "SpaceToBatchND"
@@ -52,6 +58,14 @@ struct Case {
 // Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main
 // runs, e.g. from a static initializer.
 void register_case(Case c);
+
+// Returns `status`; on success moves `outputs` into *keep when keep is not null.
+template <class... Outputs>
+Status keep_outputs(Status status, std::vector<Tensor>* keep, Outputs&... outputs) {
+  if (keep != nullptr && status.ok()) (keep->push_back(std::move(outputs)), ...);
+  return status;
+}
+Status keep_outputs(Status status, std::vector<Tensor>* keep, std::vector<Tensor>& outputs);
 
 // Heap accounting of the bench binary (bench_common.cc): bytes live now and the most live
 // since the last reset_peak_heap_bytes().

@@ -55,28 +55,28 @@ void register_space_batch(const SpaceBatchCase& c) {
   };
   auto s2b = std::make_shared<Lazy<Inputs>>(make(c.space_shape));
   register_case({"SpaceToBatchND", c.name, float_bytes(batch),
-                 [s2b](const ExecOptions& o) {
+                 [s2b](const ExecOptions& o, std::vector<Tensor>* keep) {
                    Inputs& in = s2b->get();
                    Tensor out;
-                   return optimized::SpaceToBatchND(in.data, in.block, in.offsets, &out, o);
+                   return keep_outputs(optimized::SpaceToBatchND(in.data, in.block, in.offsets, &out, o), keep, out);
                  },
-                 [s2b](const ExecOptions& o) {
+                 [s2b](const ExecOptions& o, std::vector<Tensor>* keep) {
                    Inputs& in = s2b->get();
                    Tensor out;
-                   return reference::SpaceToBatchND(in.data, in.block, in.offsets, &out, o);
+                   return keep_outputs(reference::SpaceToBatchND(in.data, in.block, in.offsets, &out, o), keep, out);
                  },
                  [s2b] { s2b->get(); }});
   auto b2s = std::make_shared<Lazy<Inputs>>(make(batch));
   register_case({"BatchToSpaceND", c.name, float_bytes(c.space_shape),
-                 [b2s](const ExecOptions& o) {
+                 [b2s](const ExecOptions& o, std::vector<Tensor>* keep) {
                    Inputs& in = b2s->get();
                    Tensor out;
-                   return optimized::BatchToSpaceND(in.data, in.block, in.offsets, &out, o);
+                   return keep_outputs(optimized::BatchToSpaceND(in.data, in.block, in.offsets, &out, o), keep, out);
                  },
-                 [b2s](const ExecOptions& o) {
+                 [b2s](const ExecOptions& o, std::vector<Tensor>* keep) {
                    Inputs& in = b2s->get();
                    Tensor out;
-                   return reference::BatchToSpaceND(in.data, in.block, in.offsets, &out, o);
+                   return keep_outputs(reference::BatchToSpaceND(in.data, in.block, in.offsets, &out, o), keep, out);
                  },
                  [b2s] { b2s->get(); }});
 }

@@ -71,15 +71,15 @@ const bool registered = [] {
     auto inputs = c.inputs;
     const std::int64_t cd = c.concat_dim;
     register_case({"SparseConcat", c.name, output_bytes,
-                   [inputs, cd](const ExecOptions& o) {
+                   [inputs, cd](const ExecOptions& o, std::vector<Tensor>* keep) {
                      SparseTensor out;
                      const SparseInputs& in = inputs->get();
-                     return optimized::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o);
+                     return keep_outputs(optimized::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o), keep, out.indices, out.values, out.shape);
                    },
-                   [inputs, cd](const ExecOptions& o) {
+                   [inputs, cd](const ExecOptions& o, std::vector<Tensor>* keep) {
                      SparseTensor out;
                      const SparseInputs& in = inputs->get();
-                     return reference::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o);
+                     return keep_outputs(reference::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o), keep, out.indices, out.values, out.shape);
                    },
                    [inputs] { inputs->get(); }, 1});
   }

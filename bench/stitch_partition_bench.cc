@@ -98,13 +98,13 @@ const bool registered = [] {
       register_case({"DynamicStitch",
                      std::string("f32_") + size.name + (duplicates ? "_dup50" : "_perm"),
                      output_bytes,
-                     [inputs](const ExecOptions& o) {
+                     [inputs](const ExecOptions& o, std::vector<Tensor>* keep) {
                        Tensor out;
-                       return optimized::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o);
+                       return keep_outputs(optimized::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o), keep, out);
                      },
-                     [inputs](const ExecOptions& o) {
+                     [inputs](const ExecOptions& o, std::vector<Tensor>* keep) {
                        Tensor out;
-                       return reference::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o);
+                       return keep_outputs(reference::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o), keep, out);
                      },
                      [inputs] { inputs->get(); }, 1});
     }
@@ -113,13 +113,13 @@ const bool registered = [] {
           [size, k] { return make_partition_inputs(size, k); });
       register_case({"DynamicPartition", std::string("f32_") + size.name + "_k" + std::to_string(k),
                      output_bytes,
-                     [inputs, k](const ExecOptions& o) {
+                     [inputs, k](const ExecOptions& o, std::vector<Tensor>* keep) {
                        std::vector<Tensor> out;
-                       return optimized::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o);
+                       return keep_outputs(optimized::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o), keep, out);
                      },
-                     [inputs, k](const ExecOptions& o) {
+                     [inputs, k](const ExecOptions& o, std::vector<Tensor>* keep) {
                        std::vector<Tensor> out;
-                       return reference::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o);
+                       return keep_outputs(reference::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o), keep, out);
                      },
                      [inputs] { inputs->get(); }, 1});
     }
