@@ -40,6 +40,8 @@ struct Options {
   double target_seconds = 60;
   double timeout_seconds = 10;
   std::string markdown, json_path;
+  std::vector<std::string> layers = {"vectors", "generated", "fuzz"};  // which layers run
+  bool code_only = false;  // judge codes only (code-conformance) instead of codes and messages
 };
 
 struct Result {
@@ -121,10 +123,18 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
   };
   std::vector<Layer> layers = {{"vectors", true, "", 0}, {"generated", false, "", o.cases}};
 #ifdef OPCONFORM_MUTANTS_FUZZ_CORPUS
-  if (fuzz_corpus_as_vectors(m.op, work / "fuzz-vectors" / m.op_name))
-    layers.push_back({"fuzz corpus", true, (work / "fuzz-vectors" / m.op_name).string(), 0});
+  layers.push_back({"fuzz corpus", true, (work / "fuzz-vectors" / m.op_name).string(), 0});
 #endif
   for (const Layer& layer : layers) {
+    const std::string short_name = layer.name.substr(0, layer.name.find(' '));
+    if (std::find(o.layers.begin(), o.layers.end(), short_name) == o.layers.end()) continue;
+#ifdef OPCONFORM_MUTANTS_FUZZ_CORPUS
+    // Converted only when the earlier layers did not kill (once per op and run).
+    std::error_code ec;
+    if (layer.name == "fuzz corpus" && !fs::exists(layer.corpus_dir, ec) &&
+        !fuzz_corpus_as_vectors(m.op, layer.corpus_dir))
+      continue;
+#endif
     validator::ValidateOptions v;
     v.impl = m.plugin;
     v.ops = {m.op};
@@ -132,7 +142,7 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
     v.cases = layer.cases;
     v.run_corpus = layer.corpus;
     v.corpus_dir = layer.corpus_dir;
-    v.strict_messages = true;  // the spec's messages are part of the contract (strict-conformant)
+    v.strict_messages = !o.code_only;  // the spec's messages are part of the contract
     v.timeout_seconds = o.timeout_seconds;
     v.max_shrink_runs = 0;     // time to kill is time to the first failing case
     v.stop_after_failures = 1;
@@ -155,7 +165,7 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
         r.outcome = first.value("outcome", "");
         r.case_name = first.value("name", "");
         r.detail = first.value("detail", "");
-        r.detail = r.detail.substr(0, r.detail.find('\n'));
+        std::replace(r.detail.begin(), r.detail.end(), '\n', ' ');
       }
       return r;
     }
@@ -190,6 +200,9 @@ void write_markdown(const std::string& path, const std::vector<Result>& results,
        "`--strict-messages`, stopping at the first failing case. *Killed by* is the first layer with a\n"
        "failing case, *time* the wall time from the start of the mutant's validation to that case\n"
        "(no shrinking). The ctest label `mutants` runs the same, one test per mutant.\n\n"
+       "Layers run here:";
+  for (const std::string& layer : o.layers) f << " " << layer;
+  f << (o.code_only ? " (codes only)" : "") << ".\n\n"
        "| mutant | op | class | what it breaks | killed by | outcome | first failing case | time (s) |\n"
        "|---|---|---|---|---|---|---|---|\n";
   for (const Result& r : results) {
@@ -291,6 +304,11 @@ void add_mutants_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--seed", o->seed, "seed of the generated cases")->capture_default_str();
   cmd->add_option("--target", o->target_seconds, "seconds a kill may take")->capture_default_str();
   cmd->add_option("--timeout", o->timeout_seconds, "seconds one case may take")->capture_default_str();
+  cmd->add_option("--layers", o->layers, "layers to run, in order: vectors, generated, fuzz")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"vectors", "generated", "fuzz"}))
+      ->capture_default_str();
+  cmd->add_flag("--code-only", o->code_only, "judge error codes only, not messages (default: strict)");
   cmd->add_option("--markdown", o->markdown, "write the kill table as Markdown to FILE");
   cmd->add_option("--json", o->json_path, "write the results as JSON to FILE");
   cmd->callback([o, &exit_code] { exit_code = run(*o); });
