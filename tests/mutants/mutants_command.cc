@@ -41,6 +41,7 @@ struct Options {
   double timeout_seconds = 10;
   std::string markdown, json_path;
   std::vector<std::string> layers = {"vectors", "generated", "fuzz"};  // which layers run
+  std::int64_t worker_memory_mib = -1;  // -1: validate's default
   bool code_only = false;  // judge codes only (code-conformance) instead of codes and messages
 };
 
@@ -144,6 +145,7 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
     v.corpus_dir = layer.corpus_dir;
     v.strict_messages = !o.code_only;  // the spec's messages are part of the contract
     v.timeout_seconds = o.timeout_seconds;
+    v.worker_memory_mib = o.worker_memory_mib;
     v.max_shrink_runs = 0;     // time to kill is time to the first failing case
     v.stop_after_failures = 1;
     v.progress = false;
@@ -308,6 +310,8 @@ void add_mutants_command(CLI::App& app, int& exit_code) {
       ->delimiter(',')
       ->check(CLI::IsMember({"vectors", "generated", "fuzz"}))
       ->capture_default_str();
+  cmd->add_option("--worker-memory", o->worker_memory_mib,
+                  "the worker's address-space limit in MiB (as validate's; large for a sanitized worker)");
   cmd->add_flag("--code-only", o->code_only, "judge error codes only, not messages (default: strict)");
   cmd->add_option("--markdown", o->markdown, "write the kill table as Markdown to FILE");
   cmd->add_option("--json", o->json_path, "write the results as JSON to FILE");
