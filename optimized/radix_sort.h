@@ -48,8 +48,10 @@ inline bool ends_in_scratch(int bits) {
 
 namespace detail {
 
+// Bits [shift, shift + width) of key; shift and width may each be 0..64.
 inline std::uint64_t field(std::uint64_t key, int shift, int width) {
-  return (key >> shift) & ((std::uint64_t{1} << width) - 1);
+  const std::uint64_t shifted = shift >= 64 ? 0 : key >> shift;
+  return width >= 64 ? shifted : shifted & ((std::uint64_t{1} << width) - 1);
 }
 
 // Stable LSD sort of from[0, n) on bits [low_bit, low_bit + passes * digit_bits), ping-ponging
