@@ -124,7 +124,8 @@ std::vector<std::int64_t> factors_reaching_2pow63(int m, std::int64_t dmax) {
   __int128 p = 1;
   for (int j = 0; j + 1 < m; ++j) {
     __int128 reach = p;  // p times the largest product of the prefix factors after this one
-    for (int k = j + 1; k + 1 < m; ++k) reach = std::min(reach * dmax, two63 * dmax);
+    for (int k = j + 1; k + 1 < m; ++k)  // saturates at 2^63 * dmax (no __int128 overflow)
+      reach = reach >= two63 ? two63 * dmax : std::min(reach * dmax, two63 * dmax);
     const __int128 hi = std::min<__int128>(dmax, (two63 - 1) / p);
     const __int128 lo = std::min(hi, std::max<__int128>(1, (threshold + reach - 1) / reach));
     const std::int64_t f = draw_edge(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));

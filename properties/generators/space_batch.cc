@@ -522,7 +522,7 @@ GeneratedCase draw_invalid(Op op, std::string_view rule) {
     const I128 sb = static_cast<I128>(d.size[i]) * d.block[i];
     const std::int64_t over = draw_edge(1, static_cast<std::int64_t>(std::min<I128>(kInt64Max - sb, kTwoPow63 + sb)));
     const std::int64_t total = static_cast<std::int64_t>(sb + over);
-    d.start[i] = *rc::gen::inRange<std::int64_t>(0, total + 1);
+    d.start[i] = *rc::gen::inRange<std::int64_t>(-1, total) + 1;  // [0, total]; total may be 2^63-1
     d.end[i] = total - d.start[i];
     return build(d, id);
   }
