@@ -72,6 +72,9 @@ Result validate(ValidateOptions options, const std::string& name) {
   options.progress = false;
   options.worker_path = OPCONFORM_TEST_WORKER;
   if (options.impl.empty()) options.impl = OPCONFORM_TEST_BUNDLED_PLUGIN;
+  // These tests judge outcomes, not speed: a sanitizer build on a busy machine may take more
+  // than the default 10 s on the corpus's biggest vectors. Timeout tests set their own.
+  if (options.timeout_seconds == ValidateOptions{}.timeout_seconds) options.timeout_seconds = 120;
   if (!options.seed) options.seed = 1;
   std::ostringstream out, err;
   r.exit_code = run_validate(options, out, err);
