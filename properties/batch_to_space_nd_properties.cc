@@ -29,7 +29,8 @@ RC_GTEST_PROP(BatchToSpaceND, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
 RC_GTEST_PROP(BatchToSpaceND, Determinism, ()) {
-  determinism(*generators::any_case(kOp), *generators::gen_exec_choice());
+  determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
+              *generators::gen_exec_choice());
 }
 
 // Every output element is written exactly once from an input element: the output's elements

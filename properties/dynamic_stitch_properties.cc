@@ -23,7 +23,8 @@ RC_GTEST_PROP(DynamicStitch, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
 RC_GTEST_PROP(DynamicStitch, Determinism, ()) {
-  determinism(*generators::any_case(kOp), *generators::gen_exec_choice());
+  determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
+              *generators::gen_exec_choice());
 }
 
 // Rows are the last writer in (m, flat i) order; rows nobody names are zero; the first dim is

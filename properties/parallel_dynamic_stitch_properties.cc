@@ -29,7 +29,8 @@ RC_GTEST_PROP(ParallelDynamicStitch, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
 RC_GTEST_PROP(ParallelDynamicStitch, Determinism, ()) {
-  determinism(*generators::any_case(kOp), *generators::gen_exec_choice());
+  determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
+              *generators::gen_exec_choice());
 }
 
 // Inside one list the later position wins; a row named by several lists holds the last writer

@@ -28,7 +28,8 @@ RC_GTEST_PROP(SpaceToBatchND, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
 RC_GTEST_PROP(SpaceToBatchND, Determinism, ()) {
-  determinism(*generators::any_case(kOp), *generators::gen_exec_choice());
+  determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
+              *generators::gen_exec_choice());
 }
 
 // BatchToSpaceND(SpaceToBatchND(x, b, p), b, p) == x, bit for bit.

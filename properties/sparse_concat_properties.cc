@@ -26,7 +26,8 @@ RC_GTEST_PROP(SparseConcat, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
 RC_GTEST_PROP(SparseConcat, Determinism, ()) {
-  determinism(*generators::any_case(kOp), *generators::gen_exec_choice());
+  determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
+              *generators::gen_exec_choice());
 }
 
 // One entry of an input: its coordinates (offset on the concat dim) and where its value is.
