@@ -23,54 +23,92 @@ function manifest() {
 const f32 = new Float32Array(1);
 const u32 = new Uint32Array(f32.buffer);
 
-function decodeFloat32(e) {
-  if (typeof e === 'number') return e;
-  if (e === 'inf') return Infinity;
-  if (e === '-inf') return -Infinity;
-  if (e === 'nan') { u32[0] = 0x7fc00000; return f32[0]; }
-  if (typeof e === 'string' && e.startsWith('0x')) { u32[0] = parseInt(e.slice(2), 16); return f32[0]; }
+// Float32 elements travel as bit patterns (Uint32Array views), never as JS numbers: reading a
+// signalling NaN into a double quiets it, and that would be this adapter's doing, not tfjs's.
+function float32Bits(e) {
+  if (typeof e === 'number') { f32[0] = e; return u32[0]; }
+  if (e === 'inf') return 0x7f800000;
+  if (e === '-inf') return 0xff800000;
+  if (e === 'nan') return 0x7fc00000;
+  if (typeof e === 'string' && e.startsWith('0x')) return parseInt(e.slice(2), 16) >>> 0;
   throw new Error(`bad float32 element ${JSON.stringify(e)}`);
 }
 
+// tfjs takes integers (dims, block, paddings) as JS numbers: one beyond 2^53 cannot reach it
+// exactly, so the adapter answers instead of passing a rounded neighbour on.
 function decodeInt(e) {
-  if (typeof e === 'number') return e;
-  // tfjs takes JS numbers: an integer beyond 2^53 reaches it as the nearest double.
-  if (typeof e === 'string') return Number(BigInt(e));
-  throw new Error(`bad integer element ${JSON.stringify(e)}`);
+  const v = typeof e === 'number' ? e : typeof e === 'string' ? Number(BigInt(e)) : NaN;
+  if (!Number.isInteger(v)) throw new Error(`bad integer element ${JSON.stringify(e)}`);
+  if (!Number.isSafeInteger(v) || (typeof e === 'string' && BigInt(e) !== BigInt(v))) {
+    const err = new Error(`adapter: integer ${e} is beyond 2^53, not exactly representable in the JS number tfjs takes`);
+    err.code = 'INVALID_ARGUMENT';
+    throw err;
+  }
+  return v;
 }
 
 function decodeDims(shape) { return shape.map(decodeInt); }
 
 function elementCount(dims) { return dims.reduce((a, b) => a * b, 1); }
 
-// A vector tensor -> {dtype, dims, values (JS array)}.
+// A vector tensor -> {dtype, dims, values}: a Float32Array (bits kept) for float32, an
+// Int32Array for int32, a JS array otherwise.
 function decodeTensor(t) {
   const dims = decodeDims(t.shape);
   const n = elementCount(dims);
   if (n > 1e8) throw new RangeError(`tensor of ${n} elements`);
-  let raw = t.data;
-  if (raw === undefined) raw = new Array(n).fill(t.fill);
-  const dec = t.dtype === 'float32' ? decodeFloat32 : t.dtype === 'bool' ? (e) => e : decodeInt;
-  return {dtype: t.dtype, dims, values: raw.map(dec)};
+  const raw = t.data !== undefined ? t.data : new Array(n).fill(t.fill);
+  if (t.dtype === 'float32') {
+    const values = new Float32Array(n);
+    const bits = new Uint32Array(values.buffer);
+    raw.forEach((e, i) => { bits[i] = float32Bits(e); });
+    return {dtype: t.dtype, dims, values};
+  }
+  if (t.dtype === 'bool') return {dtype: t.dtype, dims, values: raw};
+  const values = raw.map(decodeInt);
+  return {dtype: t.dtype, dims, values: t.dtype === 'int32' ? Int32Array.from(values) : values};
 }
 
-// One float32 as the vector encoding writes it: "-0.0"-safe, NaN payloads as hex.
-function encodeFloat32(x) {
-  f32[0] = x;
-  const bits = u32[0];
-  if (Number.isNaN(f32[0])) return bits === 0x7fc00000 ? '"nan"' : `"0x${bits.toString(16).padStart(8, '0')}"`;
-  if (f32[0] === Infinity) return '"inf"';
-  if (f32[0] === -Infinity) return '"-inf"';
-  if (f32[0] === 0 && 1 / f32[0] < 0) return '-0.0';
+// Flat values -> nested JS arrays of the given dims (rank 0: the one value): block and
+// paddings/crops reach tfjs in the shape the case gives them, malformed ones included.
+function nest(values, dims) {
+  if (dims.length === 0) return values[0];
+  const inner = dims.slice(1);
+  const step = elementCount(inner);
+  const out = [];
+  for (let i = 0; i < dims[0]; ++i) out.push(nest(values.slice(i * step, (i + 1) * step), inner));
+  return out;
+}
+
+// One float32 bit pattern as the vector encoding writes it: "-0.0"-safe, NaN payloads as hex.
+function encodeFloat32Bits(bits) {
+  if (bits === 0x7f800000) return '"inf"';
+  if (bits === 0xff800000) return '"-inf"';
+  if ((bits & 0x7f800000) === 0x7f800000) {
+    return bits === 0x7fc00000 ? '"nan"' : `"0x${bits.toString(16).padStart(8, '0')}"`;
+  }
+  if (bits === 0x80000000) return '-0.0';
+  u32[0] = bits;
   return String(f32[0]);  // the double's shortest form; it converts back to the same float32
 }
 
+// A dim tfjs computed beyond 2^53 is written exactly as the double it is (a string, as the
+// encoding writes big integers); the validator judges it.
+function encodeDim(d) {
+  if (Number.isSafeInteger(d)) return String(d);
+  return Number.isInteger(d) ? `"${BigInt(d)}"` : JSON.stringify(String(d));
+}
+
 function encodeOutput(dtype, shape, values) {
-  const enc = dtype === 'float32' ? encodeFloat32 : dtype === 'bool' ? (v) => (v ? 'true' : 'false')
-                                                                     : (v) => String(v);
-  const parts = [];
-  for (const v of values) parts.push(enc(v));
-  return `{"dtype":${JSON.stringify(dtype)},"shape":${JSON.stringify(shape)},"data":[${parts.join(',')}]}`;
+  let parts;
+  if (dtype === 'float32') {
+    const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
+    parts = Array.from(bits, encodeFloat32Bits);
+  } else {
+    parts = Array.from(values, dtype === 'bool' ? (v) => (v ? 'true' : 'false') : (v) => String(v));
+  }
+  return `{"dtype":${JSON.stringify(dtype)},"shape":[${shape.map(encodeDim).join(',')}],` +
+         `"data":[${parts.join(',')}]}`;
 }
 
 // --- the ops ---
@@ -94,9 +132,8 @@ function runSpaceBatch(c) {
   const block = toParams(c.inputs.block_shape, 'block_shape');
   const pads = toParams(s2b ? c.inputs.paddings : c.inputs.crops, s2b ? 'paddings' : 'crops');
   // tfjs takes block and paddings/crops as plain JS arrays: [m] and [[before, after], ...].
-  const blockArr = block.values;
-  const padArr = [];
-  for (let i = 0; i + 1 < pads.values.length; i += 2) padArr.push([pads.values[i], pads.values[i + 1]]);
+  const blockArr = nest(Array.from(block.values), block.dims);
+  const padArr = nest(Array.from(pads.values), pads.dims);
   const x = decodeTensor(input);
   return tf.tidy(() => {
     const xt = tf.tensor(x.values, x.dims, x.dtype);
