@@ -15,6 +15,7 @@
 
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,6 +40,17 @@ std::optional<at::ScalarType> TorchType(int32_t dtype) {
   }
 }
 
+// The opconform dtype of a torch result (the inverse of TorchType).
+int32_t OpconformType(at::ScalarType type) {
+  for (int32_t dtype : {OPCONFORM_DTYPE_FLOAT32, OPCONFORM_DTYPE_FLOAT64, OPCONFORM_DTYPE_FLOAT16,
+                        OPCONFORM_DTYPE_BFLOAT16, OPCONFORM_DTYPE_INT8, OPCONFORM_DTYPE_INT16,
+                        OPCONFORM_DTYPE_INT32, OPCONFORM_DTYPE_INT64, OPCONFORM_DTYPE_UINT8,
+                        OPCONFORM_DTYPE_BOOL, OPCONFORM_DTYPE_COMPLEX64, OPCONFORM_DTYPE_COMPLEX128}) {
+    if (TorchType(dtype) == type) return dtype;
+  }
+  return -1;  // not reached: every torch result here has one of the types above
+}
+
 // Thrown for a dtype torch has no type for; answered as UNIMPLEMENTED.
 struct Unsupported {
   std::string message;
@@ -57,12 +69,13 @@ int32_t Fail(const opconform_call* call, int32_t code, std::string message) {
   return code;
 }
 
-// Copies `value` (any layout) into output `index` of the op; false when the buffer is refused.
-bool Emit(const opconform_call* call, int32_t index, int32_t dtype, const at::Tensor& value) {
+// Copies `value` (any layout) into output `index` of the op, in the dtype torch gave it (at::cat
+// promotes mixed dtypes; the comparison shows that); false when the buffer is refused.
+bool Emit(const opconform_call* call, int32_t index, const at::Tensor& value) {
   const at::Tensor dense = value.contiguous();
   const std::vector<int64_t> dims(dense.sizes().begin(), dense.sizes().end());
-  void* out = call->allocate_output(call->caller, index, dtype, static_cast<int32_t>(dims.size()),
-                                    dims.data());
+  void* out = call->allocate_output(call->caller, index, OpconformType(dense.scalar_type()),
+                                    static_cast<int32_t>(dims.size()), dims.data());
   if (out == nullptr) return false;
   std::memcpy(out, dense.data_ptr(), dense.numel() * dense.element_size());
   return true;
@@ -91,6 +104,10 @@ int32_t Stitch(const opconform_call* call, const opconform_tensor* indices, int6
       return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: indices and data lists differ");
     }
     const at::Tensor first = View(data[0]);
+    if (data[0].rank < indices[0].rank) {
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT,
+                  "adapter: data[0] has a lower rank than indices[0] (no row shape to take)");
+    }
     const std::vector<int64_t> rest(first.sizes().begin() + indices[0].rank, first.sizes().end());
     std::vector<at::Tensor> flat_indices, flat_values;
     for (int64_t i = 0; i < num_data; ++i) {
@@ -110,7 +127,7 @@ int32_t Stitch(const opconform_call* call, const opconform_tensor* indices, int6
     merged_shape.insert(merged_shape.end(), rest.begin(), rest.end());
     at::Tensor merged = at::zeros(merged_shape, values.options());
     merged.index_put_({index}, values);
-    return Emit(call, 0, data[0].dtype, merged) ? OPCONFORM_CODE_OK : kRefused;
+    return Emit(call, 0, merged) ? OPCONFORM_CODE_OK : kRefused;
   });
 }
 
@@ -157,10 +174,16 @@ __attribute__((visibility("default"))) int32_t opconform_dynamic_partition(
     const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
     int64_t num_partitions) {
   return Guarded(call, [&]() -> int32_t {
+    // TensorFlow's attr: an int32 of at least 1. The mask composition runs once per partition,
+    // so the adapter checks it before looping.
+    if (num_partitions < 1 || num_partitions > std::numeric_limits<int32_t>::max()) {
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT,
+                  "adapter: num_partitions " + std::to_string(num_partitions) + " is not an int32 >= 1");
+    }
     const at::Tensor values = View(*data);
     const at::Tensor parts = View(*partitions);
     for (int64_t i = 0; i < num_partitions; ++i) {
-      if (!Emit(call, static_cast<int32_t>(i), data->dtype, values.index({parts == i}))) {
+      if (!Emit(call, static_cast<int32_t>(i), values.index({parts == i}))) {
         return kRefused;
       }
     }
@@ -173,8 +196,11 @@ __attribute__((visibility("default"))) int32_t opconform_sparse_concat(
     const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
     int64_t num_shapes, int64_t concat_dim) {
   return Guarded(call, [&]() -> int32_t {
-    if (num_indices != num_values || num_indices != num_shapes || num_indices < 1) {
+    if (num_indices != num_values || num_indices != num_shapes) {
       return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: list lengths differ");
+    }
+    if (num_indices < 2) {  // TensorFlow's attr N: at least 2
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: SparseConcat takes at least 2 inputs");
     }
     std::vector<at::Tensor> sparse;
     for (int64_t i = 0; i < num_indices; ++i) {
@@ -187,9 +213,8 @@ __attribute__((visibility("default"))) int32_t opconform_sparse_concat(
     const at::Tensor result = at::cat(sparse, concat_dim).coalesce();
     const std::vector<int64_t> out_shape(result.sizes().begin(), result.sizes().end());
     const at::Tensor shape_tensor = at::tensor(out_shape, at::kLong);
-    if (!Emit(call, 0, OPCONFORM_DTYPE_INT64, result.indices().t()) ||
-        !Emit(call, 1, values[0].dtype, result.values()) ||
-        !Emit(call, 2, OPCONFORM_DTYPE_INT64, shape_tensor)) {
+    if (!Emit(call, 0, result.indices().t()) || !Emit(call, 1, result.values()) ||
+        !Emit(call, 2, shape_tensor)) {
       return kRefused;
     }
     return OPCONFORM_CODE_OK;
