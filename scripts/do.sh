@@ -12,7 +12,11 @@ packages=(
   xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev librapidcheck-dev libbenchmark-dev
   clang libclang-rt-14-dev libomp-14-dev llvm
+  # the third-party implementations the validator is tested against (adapters/)
+  libarmnn-dev libarmnn-cpuref-backend22 libtorch-dev
 )
+# TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
+command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
 install_deps() {
   local missing=()
@@ -28,6 +32,8 @@ install_deps() {
 }
 
 build() {
+  # tfjs versions are pinned in adapters/tfjs/package-lock.json; CMake itself never fetches.
+  (cd adapters/tfjs && npm ci --no-audit --no-fund --loglevel=error)
   cmake --preset default
   cmake --build --preset default -j "$(nproc)"
 }
