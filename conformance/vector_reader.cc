@@ -347,9 +347,11 @@ class Reader {
   Values read_values(const json& j, const std::string& path, std::span<const Slot> slots,
                      std::string_view what) {
     expect_object(j, path);
-    for (const auto& [key, value] : j.items())
+    for (const auto& item : j.items()) {  // no structured binding: clang 14 cannot capture one
+      const std::string& key = item.key();
       if (std::none_of(slots.begin(), slots.end(), [&](const Slot& s) { return s.name == key; }))
         fail(field(path, key), "not an " + std::string(what) + " of this op (expected " + slot_names(slots) + ")");
+    }
     Values values;
     for (const Slot& slot : slots) {
       const json& v = required(j, path, slot.name);

@@ -23,13 +23,17 @@ constexpr std::int64_t kFillThreshold = 64;  // more equal elements than this: "
 struct Node {
   enum Kind { kToken, kArray, kObject } kind = kToken;
   std::string token;
-  std::vector<Node> items;                          // kArray
-  std::vector<std::pair<std::string, Node>> fields;  // kObject, keys as JSON text
+  std::vector<Node> items;        // kArray: the elements; kObject: the values, in order
+  std::vector<std::string> keys;  // kObject: the keys as JSON text (no pair<string, Node>:
+                                  // clang 14 rejects it while Node is incomplete)
 
   static Node of(std::string token) { return Node{kToken, std::move(token), {}, {}}; }
   static Node array() { return Node{kArray, {}, {}, {}}; }
   static Node object() { return Node{kObject, {}, {}, {}}; }
-  void add(std::string_view key, Node value) { fields.emplace_back(quote(key), std::move(value)); }
+  void add(std::string_view key, Node value) {
+    keys.push_back(quote(key));
+    items.push_back(std::move(value));
+  }
 
   static std::string quote(std::string_view s) {
     return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -40,14 +44,10 @@ struct Node {
 std::size_t inline_width(const Node& n, std::size_t limit) {
   if (n.kind == Node::kToken) return n.token.size();
   std::size_t width = 2;
-  const std::size_t count = n.kind == Node::kArray ? n.items.size() : n.fields.size();
-  for (std::size_t i = 0; i < count && width <= limit; ++i) {
+  for (std::size_t i = 0; i < n.items.size() && width <= limit; ++i) {
     if (i > 0) width += 2;
-    if (n.kind == Node::kArray) {
-      width += inline_width(n.items[i], limit - std::min(width, limit));
-    } else {
-      width += n.fields[i].first.size() + 2 + inline_width(n.fields[i].second, limit - std::min(width, limit));
-    }
+    if (n.kind == Node::kObject) width += n.keys[i].size() + 2;
+    width += inline_width(n.items[i], limit - std::min(width, limit));
   }
   return width;
 }
@@ -58,15 +58,10 @@ void print_inline(const Node& n, std::string& out) {
     return;
   }
   out += n.kind == Node::kArray ? '[' : '{';
-  const std::size_t count = n.kind == Node::kArray ? n.items.size() : n.fields.size();
-  for (std::size_t i = 0; i < count; ++i) {
+  for (std::size_t i = 0; i < n.items.size(); ++i) {
     if (i > 0) out += ", ";
-    if (n.kind == Node::kArray) {
-      print_inline(n.items[i], out);
-    } else {
-      out += n.fields[i].first + ": ";
-      print_inline(n.fields[i].second, out);
-    }
+    if (n.kind == Node::kObject) out += n.keys[i] + ": ";
+    print_inline(n.items[i], out);
   }
   out += n.kind == Node::kArray ? ']' : '}';
 }
@@ -75,7 +70,6 @@ void print_inline(const Node& n, std::string& out) {
 int object_depth(const Node& n) {
   int depth = 0;
   for (const Node& item : n.items) depth = std::max(depth, object_depth(item));
-  for (const auto& field : n.fields) depth = std::max(depth, object_depth(field.second));
   return depth + (n.kind == Node::kObject ? 1 : 0);
 }
 
@@ -88,9 +82,9 @@ void print(const Node& n, std::size_t indent, std::size_t column, bool top, std:
   const std::string inner(indent + 2, ' ');
   if (n.kind == Node::kObject) {
     out += "{";
-    for (std::size_t i = 0; i < n.fields.size(); ++i) {
-      out += (i > 0 ? ",\n" : "\n") + inner + n.fields[i].first + ": ";
-      print(n.fields[i].second, indent + 2, inner.size() + n.fields[i].first.size() + 2, false, out);
+    for (std::size_t i = 0; i < n.items.size(); ++i) {
+      out += (i > 0 ? ",\n" : "\n") + inner + n.keys[i] + ": ";
+      print(n.items[i], indent + 2, inner.size() + n.keys[i].size() + 2, false, out);
     }
     out += "\n" + std::string(indent, ' ') + "}";
     return;
@@ -217,9 +211,9 @@ Node values_node(const Values& values, std::span<const Slot> slots) {
   Node node = Node::object();
   for (const Slot& slot : slots)
     if (auto it = values.find(std::string(slot.name)); it != values.end()) node.add(slot.name, value_node(it->second));
-  for (const auto& [name, value] : values)
-    if (std::none_of(slots.begin(), slots.end(), [&](const Slot& s) { return s.name == name; }))
-      node.add(name, value_node(value));
+  for (const auto& entry : values)  // no structured binding: clang 14 cannot capture one
+    if (std::none_of(slots.begin(), slots.end(), [&](const Slot& s) { return s.name == entry.first; }))
+      node.add(entry.first, value_node(entry.second));
   return node;
 }
 
