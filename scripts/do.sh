@@ -49,6 +49,10 @@ case "${1:-}" in
     install_deps
     build
     ctest --preset default
+    # fuzz-smoke: every libFuzzer harness (clang 14, ASan + UBSan) fuzzes briefly from its corpus
+    cmake --preset fuzz
+    cmake --build --preset fuzz --target fuzz_harnesses -j "$(nproc)"
+    ctest --test-dir build-fuzz -L fuzz-smoke -j "$(nproc)" --output-on-failure
     ;;
   *)
     echo "usage: bash scripts/do.sh run|test|deps" >&2
