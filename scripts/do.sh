@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine (as root) and for CI:
 #   bash scripts/do.sh run    install what is missing, build, replay the bundled corpus
-#   bash scripts/do.sh test   install what is missing, build, run the whole ctest suite
+#   bash scripts/do.sh test   install what is missing, build, run the whole ctest suite, then
+#                             a short libFuzzer smoke of every harness (fuzz preset)
 #   bash scripts/do.sh deps   only install the Debian packages
 set -euo pipefail
 cd "$(dirname "$0")/.."
