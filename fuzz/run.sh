@@ -126,8 +126,8 @@ exec_rate() {
       # shellcheck disable=SC2046
       out=$(/usr/bin/time -f 'cpu_seconds %U %S' "$bin" $(common_flags "$h") -max_total_time=20 \
         -print_final_stats=1 "$scratch" "$corpus/$h" 2>&1)
-      wall+=("$(awk -F': *' '/stat::average_exec_per_sec/ {print $2}' <<<"$out")")
-      cpu+=("$(awk -F': *' '/stat::number_of_executed_units/ {n = $2} /^cpu_seconds/ {split($0, t, " "); printf "%d", n / (t[2] + t[3])}' <<<"$out")")
+      wall+=("$(awk '/stat::average_exec_per_sec/ {print $NF}' <<<"$out")")
+      cpu+=("$(awk '/stat::number_of_executed_units/ {n = $NF} /^cpu_seconds/ {split($0, t, " "); printf "%d", n / (t[2] + t[3])}' <<<"$out")")
     done
     printf '%-30s wall exec/s %-16s median %-6s | per CPU second %-16s median %s\n' "$h" "${wall[*]}" \
       "$(printf '%s\n' "${wall[@]}" | sort -n | sed -n 2p)" "${cpu[*]}" "$(printf '%s\n' "${cpu[@]}" | sort -n | sed -n 2p)"
