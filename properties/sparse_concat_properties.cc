@@ -37,6 +37,18 @@ struct Entry {
   std::int64_t row;
 };
 
+// Entry i of one input becomes its entry order[i] (indices [nnz, r] int64, values [nnz]).
+void reorder_entries(const std::vector<std::int64_t>& order, Tensor& indices, Tensor& values) {
+  const std::int64_t r = indices.dim(1);
+  Tensor new_indices(DType::kInt64, indices.shape()), new_values(values.dtype(), values.shape());
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    copy_elements(indices, order[i] * r, new_indices, static_cast<std::int64_t>(i) * r, r);
+    copy_elements(values, order[i], new_values, static_cast<std::int64_t>(i), 1);
+  }
+  indices = new_indices;
+  values = new_values;
+}
+
 // The entries of a valid case with the concat-dim offsets applied, inputs in order.
 std::vector<Entry> offset_entries(const conformance::Case& c, int* cd_out = nullptr, Shape* shape_out = nullptr) {
   const auto& indices = generators::input_list(c, "indices");
@@ -210,17 +222,11 @@ RC_GTEST_PROP(SparseConcat, EntryOrderIrrelevant, ()) {
   auto& indices = std::get<std::vector<Tensor>>(shuffled.inputs["indices"]);
   auto& values = std::get<std::vector<Tensor>>(shuffled.inputs["values"]);
   for (std::size_t k = 0; k < indices.size(); ++k) {
-    const std::int64_t rows = indices[k].dim(0), r = indices[k].dim(1);
+    const std::int64_t rows = indices[k].dim(0);
     std::vector<std::int64_t> order(static_cast<std::size_t>(rows));
     std::iota(order.begin(), order.end(), 0);
     for (std::size_t i = order.size(); i > 1; --i) std::swap(order[i - 1], order[*rc::gen::inRange<std::size_t>(0, i)]);
-    Tensor new_indices(DType::kInt64, indices[k].shape()), new_values(values[k].dtype(), values[k].shape());
-    for (std::int64_t i = 0; i < rows; ++i) {
-      copy_elements(indices[k], order[i] * r, new_indices, i * r, r);
-      copy_elements(values[k], order[i], new_values, i, 1);
-    }
-    indices[k] = new_indices;
-    values[k] = new_values;
+    reorder_entries(order, indices[k], values[k]);
   }
   for (const OpTable* layer : layers())
     expect_conforms(*layer, expect_outcome(shuffled, run_valid(*layer, g.c, "SparseConcat")), {},
@@ -255,13 +261,7 @@ RC_GTEST_PROP(SparseConcat, SortedInputsAlongDim0Append, ()) {
       return std::lexicographical_compare(flat.begin() + a * r, flat.begin() + (a + 1) * r,
                                           flat.begin() + b * r, flat.begin() + (b + 1) * r);
     });
-    Tensor new_indices(DType::kInt64, indices[k].shape()), new_values(values[k].dtype(), values[k].shape());
-    for (std::int64_t i = 0; i < rows; ++i) {
-      copy_elements(indices[k], order[i] * r, new_indices, i * r, r);
-      copy_elements(values[k], order[i], new_values, i, 1);
-    }
-    indices[k] = new_indices;
-    values[k] = new_values;
+    reorder_entries(order, indices[k], values[k]);
   }
   Shape shape;
   const std::vector<Entry> appended = offset_entries(c, nullptr, &shape);  // inputs in order
