@@ -128,6 +128,11 @@ ScanFlags scan_chunk(const std::int64_t* index, std::int64_t begin, std::int64_t
   };
   bool overflow = false, off_box = false, down = false;
   std::uint64_t previous = begin > 0 ? linear(index + (begin - 1) * r) : 0;
+  // The pair across the chunk boundary needs the exact comparison too when the row before the
+  // chunk lies outside the shape (its linear index wraps).
+  if (begin > 0)
+    for (std::int64_t j = 0; j < r; ++j)
+      off_box |= static_cast<std::uint64_t>(index[(begin - 1) * r + j]) >= static_cast<std::uint64_t>(shape[j]);
   for (std::int64_t e = begin; e < end; ++e) {
     const std::int64_t* row = index + e * r;
     __builtin_prefetch(row + kPrefetchAhead);
