@@ -3,7 +3,9 @@
 #   cmake --preset fuzz && cmake --build --preset fuzz --target fuzz_harnesses
 #
 #   fuzz/run.sh fuzz [HARNESS|all] [-t SECONDS] [-j JOBS]  fork-mode fuzzing, then merge what it
-#                                                         grew into corpus/HARNESS and triage crashes
+#                                                         grew into corpus/HARNESS and triage crashes;
+#                                                         appends the run's CPU time to fuzz/ledger.tsv
+#   fuzz/run.sh hours                                      CPU hours per harness from fuzz/ledger.tsv
 #   fuzz/run.sh merge HARNESS DIR...                       add DIR's inputs that bring new coverage
 #   fuzz/run.sh triage HARNESS CRASH [NAME]                minimise a crash, write it as a vector in
 #                                                         corpus/vectors-findings/NAME.json
@@ -24,6 +26,7 @@ build="${OPCONFORM_FUZZ_BUILD:-$root/build-fuzz}"
 tool="${OPCONFORM_FUZZ_TOOL:-$build/fuzz/opconform-fuzz}"
 corpus="${OPCONFORM_FUZZ_CORPUS:-$root/corpus}"
 cov_build="${OPCONFORM_COV_BUILD:-$root/build-fuzz-cov}"
+ledger="${OPCONFORM_FUZZ_LEDGER:-$root/fuzz/ledger.tsv}"
 findings="$corpus/vectors-findings"
 all_harnesses=(fuzz_space_to_batch_nd fuzz_batch_to_space_nd fuzz_dynamic_stitch
   fuzz_parallel_dynamic_stitch fuzz_dynamic_partition fuzz_sparse_concat fuzz_vector_reader)
@@ -94,19 +97,28 @@ fuzz() {
     mkdir -p "$work/new" "$work/artifacts"
     start=$(date +%s)
     echo "== $h: fuzzing ${seconds}s with $jobs job(s), log $work/fuzz.log"
+    # CPU time: the fork-mode parent waits for its jobs, so its rusage includes theirs.
     # shellcheck disable=SC2046
-    "$bin" $(common_flags "$h") -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
+    /usr/bin/time -f '%U %S' -o "$work/cpu" "$bin" $(common_flags "$h") -fork="$jobs" -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
       -max_total_time="$seconds" -artifact_prefix="$work/artifacts/" -print_final_stats=1 \
       "$work/new" "$corpus/$h" >"$work/fuzz.log" 2>&1 || true
     end=$(date +%s)
-    local added stats vectors=""
+    local added stats cpu execs findings=0 vectors=""
     added=$(merge "$h" "$work/new")
     stats=$(grep -E '^#[0-9]+: cov:' "$work/fuzz.log" | tail -1 || true)
+    cpu=$(awk 'END {printf "%d", $1 + $2}' "$work/cpu")
+    execs=$(sed -E 's/^#([0-9]+):.*/\1/' <<<"${stats:-#0:}")
     for crash in "$work"/artifacts/crash-* "$work"/artifacts/leak-* "$work"/artifacts/timeout-*; do
       [[ -e "$crash" ]] || continue
+      findings=$((findings + 1))
       vectors+="    $(basename "$crash") -> $(triage "$h" "$crash")"$'\n'
     done
-    summary+=("$(printf '%-30s %5ss  corpus +%-4s %s\n%s' "$h" $((end - start)) "$added" "${stats:-no stats line}" "$vectors")")
+    [[ -s "$ledger" ]] || printf 'date\tcommit\tharness\tjobs\twall_s\tcpu_s\texecs\tfindings\n' >"$ledger"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" \
+      "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" "$h" "$jobs" \
+      $((end - start)) "$cpu" "$execs" "$findings" >>"$ledger"
+    summary+=("$(printf '%-30s %5ss wall %6ss CPU  corpus +%-4s findings %s  %s\n%s' "$h" $((end - start)) \
+      "$cpu" "$added" "$findings" "${stats:-no stats line}" "$vectors")")
   done
   echo
   echo "==== summary (exec/s and cov from libFuzzer's last fork-mode status line) ===="
@@ -132,6 +144,15 @@ exec_rate() {
     printf '%-30s wall exec/s %-16s median %-6s | per CPU second %-16s median %s\n' "$h" "${wall[*]}" \
       "$(printf '%s\n' "${wall[@]}" | sort -n | sed -n 2p)" "${cpu[*]}" "$(printf '%s\n' "${cpu[@]}" | sort -n | sed -n 2p)"
   done
+}
+
+# CPU hours per harness over every run in the ledger.
+hours() {
+  [[ -s "$ledger" ]] || die "no ledger at $ledger"
+  awk -F'\t' 'NR > 1 {cpu[$3] += $6; runs[$3]++; execs[$3] += $7; found[$3] += $8}
+    END {printf "%-30s %5s %9s %12s %8s\n", "harness", "runs", "CPU hours", "executions", "findings"
+         for (h in cpu) printf "%-30s %5d %9.2f %12d %8d\n", h, runs[h], cpu[h] / 3600, execs[h], found[h]}' \
+    "$ledger" | sort
 }
 
 coverage() {
@@ -161,5 +182,6 @@ case "$cmd" in
           triage "$(harness_list "$1")" "$2" "${3:-}" ;;
   exec-rate) exec_rate "$@" ;;
   coverage) coverage ;;
+  hours) hours ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;
 esac
