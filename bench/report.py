@@ -188,6 +188,14 @@ def main():
             f"{fmt(speedup)} | {'-' if rref is None else f'{rref[0]:.3f}'} | "
             f"{'-' if t1 is None else f'{t1[0]:.2f}'} | {'-' if tm is None else f'{tm[0]:.2f}'} | "
             f"{'-' if peak is None else f'{peak:.3f}'} | {verdict} |")
+    floors = [(op, case, summary(paired(impls.get(("memcpy", None), {}), impls[("scatter_floor", None)])))
+              for (op, case), impls in sorted(runs.items(), key=lambda item: row_order(*item[0]))
+              if ("scatter_floor", None) in impls]
+    if floors:
+        lines += ["", "Scatter floor (a bare forward pass out[index[i]] = data[i], no validation, "
+                  "losers written too): memcpy/floor, same process:", "",
+                  "| op | case | memcpy/scatter floor median (min-max) | target |", "|---|---|---|---|"]
+        lines += [f"| {op} | {case} | {fmt(r)} | {TARGETS.get((op, case), '-')} |" for op, case, r in floors]
     table = "\n".join(lines) + "\n"
     if args.markdown:
         with open(args.markdown, "w") as f:

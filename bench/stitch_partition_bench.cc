@@ -8,10 +8,17 @@
 // the output keeps N rows.
 // DynamicPartition: data of the same N rows, each row sent to a uniformly random partition of
 // 4 or 64.
+// DynamicStitch/<4-byte case>/scatter_floor: not an op call but the floor of any kernel that
+// writes 4-byte rows straight to their random destinations: one forward pass of
+// out[index[i]] = data[i] over the lists (no validation, no zeroing, losers written too) into
+// a pre-faulted buffer. Its ratio to memcpy bounds what such a kernel can reach here.
 //
 //   build-bench/bench/opconform_bench --benchmark_filter='DynamicStitch|DynamicPartition'
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -89,6 +96,27 @@ PartitionInputs make_partition_inputs(const RowSize& size, std::int64_t k) {
   return in;
 }
 
+void register_scatter_floor(const RowSize& size, bool duplicates,
+                            std::shared_ptr<Lazy<StitchInputs>> inputs) {
+  const std::string name = std::string("DynamicStitch/f32_") + size.name +
+                           (duplicates ? "_dup50" : "_perm") + "/scatter_floor";
+  benchmark::RegisterBenchmark(name.c_str(), [size, inputs](benchmark::State& state) {
+    const StitchInputs& in = inputs->get();
+    std::vector<float> out(static_cast<std::size_t>(size.rows), 0.0f);  // pre-faulted
+    for (auto _ : state) {
+      for (std::size_t m = 0; m < in.indices.size(); ++m) {
+        const std::int32_t* index = in.indices[m].data<std::int32_t>();
+        const float* rows = in.data[m].data<float>();
+        const std::int64_t n = in.indices[m].num_elements();
+        for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(index[i])] = rows[i];
+      }
+      benchmark::DoNotOptimize(out.data());
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(state.iterations() * size.rows * 4);
+  })->UseRealTime()->Unit(benchmark::kMillisecond);
+}
+
 const bool registered = [] {
   for (const RowSize& size : kRowSizes) {
     const std::int64_t output_bytes = size.rows * size.floats_per_row * 4;
@@ -107,6 +135,7 @@ const bool registered = [] {
                        return keep_outputs(reference::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o), keep, out);
                      },
                      [inputs] { inputs->get(); }, 1});
+      if (size.floats_per_row == 1) register_scatter_floor(size, duplicates, inputs);
     }
     for (const std::int64_t k : {4, 64}) {
       auto inputs = std::make_shared<Lazy<PartitionInputs>>(
