@@ -155,21 +155,38 @@ hours() {
     "$ledger" | sort
 }
 
+# Line coverage of reference/ and optimized/ from replaying corpus/<harness>/ once through each
+# harness's replay main (clang 14 source-based coverage; llvm-cov 14 reads only clang 14's
+# profiles). Only the harnesses are built (at -j1 under nice, OPCONFORM_COV_JOBS to change).
 coverage() {
-  cmake -S "$root" -B "$cov_build" -G Ninja -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=Debug \
-    -DCMAKE_CXX_FLAGS="-fprofile-instr-generate -fcoverage-mapping" -DOPCONFORM_BUILD_TESTS=OFF >/dev/null
-  cmake --build "$cov_build" --target fuzz_harnesses -j2 >/dev/null
+  local tool
+  for tool in clang++-14 llvm-profdata-14 llvm-cov-14; do
+    command -v "$tool" >/dev/null || die "coverage needs $tool (clang 14, llvm 14)"
+  done
+  cmake -S "$root" -B "$cov_build" -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_BUILD_TYPE=Debug \
+    -DCMAKE_CXX_FLAGS="-fprofile-instr-generate -fcoverage-mapping" -DOPCONFORM_BUILD_TESTS=OFF \
+    -DOPCONFORM_BUILD_BENCHMARKS=OFF -DOPCONFORM_SANITIZE=OFF -DOPCONFORM_LIBFUZZER=OFF \
+    -DOPCONFORM_ADAPTER_ARMNN=OFF -DOPCONFORM_ADAPTER_TFJS=OFF -DOPCONFORM_ADAPTER_TORCH=OFF >/dev/null
+  nice -n 10 cmake --build "$cov_build" --target "${all_harnesses[@]}" -j"${OPCONFORM_COV_JOBS:-1}" >/dev/null
   rm -rf "$cov_build/profiles"; mkdir -p "$cov_build/profiles"
-  local objects=()
+  local objects=() h files
   for h in "${all_harnesses[@]}"; do
-    LLVM_PROFILE_FILE="$cov_build/profiles/$h-%p.profraw" "$cov_build/fuzz/$h" "$corpus/$h" >/dev/null
+    files=$(find "$corpus/$h" -type f | wc -l)
+    # One process per harness; the replay main runs each file once (its last line says how many).
+    printf '%-30s %5s files, ' "$h" "$files"
+    LLVM_PROFILE_FILE="$cov_build/profiles/$h.profraw" "$cov_build/fuzz/$h" "$corpus/$h" | tail -1
     objects+=(-object "$cov_build/fuzz/$h")
   done
   llvm-profdata-14 merge -sparse "$cov_build"/profiles/*.profraw -o "$cov_build/corpus.profdata"
-  llvm-cov-14 report "${objects[@]:1}" -instr-profile="$cov_build/corpus.profdata" \
-    "$root/reference" "$root/optimized" | sed "s|$root/||"
+  # Sources: the files of reference/ and optimized/ themselves (not their tests/ directories).
+  local sources
+  mapfile -t sources < <(find "$root/reference" "$root/optimized" -maxdepth 1 -type f \
+                              \( -name '*.cc' -o -name '*.h' \) | sort)
+  # llvm-cov takes the first binary bare and the others after -object.
+  llvm-cov-14 report "${objects[@]:1}" -instr-profile="$cov_build/corpus.profdata" "${sources[@]}" |
+    sed "s|$root/||"
   llvm-cov-14 show "${objects[@]:1}" -instr-profile="$cov_build/corpus.profdata" -format=html \
-    -output-dir="$cov_build/html" "$root/reference" "$root/optimized" >/dev/null
+    -output-dir="$cov_build/html" "${sources[@]}" >/dev/null
   echo "line-by-line: $cov_build/html/index.html"
 }
 
