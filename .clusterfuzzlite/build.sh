@@ -6,6 +6,8 @@
 # the optimized kernels link (the runner image has none; binaries find it through
 # RPATH $ORIGIN/lib). Runs from the project root ($SRC/opconform in the image).
 # Extra CMake arguments: $OPCONFORM_CMAKE_ARGS (the Dockerfile points OpenMP at libomp there).
+# Parallel jobs: $OPCONFORM_BUILD_JOBS (default: nproc). The third-party adapters are off: they
+# default to ON where their packages are installed, and the harnesses never link them.
 root="$(pwd)"
 [[ -f "$root/fuzz/CMakeLists.txt" ]] || { echo "build.sh: run it from the opconform root" >&2; exit 2; }
 harnesses=(fuzz_space_to_batch_nd fuzz_batch_to_space_nd fuzz_dynamic_stitch
@@ -20,8 +22,9 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath,\$ORIGIN/lib" \
   -DOPCONFORM_LIBFUZZER=ON -DOPCONFORM_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
   -DOPCONFORM_SANITIZE=OFF -DOPCONFORM_BUILD_TESTS=OFF -DOPCONFORM_BUILD_BENCHMARKS=OFF \
+  -DOPCONFORM_ADAPTER_ARMNN=OFF -DOPCONFORM_ADAPTER_TFJS=OFF -DOPCONFORM_ADAPTER_TORCH=OFF \
   ${OPCONFORM_CMAKE_ARGS:-}
-cmake --build "$build" --target "${harnesses[@]}" -j"$(nproc)"
+cmake --build "$build" --target "${harnesses[@]}" -j"${OPCONFORM_BUILD_JOBS:-$(nproc)}"
 
 for h in "${harnesses[@]}"; do
   cp "$build/fuzz/$h" "$OUT/"
