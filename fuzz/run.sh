@@ -6,6 +6,9 @@
 #                                                         grew into corpus/HARNESS and triage crashes;
 #                                                         appends the run's CPU time to fuzz/ledger.tsv
 #   fuzz/run.sh hours                                      CPU hours per harness from fuzz/ledger.tsv
+#   fuzz/run.sh minimize [HARNESS|all] [DIR...]            rebuild corpus/HARNESS as its named seeds
+#                                                         plus the fewest grown inputs (and DIR's)
+#                                                         that keep every coverage feature
 #   fuzz/run.sh merge HARNESS DIR...                       add DIR's inputs that bring new coverage
 #   fuzz/run.sh triage HARNESS CRASH [NAME]                minimise a crash, write it as a vector in
 #                                                         corpus/vectors-findings/NAME.json
@@ -146,6 +149,28 @@ exec_rate() {
   done
 }
 
+# minimize [HARNESS|all] [DIR...]: the named seeds (any file whose name is not a 40-hex-digit
+# SHA-1, libFuzzer's naming) always stay; the grown inputs, and those of the extra DIRs, are
+# replaced by the subset that -merge=1 picks into a corpus holding only the named seeds.
+minimize() {
+  local target="${1:-all}"; shift || true
+  for h in $(harness_list "$target"); do
+    local bin fresh before after
+    bin="$(binary "$h")"
+    fresh="$build/fuzz-work/$h/minimized"
+    rm -rf "$fresh"; mkdir -p "$fresh"
+    find "$corpus/$h" -maxdepth 1 -regextype posix-extended -type f ! -regex '.*/[0-9a-f]{40}' -exec cp {} "$fresh/" \;
+    before=$(find "$corpus/$h" -maxdepth 1 -type f | wc -l)
+    # shellcheck disable=SC2046
+    "$bin" $(common_flags "$h") -merge=1 "$fresh" "$corpus/$h" "$@" >"$build/fuzz-work/$h.minimize.log" 2>&1 ||
+      die "minimize failed, see $build/fuzz-work/$h.minimize.log"
+    find "$corpus/$h" -maxdepth 1 -regextype posix-extended -type f -regex '.*/[0-9a-f]{40}' -delete
+    find "$fresh" -maxdepth 1 -regextype posix-extended -type f -regex '.*/[0-9a-f]{40}' -exec cp {} "$corpus/$h/" \;
+    after=$(find "$corpus/$h" -maxdepth 1 -type f | wc -l)
+    printf '%-30s %6d -> %6d files (%s)\n' "$h" "$before" "$after" "$(du -sh "$corpus/$h" | cut -f1)"
+  done
+}
+
 # CPU hours per harness over every run in the ledger.
 hours() {
   [[ -s "$ledger" ]] || die "no ledger at $ledger"
@@ -200,5 +225,6 @@ case "$cmd" in
   exec-rate) exec_rate "$@" ;;
   coverage) coverage ;;
   hours) hours ;;
+  minimize) mkdir -p "$build/fuzz-work"; minimize "$@" ;;
   *) sed -n '2,20p' "$0"; exit 2 ;;
 esac
