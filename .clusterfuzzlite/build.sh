@@ -4,7 +4,9 @@
 # $LIB_FUZZING_ENGINE), in $WORK, and installs into $OUT: the binaries, <harness>_seed_corpus.zip
 # (corpus/<harness>/), <harness>.dict and <harness>.options, plus lib/ with the OpenMP runtime
 # the optimized kernels link (the runner image has none; binaries find it through
-# RPATH $ORIGIN/lib). Runs from the project root ($SRC/opconform in the image).
+# RPATH $ORIGIN/lib, set through CMAKE_BUILD_RPATH: CMake escapes it for the generator, while in
+# linker flags the build shell expands $ORIGIN to nothing). Runs from the project root
+# ($SRC/opconform in the image).
 # Extra CMake arguments: $OPCONFORM_CMAKE_ARGS (the Dockerfile points OpenMP at libomp there).
 # Parallel jobs: $OPCONFORM_BUILD_JOBS (default: nproc). The third-party adapters are off: they
 # default to ON where their packages are installed, and the harnesses never link them.
@@ -19,7 +21,7 @@ cmake -S "$root" -B "$build" -G Ninja \
   -DCMAKE_BUILD_TYPE=OSSFuzz \
   -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX" \
   -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS" \
-  -DCMAKE_EXE_LINKER_FLAGS="-Wl,-rpath,\$ORIGIN/lib" \
+  -DCMAKE_BUILD_RPATH='$ORIGIN/lib' \
   -DOPCONFORM_LIBFUZZER=ON -DOPCONFORM_FUZZING_ENGINE="$LIB_FUZZING_ENGINE" \
   -DOPCONFORM_SANITIZE=OFF -DOPCONFORM_BUILD_TESTS=OFF -DOPCONFORM_BUILD_BENCHMARKS=OFF \
   -DOPCONFORM_ADAPTER_ARMNN=OFF -DOPCONFORM_ADAPTER_TFJS=OFF -DOPCONFORM_ADAPTER_TORCH=OFF \
