@@ -1,5 +1,5 @@
 // Private helper of the optimized DynamicStitch, DynamicPartition (and, for the thread count,
-// SparseConcat): moves one row (a run of
+// SparseConcat; for the streaming stores, SpaceToBatchND/BatchToSpaceND): moves one row (a run of
 // elements of one dtype) from a source buffer to a destination buffer, with the row's byte
 // width fixed at compile time for the common small widths and std::string rows copied by
 // assignment.
@@ -8,9 +8,15 @@
 #pragma once
 
 #include <omp.h>
+#include <unistd.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <cstddef>
 #include <cstdint>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
@@ -82,6 +88,47 @@ inline int resolve_threads(int requested, std::int64_t work_bytes) {
   if (work_bytes < kMinParallelBytes) return 1;
   const int threads = requested > 0 ? requested : omp_get_max_threads();
   return threads > 0 ? threads : 1;
+}
+
+// Streaming (non-temporal) stores write around the caches: no read-for-ownership of output
+// lines that are fully overwritten, as memcpy does for large copies (rep movsb or
+// non-temporal stores). They pay off for outputs much larger than a core's cache; below,
+// cached stores win (the output stays in cache for its reader).
+// Threshold: 8x the per-core L2 (16 MiB where unknown), at least 4 MiB. The shared L3 is not
+// counted: other cores (and on a VM other tenants) share it. Measured on the 2-core reference
+// machine (2 MiB L2, 300 MiB shared L3): a 16-byte streaming copy beats a cached one from 4 MiB
+// up (4 MiB: 0.41 vs 0.64 ms, 64 MiB: 8.4 vs 11.4 ms; memcpy 8.9 ms).
+inline std::int64_t streaming_min_bytes() {
+  static const std::int64_t bytes = [] {
+    long l2 = -1;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return l2 > 0 ? std::max<std::int64_t>(std::int64_t{l2} * 8, std::int64_t{4} << 20) : std::int64_t{16} << 20;
+  }();
+  return bytes;
+}
+
+// Copies (or zeroes) 16 bytes to a 16-byte aligned d with a streaming store (SSE2, the x86-64
+// baseline; a plain store elsewhere). A thread calls stream_fence() after its last one.
+inline void stream16(void* d, const void* s) {
+#if defined(__SSE2__)
+  _mm_stream_si128(static_cast<__m128i*>(d), _mm_loadu_si128(static_cast<const __m128i*>(s)));
+#else
+  std::memcpy(d, s, 16);
+#endif
+}
+inline void stream_zero16(void* d) {
+#if defined(__SSE2__)
+  _mm_stream_si128(static_cast<__m128i*>(d), _mm_setzero_si128());
+#else
+  std::memset(d, 0, 16);
+#endif
+}
+inline void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();  // the streaming stores are visible before the thread reports completion
+#endif
 }
 
 }  // namespace opconform::optimized::row_copy
