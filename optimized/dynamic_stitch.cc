@@ -6,7 +6,10 @@
 //
 // - Rows of kPullMinRowBytes or more (a pointer per row fits the budget), "pull": a forward
 //   pass over the positions (m, i) records each row's last writer, then the output rows are
-//   written in order, each read from its winner: sequential writes, random reads.
+//   written in order, each read from its winner: sequential writes, random reads. Outputs
+//   too large for the core's cache (row_copy::streaming_min_bytes()) instead "scatter": the
+//   positions are walked in order and each winning position's row is written with streaming
+//   stores: sequential reads, and random writes that never wait for memory.
 // - Smaller rows, "push": the positions are walked from the last to the first, and the first
 //   visit of an output row is its last writer; a bitmap of written rows makes every later
 //   visit a skip, so a loser's data is never read. The rows no index names are then zeroed
@@ -238,6 +241,45 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
   }
 }
 
+// Writes the output from winner[] (see stitch_pull) for byte rows of whole 16-byte pieces:
+// thread t walks its share of the positions (m, i) in order and copies position (m, i) to
+// row index[i] when it is that row's winner (each row has one, so threads write disjoint
+// rows), with streaming stores; then the gap rows are zeroed the same way.
+void scatter_winners(std::span<const StitchList> lists, std::int64_t rows,
+                     const std::vector<const std::byte*>& winner, std::byte* out,
+                     std::int64_t row_bytes, int threads) {
+  std::int64_t positions = 0;
+  for (const StitchList& list : lists) positions += list.size;
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
+    const std::int64_t first = positions / n * t + std::min(t, positions % n);
+    const std::int64_t last = positions / n * (t + 1) + std::min(t + 1, positions % n);
+    std::int64_t offset = 0;  // positions in the lists before `list`
+    for (const StitchList& list : lists) {
+      const std::int64_t from = std::max<std::int64_t>(first - offset, 0);
+      const std::int64_t to = std::min<std::int64_t>(last - offset, list.size);
+      const auto* data = static_cast<const std::byte*>(list.rows);
+      for (std::int64_t i = from; i < to; ++i) {
+        if (i + kPrefetchDistance < to) __builtin_prefetch(&winner[list.index[i + kPrefetchDistance]]);
+        const std::byte* source = data + i * row_bytes;
+        const std::int64_t r = list.index[i];
+        if (winner[r] != source) continue;
+        std::byte* row = out + r * row_bytes;
+        for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream16(row + b, source + b);
+      }
+      offset += list.size;
+    }
+#pragma omp for schedule(static) nowait
+    for (std::int64_t r = 0; r < rows; ++r) {
+      if (winner[r] != nullptr) continue;
+      std::byte* row = out + r * row_bytes;
+      for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream_zero16(row + b);
+    }
+    row_copy::stream_fence();
+  }
+}
+
 // The pull path: winner[r] is the row that output row r copies (nullptr: a gap).
 template <class Mover>
 void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
@@ -260,6 +302,11 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
         if (n == 1 || (r >= lo && r < hi)) winner[r] = data + i * row_elems;
       }
     }
+  }
+  if constexpr (std::is_same_v<Element, std::byte>) {
+    if (row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+        rows * row_bytes >= row_copy::streaming_min_bytes())
+      return scatter_winners(lists, rows, winner, out, row_bytes, threads);
   }
   // Output rows in order, in chunks (one per thread, or per injected tile).
   std::int64_t chunks = threads;

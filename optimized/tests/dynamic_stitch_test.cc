@@ -13,9 +13,11 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "optimized/dynamic_partition.h"
+#include "optimized/row_copy.h"
 #include "optimized/tests/dynamic_ops_test_util.h"
 #include "reference/dynamic_stitch.h"
 
@@ -384,12 +386,14 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 
 // Inputs large enough for real threads (small ones run on the calling thread). Rows of one
 // byte take several destination blocks (the bitmaps stay within 5% of the output); 4-byte
-// rows push, 256-byte rows pull; half the positions duplicates; default and injected tiles.
+// rows push, 256-byte rows pull, and 272-byte rows of an output just above the streaming
+// threshold scatter; half the positions duplicates; default and injected tiles.
 TEST_P(StitchTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(7);
-  for (const auto& [dtype, row_elems] : {std::pair{DType::kUInt8, 1}, std::pair{DType::kFloat32, 1},
-                                          std::pair{DType::kFloat32, 64}}) {
-    const std::int64_t rows = row_elems == 1 ? 1'000'003 : 20'011;
+  const std::int64_t scatter_rows = optimized::row_copy::streaming_min_bytes() / 272 + 11;
+  for (const auto& [dtype, row_elems, rows] :
+       {std::tuple{DType::kUInt8, 1, std::int64_t{1'000'003}}, std::tuple{DType::kFloat32, 1, std::int64_t{1'000'003}},
+        std::tuple{DType::kFloat32, 64, std::int64_t{20'011}}, std::tuple{DType::kFloat32, 68, scatter_rows}}) {
     std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
     for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>(r);
     std::shuffle(perm.begin(), perm.end(), rng);
