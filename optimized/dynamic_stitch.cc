@@ -4,12 +4,13 @@
 // zero for a gap (string outputs start as empty strings, their zero). Extra memory stays
 // within ~5% of the output, so the winners are decided in one of two ways:
 //
-// - Rows of kPullMinRowBytes or more (a pointer per row fits the budget), "pull": a forward
+// - Rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a forward
 //   pass over the positions (m, i) records each row's last writer, then the output rows are
-//   written in order, each read from its winner: sequential writes, random reads. Outputs
-//   too large for the core's cache (row_copy::streaming_min_bytes()) instead "scatter": the
-//   positions are walked in order and each winning position's row is written with streaming
-//   stores: sequential reads, and random writes that never wait for memory.
+//   written in order, each read from its winner: sequential writes, random reads. Byte rows
+//   of whole 16-byte pieces in outputs too large for the core's cache
+//   (row_copy::streaming_min_bytes()) instead "scatter": the same pass records each row's
+//   winning position, then the positions are walked in order and each winner's row is
+//   written with streaming stores: sequential reads, random writes that never wait for memory.
 // - Smaller rows, "push": the positions are walked from the last to the first, and the first
 //   visit of an output row is its last writer; a bitmap of written rows makes every later
 //   visit a skip, so a loser's data is never read. The rows no index names are then zeroed
@@ -241,15 +242,42 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
   }
 }
 
-// Writes the output from winner[] (see stitch_pull) for byte rows of whole 16-byte pieces:
-// thread t walks its share of the positions (m, i) in order and copies position (m, i) to
-// row index[i] when it is that row's winner (each row has one, so threads write disjoint
-// rows), with streaming stores; then the gap rows are zeroed the same way.
-void scatter_winners(std::span<const StitchList> lists, std::int64_t rows,
-                     const std::vector<const std::byte*>& winner, std::byte* out,
-                     std::int64_t row_bytes, int threads) {
+// The last writer of every output row: winner[r] = value(m, i) of the last position (m, i)
+// naming r, `none` for a gap. Thread t records rows [lo, hi).
+template <class V, class F>
+std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows, int threads, V none,
+                            F value) {
+  std::vector<V> winner(static_cast<std::size_t>(rows), none);
+#pragma omp parallel num_threads(threads)
+  {
+    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
+    const std::int64_t lo = rows / n * t + std::min(t, rows % n);
+    const std::int64_t hi = rows / n * (t + 1) + std::min(t + 1, rows % n);
+    for (std::size_t m = 0; m < lists.size(); ++m) {
+      for (std::int64_t i = 0; i < lists[m].size; ++i) {
+        const std::int64_t r = lists[m].index[i];
+        if (n == 1 || (r >= lo && r < hi)) winner[r] = value(m, i);
+      }
+    }
+  }
+  return winner;
+}
+
+// The scatter path, for byte rows of whole 16-byte pieces: winner[r] is the flat position
+// (over m, then i) of row r's last writer, -1 for a gap. Thread t walks its share of the
+// positions in order and copies a position's row when it is that row's winner (each row has
+// one, so threads write disjoint rows), with streaming stores; then the gaps are zeroed the
+// same way.
+void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::byte* out,
+                    std::int64_t row_bytes, int threads) {
+  std::vector<std::int64_t> offsets;  // flat position of each list's first
   std::int64_t positions = 0;
-  for (const StitchList& list : lists) positions += list.size;
+  for (const StitchList& list : lists) {
+    offsets.push_back(positions);
+    positions += list.size;
+  }
+  const std::vector<std::int64_t> winner = last_writers<std::int64_t>(
+      lists, rows, threads, -1, [&](std::size_t m, std::int64_t i) { return offsets[m] + i; });
 #pragma omp parallel num_threads(threads)
   {
     const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
@@ -262,9 +290,9 @@ void scatter_winners(std::span<const StitchList> lists, std::int64_t rows,
       const auto* data = static_cast<const std::byte*>(list.rows);
       for (std::int64_t i = from; i < to; ++i) {
         if (i + kPrefetchDistance < to) __builtin_prefetch(&winner[list.index[i + kPrefetchDistance]]);
-        const std::byte* source = data + i * row_bytes;
         const std::int64_t r = list.index[i];
-        if (winner[r] != source) continue;
+        if (winner[r] != offset + i) continue;
+        const std::byte* source = data + i * row_bytes;
         std::byte* row = out + r * row_bytes;
         for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream16(row + b, source + b);
       }
@@ -272,7 +300,7 @@ void scatter_winners(std::span<const StitchList> lists, std::int64_t rows,
     }
 #pragma omp for schedule(static) nowait
     for (std::int64_t r = 0; r < rows; ++r) {
-      if (winner[r] != nullptr) continue;
+      if (winner[r] >= 0) continue;
       std::byte* row = out + r * row_bytes;
       for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream_zero16(row + b);
     }
@@ -288,26 +316,10 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
   using Element = typename Mover::Element;
   const std::int64_t row_bytes = mover.row_bytes();
   const std::int64_t row_elems = row_bytes / static_cast<std::int64_t>(sizeof(Element));
-  std::vector<const Element*> winner(static_cast<std::size_t>(rows), nullptr);
-  // Forward over (m, i): a later position overwrites. Thread t records rows [lo, hi).
-#pragma omp parallel num_threads(threads)
-  {
-    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
-    const std::int64_t lo = rows / n * t + std::min(t, rows % n);
-    const std::int64_t hi = rows / n * (t + 1) + std::min(t + 1, rows % n);
-    for (const StitchList& list : lists) {
-      const auto* data = static_cast<const Element*>(list.rows);
-      for (std::int64_t i = 0; i < list.size; ++i) {
-        const std::int64_t r = list.index[i];
-        if (n == 1 || (r >= lo && r < hi)) winner[r] = data + i * row_elems;
-      }
-    }
-  }
-  if constexpr (std::is_same_v<Element, std::byte>) {
-    if (row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-        rows * row_bytes >= row_copy::streaming_min_bytes())
-      return scatter_winners(lists, rows, winner, out, row_bytes, threads);
-  }
+  const std::vector<const Element*> winner = last_writers<const Element*>(
+      lists, rows, threads, nullptr, [&](std::size_t m, std::int64_t i) {
+        return static_cast<const Element*>(lists[m].rows) + i * row_elems;
+      });
   // Output rows in order, in chunks (one per thread, or per injected tile).
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
@@ -343,6 +355,11 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
   const int threads = row_copy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
+  if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
+    if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 &&
+        reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes())
+      return stitch_scatter(lists, rows, out, row_bytes, threads);
+  }
   if (row_bytes >= kPullMinRowBytes)
     stitch_pull(lists, rows, out, mover, options, threads);
   else

@@ -427,6 +427,25 @@ TEST_P(StitchTest, LargeInputsOnThreads) {
   }
 }
 
+// Two lists sharing one data tensor (and one indices tensor) on the scatter path: equal rows
+// at equal addresses, yet each output row has one winning position and is written once.
+TEST_P(StitchTest, SharedDataOnTheScatterPath) {
+  const std::int64_t rows = optimized::row_copy::streaming_min_bytes() / 256 + 5;
+  std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
+  for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>((r * 7919) % rows);
+  const Tensor index = I32({rows}, perm);
+  const Tensor data = distinct_tensor(DType::kFloat32, {rows, 64});
+  const std::vector<Tensor> indices = {index, index}, datas = {data, data};
+  const Tensor expected = naive_stitch(indices, datas);
+  for (const int threads : {1, 2, 3}) {
+    ExecOptions options;
+    options.num_threads = threads;
+    Tensor out;
+    ASSERT_TRUE(Run(indices, datas, &out, options).ok());
+    EXPECT_TRUE(BitEqual(out, expected)) << "threads " << threads;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Optimized, StitchTest, ::testing::Values(kDynamicStitch, kParallelStitch),
                          [](const auto& info) { return std::string(info.param.name); });
 
