@@ -71,20 +71,26 @@ inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n,
     if (passes % 2 == 1) std::copy_n(from, n, to);
     return;
   }
+  // One counting pass for all digits (the passes permute the keys, not their digits).
   const std::int64_t buckets = std::int64_t{1} << digit_bits;
-  count.resize(static_cast<std::size_t>(buckets));
+  count.assign(static_cast<std::size_t>(passes * buckets), 0);
+  auto width = [&](int pass) { return std::min(digit_bits, high_bit - low_bit - pass * digit_bits); };
+  for (std::int64_t e = 0; e < n; ++e)
+    for (int pass = 0; pass < passes; ++pass)
+      ++count[pass * buckets + field(from[e], low_bit + pass * digit_bits, width(pass))];
   for (int pass = 0; pass < passes; ++pass) {
-    const int shift = low_bit + pass * digit_bits;
-    const int width = std::min(digit_bits, high_bit - shift);
-    std::fill(count.begin(), count.end(), 0);
-    for (std::int64_t e = 0; e < n; ++e) ++count[field(from[e], shift, width)];
+    std::int64_t* c = count.data() + pass * buckets;
     std::int64_t next = 0;
-    for (std::int64_t& c : count) {
-      const std::int64_t here = c;
-      c = next;
+    for (std::int64_t b = 0; b < buckets; ++b) {
+      const std::int64_t here = c[b];
+      c[b] = next;
       next += here;
     }
-    for (std::int64_t e = 0; e < n; ++e) to[count[field(from[e], shift, width)]++] = from[e];
+  }
+  for (int pass = 0; pass < passes; ++pass) {
+    const int shift = low_bit + pass * digit_bits, w = width(pass);
+    std::int64_t* c = count.data() + pass * buckets;
+    for (std::int64_t e = 0; e < n; ++e) to[c[field(from[e], shift, w)]++] = from[e];
     std::swap(from, to);
   }
 }

@@ -1,21 +1,30 @@
 // Optimized SparseConcat (../shared/spec/sparse_concat.md).
 //
-// The validation pass over each input's entries (the offset-overflow check) also notes whether
-// the input is sorted row-major and whether its concat-dim coordinates lie inside its shape.
-// Then:
-// - every input sorted and in range: a linear merge. Entries are ordered by the coordinates
-//   before the concat dim (the prefix), then by input (inputs own disjoint ranges of the concat
-//   dim), then by their order inside the input. For concat dim 0 that is the inputs appended
-//   with the offset; otherwise a k-way merge of prefix runs, split across threads at prefixes
-//   sampled from the largest input.
-// - otherwise: a stable LSD radix sort of all entries on packed keys (coordinates minus their
-//   column minimum, then the entry's input and position), decoded back into coordinates, and a
-//   gather of the values; std::stable_sort when the key does not fit in 64 bits.
+// Validation reads no entries. Check 10's offset-overflow scan, the one check that needs a pass
+// over the coordinates, rides on the pass that writes the output:
+// - first, assuming every input is sorted row-major with its concat-dim coordinates inside its
+//   shape (then no offset overflows), a linear merge copies the entries and checks that
+//   assumption on the way. Entries are ordered by the coordinates before the concat dim (the
+//   prefix), then by input (inputs own disjoint ranges of the concat dim), then by their order
+//   inside the input. For concat dim 0 that is the inputs appended with the offset; otherwise
+//   a k-way merge of prefix runs, split across threads at prefixes sampled from the largest
+//   input.
+// - when the check fails: a stable LSD radix sort of all entries on packed keys (coordinates
+//   minus their lower bound, then the value's bits or the entry's input and position),
+//   decoded back into coordinates. The keys are built against the output shape; an entry
+//   outside it sends the sort to the exact overflow scan (whose error is returned) and to exact
+//   column ranges. std::stable_sort when the key does not fit in 64 bits.
 // Both orders are the stable row-major sort of the concatenation (equal coordinates keep input
-// order), one of the allowed outcomes, whatever the thread count or tile size.
+// order), one of the allowed outcomes, whatever the thread count or tile size. An error found
+// after the outputs were allocated drops them; its precedence is the spec's (see SparseConcat).
 #include "optimized/sparse_concat.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstddef>
 #include <cstdint>
@@ -34,8 +43,9 @@ namespace {
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t kMaxChunks = 4096;
-// Sequential passes prefetch this many int64 ahead (the hardware prefetcher alone lags).
-constexpr std::int64_t kPrefetchAhead = 256;
+// Sequential passes prefetch this many bytes ahead (the hardware prefetcher alone lags).
+constexpr std::int64_t kPrefetchBytes = 16384;
+constexpr std::int64_t kPrefetchAhead = kPrefetchBytes / 8;  // in int64
 
 bool is_quantized(DType dtype) {
   return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32;
@@ -46,10 +56,8 @@ struct Input {
   const std::int64_t* index;  // [nnz, rank], row-major
   std::int64_t nnz;
   const void* values;
-  std::int64_t offset;    // added to the concat-dim coordinate
-  bool sorted = true;     // rows non-decreasing row-major
-  bool in_range = true;   // every concat-dim coordinate in [0, shape[cd])
-  bool in_box = true;     // every coordinate j in [0, shape[j])
+  std::int64_t offset;  // added to the concat-dim coordinate
+  std::int64_t extent;  // the input's shape on the concat dim
 };
 
 struct Plan {
@@ -98,99 +106,46 @@ void with_rank(std::int64_t rank, F&& f) {
   }
 }
 
-struct ScanFlags {
-  bool overflow = false;  // some concat coordinate above the limit
-  bool down = false;      // some row below the one before it
-  bool outside = false;   // some concat coordinate outside [0, extent)
-  bool off_box = false;   // some coordinate j outside [0, shape[j])
-};
-
-// The flags of entries [begin, end) of an input. Tuned for the common case, entries inside
-// the shape: there row-major order is the order of the linear index sum_j c_j * stride_j,
-// which fits in int64 (the shape's element count does), so one branch-free pass compares
-// linear indices. When some entry lies outside the shape, the exact row comparison and the
-// concat-dim range are worked out in a second pass.
-template <int kRank>
-ScanFlags scan_chunk(const std::int64_t* index, std::int64_t begin, std::int64_t end,
-                     std::int64_t rank, std::int64_t cd, const std::int64_t* shape,
-                     std::int64_t limit) {
-  const std::int64_t r = kRank > 0 ? kRank : rank;
-  std::vector<std::uint64_t> stride(static_cast<std::size_t>(r));
-  std::uint64_t step = 1;
-  for (std::int64_t j = r; j-- > 0;) {
-    stride[j] = step;
-    step *= static_cast<std::uint64_t>(shape[j]);  // wraps only when a later check fails
-  }
-  auto linear = [&](const std::int64_t* row) {
-    std::uint64_t sum = 0;
-    for (std::int64_t j = 0; j < r; ++j) sum += static_cast<std::uint64_t>(row[j]) * stride[j];
-    return sum;
-  };
-  bool overflow = false, off_box = false, down = false;
-  std::uint64_t previous = begin > 0 ? linear(index + (begin - 1) * r) : 0;
-  // The pair across the chunk boundary needs the exact comparison too when the row before the
-  // chunk lies outside the shape (its linear index wraps).
-  if (begin > 0)
-    for (std::int64_t j = 0; j < r; ++j)
-      off_box |= static_cast<std::uint64_t>(index[(begin - 1) * r + j]) >= static_cast<std::uint64_t>(shape[j]);
-  for (std::int64_t e = begin; e < end; ++e) {
-    const std::int64_t* row = index + e * r;
-    __builtin_prefetch(row + kPrefetchAhead);
-    overflow |= row[cd] > limit;
-    for (std::int64_t j = 0; j < r; ++j)
-      off_box |= static_cast<std::uint64_t>(row[j]) >= static_cast<std::uint64_t>(shape[j]);
-    const std::uint64_t current = linear(row);
-    down |= current < previous;
-    previous = current;
-  }
-  ScanFlags flags{overflow, down, false, off_box};
-  if (off_box) {
-    flags.down = false;
-    for (std::int64_t e = std::max<std::int64_t>(begin, 1); e < end && !flags.down; ++e)
-      flags.down = row_less(index + e * r, index + (e - 1) * r, r);
-    for (std::int64_t e = begin; e < end; ++e)
-      flags.outside |= static_cast<std::uint64_t>(index[e * r + cd]) >= static_cast<std::uint64_t>(shape[cd]);
-  }
-  return flags;
-}
-
-// Check 10's offset-overflow scan of one input of shape `shape`, noting Input::sorted,
-// Input::in_range and Input::in_box. Returns the first entry whose concat coordinate overflows
-// when offset, or nnz.
-std::int64_t scan_input(Input& in, std::int64_t rank, std::int64_t cd, const std::int64_t* shape,
-                        int threads, const ExecOptions& options) {
+// The first entry of `in` whose concat coordinate overflows int64 when offset, or in.nnz.
+std::int64_t first_overflow(const Input& in, std::int64_t rank, std::int64_t cd, int threads,
+                            const ExecOptions& options) {
+  if (in.offset == 0) return in.nnz;
   const std::int64_t limit = kInt64Max - in.offset;  // coordinates above overflow
   const Chunking ch = chunking(in.nnz, rank * 8, threads, options);
-  std::int64_t first_overflow = in.nnz;
-  bool descends = false, out_of_range = false, out_of_box = false;
-  with_rank(rank, [&](auto kRank) {
-#pragma omp parallel for num_threads(threads) schedule(static) \
-    reduction(min : first_overflow) reduction(|| : descends, out_of_range, out_of_box)
-    for (std::int64_t c = 0; c < ch.chunks; ++c) {
-      const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
-      const ScanFlags flags = scan_chunk<kRank>(in.index, begin, end, rank, cd, shape, limit);
-      if (flags.overflow) {
-        for (std::int64_t e = begin; e < end; ++e)
-          if (in.index[e * rank + cd] > limit) {
-            first_overflow = std::min(first_overflow, e);
-            break;
-          }
+  std::int64_t first = in.nnz;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : first)
+  for (std::int64_t c = 0; c < ch.chunks; ++c) {
+    const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
+    bool any = false;
+    for (std::int64_t e = begin; e < end; ++e) any |= in.index[e * rank + cd] > limit;
+    for (std::int64_t e = begin; any && e < end; ++e)
+      if (in.index[e * rank + cd] > limit) {
+        first = std::min(first, e);
+        break;
       }
-      descends = descends || flags.down;
-      out_of_range = out_of_range || flags.outside;
-      out_of_box = out_of_box || flags.off_box;
-    }
-  });
-  in.sorted = !descends;
-  in.in_range = !out_of_range;
-  in.in_box = !out_of_box;
-  return first_overflow;
+  }
+  return first;
 }
 
-// README pre-checks and the page's checks 2-10.
+// Check 10's offset-overflow scan over plan.inputs (the inputs whose row and column checks
+// passed), in input order: the first failure's error, or OK.
+Status check_offsets(const Plan& plan, int threads, const ExecOptions& options) {
+  for (std::size_t i = 0; i < plan.inputs.size(); ++i) {
+    const Input& in = plan.inputs[i];
+    const std::int64_t bad = first_overflow(in, plan.rank, plan.cd, threads, options);
+    if (bad < in.nnz)
+      return invalid_argument("Index ", in.index[bad * plan.rank + plan.cd], " at position ", i,
+                              " overflows int64 when offset by ", in.offset);
+  }
+  return Status();
+}
+
+// README pre-checks and the page's checks 2-10, except check 10's offset-overflow scan: a
+// failure of check 10's row or column check at input i is returned in *deferred, with
+// plan->inputs holding inputs 0..i-1, since the scan of those comes first.
 Status validate(std::span<const Tensor> indices, std::span<const Tensor> values,
-                std::span<const Tensor> shapes, std::int64_t concat_dim, int threads,
-                const ExecOptions& options, Plan* plan) {
+                std::span<const Tensor> shapes, std::int64_t concat_dim, Plan* plan,
+                Status* deferred) {
   // Pre-check 1: argument types.
   for (const Tensor& t : indices)
     if (t.dtype() != DType::kInt64)
@@ -291,83 +246,170 @@ Status validate(std::span<const Tensor> indices, std::span<const Tensor> values,
   plan->total = total;
   if (total == 0) return Status();
 
-  // Check 10, input by input: rows, columns, then the offset-overflow scan.
+  // Check 10's row and column checks, input by input.
   std::int64_t offset = 0;
   plan->inputs.clear();
   for (std::int64_t i = 0; i < n; ++i) {
     const Tensor& index = indices[i];
-    if (index.dim(0) != values[i].dim(0))
-      return invalid_argument("indices and values rows (indexing dimension) must match. (indices = ",
-                              index.dim(0), ", values = ", values[i].dim(0), ")");
-    if (index.dim(1) != rank) return invalid_argument("Order length must be SparseTensor rank.");
-    Input in{index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset};
-    const std::int64_t* shape = shapes[i].data<std::int64_t>();
-    const std::int64_t bad = scan_input(in, rank, cd, shape, threads, options);
-    if (bad < in.nnz)
-      return invalid_argument("Index ", in.index[bad * rank + cd], " at position ", i,
-                              " overflows int64 when offset by ", offset);
-    plan->inputs.push_back(in);
-    offset += shape[cd];  // <= the output's concat dim, which fits
+    if (index.dim(0) != values[i].dim(0)) {
+      *deferred = invalid_argument("indices and values rows (indexing dimension) must match. (indices = ",
+                                   index.dim(0), ", values = ", values[i].dim(0), ")");
+      return Status();
+    }
+    if (index.dim(1) != rank) {
+      *deferred = invalid_argument("Order length must be SparseTensor rank.");
+      return Status();
+    }
+    const std::int64_t extent = shapes[i].data<std::int64_t>()[cd];
+    plan->inputs.push_back({index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset, extent});
+    offset += extent;  // <= the output's concat dim, which fits
   }
   return Status();
 }
 
-// Copies `count` index rows adding `offset` to column cd. kRank > 0: the rank at compile
-// time, 8 rows at a time with a repeating addend (vectorizes). Otherwise blocks of rows are
-// copied, then fixed while in cache.
-template <int kRank>
-void copy_rows(std::int64_t* __restrict dst, const std::int64_t* __restrict src, std::int64_t count,
-               std::int64_t rank, std::int64_t cd, std::int64_t offset) {
-  if constexpr (kRank > 0) {
-    constexpr int kBlock = 8 * kRank;
-    std::int64_t add[kBlock] = {};
-    for (int e = 0; e < 8; ++e) add[e * kRank + cd] = offset;
-    const std::int64_t n = count * kRank;
-    std::int64_t t = 0;
-    for (; t + kBlock <= n; t += kBlock) {
-      __builtin_prefetch(src + t + kPrefetchAhead);
-      __builtin_prefetch(src + t + kPrefetchAhead + kBlock / 2);
-      for (int u = 0; u < kBlock; ++u) dst[t + u] = src[t + u] + add[u];
-    }
-    for (int u = 0; t < n; ++t, ++u) dst[t] = src[t] + add[u];
-  } else {
-    constexpr std::int64_t kRowsPerBlock = 1024;
-    for (std::int64_t e = 0; e < count; e += kRowsPerBlock) {
-      const std::int64_t rows = std::min(kRowsPerBlock, count - e);
-      std::memcpy(dst + e * rank, src + e * rank, static_cast<std::size_t>(rows * rank) * sizeof(std::int64_t));
-      for (std::int64_t k = 0; k < rows; ++k) dst[(e + k) * rank + cd] += offset;
+// Streaming (non-temporal) stores for the output: it is written once and not read back soon,
+// so bypassing the cache saves reading every output line before writing it. Whoever streams
+// calls store_fence() before another thread may read what it wrote.
+inline void store_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
+// Copies `bytes` bytes from src to dst, streaming where the target can.
+inline void stream_bytes(void* dst, const void* src, std::size_t bytes) {
+  auto* d = static_cast<char*>(dst);
+  const auto* s = static_cast<const char*>(src);
+#if defined(__SSE2__)
+  if (bytes >= 256) {
+    const std::size_t head = (16 - reinterpret_cast<std::uintptr_t>(d) % 16) % 16;
+    std::memcpy(d, s, head);
+    d += head, s += head, bytes -= head;
+    for (; bytes >= 64; d += 64, s += 64, bytes -= 64) {
+      __builtin_prefetch(s + kPrefetchBytes);
+      const __m128i* from = reinterpret_cast<const __m128i*>(s);
+      __m128i* to = reinterpret_cast<__m128i*>(d);
+      _mm_stream_si128(to, _mm_loadu_si128(from));
+      _mm_stream_si128(to + 1, _mm_loadu_si128(from + 1));
+      _mm_stream_si128(to + 2, _mm_loadu_si128(from + 2));
+      _mm_stream_si128(to + 3, _mm_loadu_si128(from + 3));
     }
   }
+#endif
+  std::memcpy(d, s, bytes);
 }
 
-// Copies `count` values from position `from` of `src` to position `to` of `dst`.
+// Copies values [from, from + count) of src to dst[0, count).
 template <class T>
-void copy_values(T* dst, std::int64_t to, const T* src, std::int64_t from, std::int64_t count) {
-  std::copy_n(src + from, count, dst + to);
+void stream_values(T* dst, const T* src, std::int64_t from, std::int64_t count) {
+  if constexpr (std::is_trivially_copyable_v<T>)
+    stream_bytes(dst, src + from, static_cast<std::size_t>(count) * sizeof(T));
+  else
+    std::copy_n(src + from, count, dst);
 }
 
-// Every input sorted and in range, concat dim 0: the inputs appended, offset on column 0.
+// Copies `rows` index rows from src to dst adding `offset` to column cd. Streams two rows
+// (rank 16-byte words) at a time once dst is 16-byte aligned, for ranks up to kMaxStreamRank.
+constexpr std::int64_t kMaxStreamRank = 8;
+template <int kRank>
+void stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, std::int64_t rank,
+                 std::int64_t cd, std::int64_t offset) {
+  const std::int64_t r = kRank > 0 ? kRank : rank;
+  auto copy_row = [&](std::int64_t e) {
+    for (std::int64_t j = 0; j < r; ++j) dst[e * r + j] = src[e * r + j] + (j == cd ? offset : 0);
+  };
+  std::int64_t e = 0;
+#if defined(__SSE2__)
+  if (r <= kMaxStreamRank) {
+    if (rows > 0 && reinterpret_cast<std::uintptr_t>(dst) % 16 != 0) copy_row(e++);
+    if (reinterpret_cast<std::uintptr_t>(dst + e * r) % 16 == 0) {
+      __m128i add[kMaxStreamRank];  // word pair v of a two-row group
+      for (std::int64_t v = 0; v < r; ++v)
+        add[v] = _mm_set_epi64x((2 * v + 1) % r == cd ? offset : 0, (2 * v) % r == cd ? offset : 0);
+      for (; e + 2 <= rows; e += 2) {
+        const __m128i* from = reinterpret_cast<const __m128i*>(src + e * r);
+        __m128i* to = reinterpret_cast<__m128i*>(dst + e * r);
+        for (std::int64_t v = 0; v < r; ++v)
+          _mm_stream_si128(to + v, _mm_add_epi64(_mm_loadu_si128(from + v), add[v]));
+      }
+    }
+  }
+#endif
+  for (; e < rows; ++e) copy_row(e);
+}
+
+// Whether row b lies below row a row-major (branch-free).
+template <int kRank>
+inline bool row_below(const std::int64_t* b, const std::int64_t* a, std::int64_t rank) {
+  const std::int64_t r = kRank > 0 ? kRank : rank;
+  bool below = false;
+  for (std::int64_t j = r; j-- > 0;) below = (b[j] < a[j]) | ((b[j] == a[j]) & below);
+  return below;
+}
+
+// Whether entries [from, to) of `in` (entry from - 1 too, when there is one) are in row-major
+// order with their concat coordinates in [0, in.extent): the merge's assumption.
+template <int kRank>
+bool mergeable(const Input& in, std::int64_t from, std::int64_t to, std::int64_t rank, std::int64_t cd) {
+  const std::int64_t r = kRank > 0 ? kRank : rank;
+  const auto extent = static_cast<std::uint64_t>(in.extent);
+  bool bad = false;
+  std::int64_t e = from;
+  if (e == 0 && e < to) bad = static_cast<std::uint64_t>(in.index[cd]) >= extent, ++e;
+  for (; e < to; ++e) {
+    const std::int64_t* row = in.index + e * r;
+    __builtin_prefetch(row + kPrefetchAhead);
+    bad |= (static_cast<std::uint64_t>(row[cd]) >= extent) | row_below<kRank>(row, row - r, r);
+  }
+  return !bad;
+}
+
+// Copies entries [from, to) of `in` to output entries starting at `out`, offset on column cd,
+// checking mergeable() block by block. Returns false, having copied only a part, when the check
+// fails or `stop` is set; sets `stop` on a failed check.
+template <int kRank, class T>
+bool copy_entries(const Input& in, std::int64_t from, std::int64_t to, std::int64_t* out_index,
+                  T* out_values, std::int64_t out, std::int64_t rank, std::int64_t cd,
+                  std::atomic<bool>& stop) {
+  constexpr std::int64_t kBlock = 512;  // rows checked, then copied while in cache
+  const std::int64_t r = kRank > 0 ? kRank : rank;
+  for (std::int64_t e = from; e < to; e += kBlock) {
+    const std::int64_t end = std::min(e + kBlock, to);
+    if (stop.load(std::memory_order_relaxed)) return false;
+    if (!mergeable<kRank>(in, e, end, r, cd)) {
+      stop.store(true, std::memory_order_relaxed);
+      return false;
+    }
+    stream_rows<kRank>(out_index + (out + e - from) * r, in.index + e * r, end - e, r, cd, in.offset);
+  }
+  stream_values(out_values + out, static_cast<const T*>(in.values), from, to - from);
+  return true;
+}
+
+// Every input mergeable, concat dim 0: the inputs appended, offset on column 0. Returns false
+// (the outputs partly written) when some input is not mergeable.
 template <class T>
-void append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
+bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
                    const ExecOptions& options) {
   const std::int64_t rank = plan.rank;
   std::vector<std::int64_t> starts{0};  // output position of each input
   for (const Input& in : plan.inputs) starts.push_back(starts.back() + in.nnz);
   const Chunking ch = chunking(plan.total, rank * 8 + sizeof(T), threads, options);
+  std::atomic<bool> stop{false};
   with_rank(rank, [&](auto kRank) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t c = 0; c < ch.chunks; ++c) {
       const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
       for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
         const std::int64_t lo = std::max(begin, starts[k]), hi = std::min(end, starts[k + 1]);
-        if (lo >= hi) continue;
-        const Input& in = plan.inputs[k];
-        const std::int64_t from = lo - starts[k];
-        copy_rows<kRank>(out_index + lo * rank, in.index + from * rank, hi - lo, rank, 0, in.offset);
-        copy_values(out_values, lo, static_cast<const T*>(in.values), from, hi - lo);
+        if (lo < hi && !copy_entries<kRank>(plan.inputs[k], lo - starts[k], hi - starts[k], out_index,
+                                            out_values, lo, rank, 0, stop))
+          break;
       }
+      store_fence();
     }
   });
+  return !stop.load();
 }
 
 // The end of the run of entries from `from` (whose prefix, the first cd coordinates, equals
@@ -390,11 +432,13 @@ std::int64_t run_end(const Input& in, std::int64_t from, std::int64_t stop,
   return lo;
 }
 
-// Every input sorted and in range, concat dim > 0: runs of equal prefix (coordinates before
-// cd) merged in prefix order, input order within a prefix. Threads take prefix ranges split at
-// prefixes sampled from the largest input.
+// Every input mergeable, concat dim > 0: runs of equal prefix (coordinates before cd) merged
+// in prefix order, input order within a prefix. Threads take prefix ranges split at prefixes
+// sampled from the largest input. Returns false (the outputs partly written) when some input
+// is not mergeable: each input's entries are still visited at most once, in order, since the
+// split points are checked to be non-decreasing.
 template <class T>
-void merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
+bool merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
                   const ExecOptions& options) {
   const std::int64_t rank = plan.rank, cd = plan.cd;
   const auto n = static_cast<std::int64_t>(plan.inputs.size());
@@ -421,52 +465,47 @@ void merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int 
       bounds[c * n + k] = lo;
     }
   }
+  for (std::int64_t t = n; t < (ch.chunks + 1) * n; ++t)
+    if (bounds[t] < bounds[t - n]) return false;  // an unsorted input
+  std::atomic<bool> stop{false};
   with_rank(rank, [&](auto kRank) {
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t c = 0; c < ch.chunks; ++c) {
       std::vector<std::int64_t> head(bounds.begin() + c * n, bounds.begin() + (c + 1) * n);
-      const std::int64_t* stop = bounds.data() + (c + 1) * n;
+      const std::int64_t* stop_at = bounds.data() + (c + 1) * n;
       std::int64_t out = 0;
       for (std::int64_t k = 0; k < n; ++k) out += head[k];
-      for (;;) {
+      for (bool more = true; more;) {
         const std::int64_t* prefix = nullptr;  // the smallest prefix at a head
         for (std::int64_t k = 0; k < n; ++k) {
-          if (head[k] == stop[k]) continue;
+          if (head[k] == stop_at[k]) continue;
           const std::int64_t* row = plan.inputs[k].index + head[k] * rank;
           if (prefix == nullptr || row_less(row, prefix, cd)) prefix = row;
         }
-        if (prefix == nullptr) break;
-        for (std::int64_t k = 0; k < n; ++k) {
+        more = prefix != nullptr;
+        for (std::int64_t k = 0; more && k < n; ++k) {
           const Input& in = plan.inputs[k];
-          if (head[k] == stop[k] || !std::equal(prefix, prefix + cd, in.index + head[k] * rank))
+          if (head[k] == stop_at[k] || !std::equal(prefix, prefix + cd, in.index + head[k] * rank))
             continue;
-          const std::int64_t end = run_end(in, head[k], stop[k], prefix, rank, cd);
-          const std::int64_t count = end - head[k];
-          copy_rows<kRank>(out_index + out * rank, in.index + head[k] * rank, count, rank, cd,
-                           in.offset);
-          copy_values(out_values, out, static_cast<const T*>(in.values), head[k], count);
-          out += count;
+          const std::int64_t end = run_end(in, head[k], stop_at[k], prefix, rank, cd);
+          more = copy_entries<kRank>(in, head[k], end, out_index, out_values, out, rank, cd, stop);
+          out += end - head[k];
           head[k] = end;
         }
       }
+      store_fence();
     }
   });
+  return !stop.load();
 }
 
-// Column ranges [lo[j], hi[j]] of the offset coordinates over all entries. Inputs inside
-// their shapes need no pass: the output shape bounds them.
-void column_ranges(const Plan& plan, bool all_in_box, int threads, std::vector<std::int64_t>* lo,
+// Column ranges [lo[j], hi[j]] of the offset coordinates over all entries. Precondition: no
+// offset overflows (check_offsets passed).
+void column_ranges(const Plan& plan, int threads, std::vector<std::int64_t>* lo,
                    std::vector<std::int64_t>* hi) {
   const std::int64_t rank = plan.rank, cd = plan.cd;
   lo->assign(static_cast<std::size_t>(rank), kInt64Max);
   hi->assign(static_cast<std::size_t>(rank), std::numeric_limits<std::int64_t>::min());
-  if (all_in_box) {
-    for (std::int64_t j = 0; j < rank; ++j) {
-      (*lo)[j] = 0;
-      (*hi)[j] = plan.output_shape[j] - 1;
-    }
-    return;
-  }
   for (const Input& in : plan.inputs) {
     if (in.nnz == 0) continue;
     std::vector<std::int64_t> part_lo(static_cast<std::size_t>(threads * rank), kInt64Max);
@@ -486,73 +525,73 @@ void column_ranges(const Plan& plan, bool all_in_box, int threads, std::vector<s
     }
     for (int t = 0; t < threads; ++t)
       for (std::int64_t j = 0; j < rank; ++j) {
-        const std::int64_t add = j == cd ? in.offset : 0;  // validated: no overflow
-        (*lo)[j] = std::min((*lo)[j], part_lo[t * rank + j] + (part_lo[t * rank + j] == kInt64Max ? 0 : add));
-        (*hi)[j] = std::max((*hi)[j], part_hi[t * rank + j] == std::numeric_limits<std::int64_t>::min() ? part_hi[t * rank + j] : part_hi[t * rank + j] + add);
+        if (part_lo[t * rank + j] > part_hi[t * rank + j]) continue;  // a thread without entries
+        const std::int64_t add = j == cd ? in.offset : 0;
+        (*lo)[j] = std::min((*lo)[j], part_lo[t * rank + j] + add);
+        (*hi)[j] = std::max((*hi)[j], part_hi[t * rank + j] + add);
       }
   }
 }
 
-// Some input unsorted or out of range: the stable row-major sort of all offset entries.
-// Keys pack, from the top: each column's coordinate minus its minimum (column 0 most
-// significant), then a payload: the value's bits when they fit, else the entry's input and
-// position. Sorting on the coordinate fields alone, LSD radix keeps equal coordinates in input
-// order. For rank >= 2 the keys live in the output indices' buffer until decoded.
+// The stable row-major sort of all offset entries (some input not mergeable). Keys pack, from
+// the top: each column's coordinate minus its lower bound (column 0 most significant), then a
+// payload: the value's bits when they fit, else the entry's input and position. Sorting on
+// the coordinate fields alone, LSD radix keeps equal coordinates in input order. For rank >= 2
+// the keys live in the output indices' buffer until decoded. Returns check 10's overflow
+// error when the keys meet an entry outside the output shape and the exact scan finds one.
 template <class T>
-void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
-                 const ExecOptions& options) {
+Status sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
+                   const ExecOptions& options) {
   const std::int64_t rank = plan.rank, cd = plan.cd, total = plan.total;
   const auto n = static_cast<std::int64_t>(plan.inputs.size());
-  bool all_in_box = true;
-  for (const Input& in : plan.inputs) all_in_box = all_in_box && in.in_box;
-  std::vector<std::int64_t> lo, hi;
-  column_ranges(plan, all_in_box, threads, &lo, &hi);
-
   std::int64_t max_nnz = 1;
   for (const Input& in : plan.inputs) max_nnz = std::max(max_nnz, in.nnz);
   const int position_bits = std::bit_width(static_cast<std::uint64_t>(max_nnz - 1));
+  const int entry_bits = position_bits + std::bit_width(static_cast<std::uint64_t>(n - 1));
   constexpr bool kValueInKey = std::is_trivially_copyable_v<T> && sizeof(T) <= 8;
-  int coordinate_bits = 0;
-  for (std::int64_t j = 0; j < rank; ++j)
-    coordinate_bits += std::bit_width(static_cast<std::uint64_t>(hi[j]) - static_cast<std::uint64_t>(lo[j]));
-  const int value_bits = kValueInKey ? static_cast<int>(8 * sizeof(T)) : 64;
-  const bool value_payload = kValueInKey && coordinate_bits + value_bits <= 64;
-  const int payload_bits = value_payload
-                               ? value_bits
-                               : position_bits + std::bit_width(static_cast<std::uint64_t>(n - 1));
-  auto coordinate = [&](std::int64_t k, std::int64_t e, std::int64_t j) {
-    const Input& in = plan.inputs[k];
-    return in.index[e * rank + j] + (j == cd ? in.offset : 0);
+  constexpr int kValueBits = kValueInKey ? static_cast<int>(8 * sizeof(T)) : 64;
+  const std::uint64_t position_mask = (std::uint64_t{1} << position_bits) - 1;
+
+  // Column j's field: bits [shift, shift + width) hold c_j - lo, at most span (mask: width
+  // ones; a constant column has width 0).
+  struct Field {
+    std::uint64_t lo;
+    std::uint64_t span;
+    std::uint64_t mask;
+    int shift;
   };
-
-  if (coordinate_bits + payload_bits > 64) {  // rare: coordinates spanning too many bits
-    std::vector<std::pair<std::int64_t, std::int64_t>> entries;
-    entries.reserve(static_cast<std::size_t>(total));
-    for (std::int64_t k = 0; k < n; ++k)
-      for (std::int64_t e = 0; e < plan.inputs[k].nnz; ++e) entries.emplace_back(k, e);
-    std::stable_sort(entries.begin(), entries.end(), [&](const auto& a, const auto& b) {
-      for (std::int64_t j = 0; j < rank; ++j) {
-        const std::int64_t x = coordinate(a.first, a.second, j), y = coordinate(b.first, b.second, j);
-        if (x != y) return x < y;
-      }
-      return false;
-    });
-    for (std::int64_t out = 0; out < total; ++out) {
-      const auto [k, e] = entries[out];
-      for (std::int64_t j = 0; j < rank; ++j) out_index[out * rank + j] = coordinate(k, e, j);
-      out_values[out] = static_cast<const T*>(plan.inputs[k].values)[e];
+  struct Layout {
+    int coordinate_bits = 0;
+    int payload_bits = 0;
+    bool value_payload = false;
+    std::vector<Field> fields;
+    bool fits() const { return coordinate_bits + payload_bits <= 64; }
+  };
+  auto layout_for = [&](const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi) {
+    Layout l;
+    std::vector<int> width(static_cast<std::size_t>(rank));
+    for (std::int64_t j = 0; j < rank; ++j) {
+      width[j] = std::bit_width(static_cast<std::uint64_t>(hi[j]) - static_cast<std::uint64_t>(lo[j]));
+      l.coordinate_bits += width[j];
     }
-    return;
-  }
-
-  std::vector<int> shift(static_cast<std::size_t>(rank) + 1);  // field j: bits [shift[j+1], shift[j])
-  shift[rank] = payload_bits;
-  for (std::int64_t j = rank; j-- > 0;)
-    shift[j] = shift[j + 1] + std::bit_width(static_cast<std::uint64_t>(hi[j]) - static_cast<std::uint64_t>(lo[j]));
-  // The sorted keys must end in the low buffer for the in-place decode.
+    l.value_payload = kValueInKey && l.coordinate_bits + kValueBits <= 64;
+    l.payload_bits = l.value_payload ? kValueBits : entry_bits;
+    for (std::int64_t j = rank, shift = l.payload_bits; j-- > 0; shift += width[j])
+      l.fields.push_back({static_cast<std::uint64_t>(lo[j]),
+                          static_cast<std::uint64_t>(hi[j]) - static_cast<std::uint64_t>(lo[j]),
+                          width[j] == 0 ? 0 : ~std::uint64_t{0} >> (64 - width[j]),
+                          static_cast<int>(std::min<std::int64_t>(shift, 63))});
+    std::reverse(l.fields.begin(), l.fields.end());
+    return l;
+  };
+  // First the output shape's bounds, which hold every offset coordinate unless some entry
+  // lies outside them (an empty dim holds none); then the exact column ranges.
+  std::vector<std::int64_t> lo(static_cast<std::size_t>(rank), 0), hi(plan.output_shape.begin(), plan.output_shape.end());
+  for (std::int64_t& h : hi) h -= 1;
+  Layout layout = layout_for(lo, hi);
 
   std::vector<std::uint64_t> own;
-  std::uint64_t* low = nullptr;
+  std::uint64_t* low = nullptr;  // the sorted keys end here
   std::uint64_t* high = nullptr;
   if (rank >= 2) {
     low = reinterpret_cast<std::uint64_t*>(out_index);
@@ -562,66 +601,67 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
     low = own.data();
     high = low + total;
   }
-  const bool flip = radix_sort::ends_in_scratch(coordinate_bits);
-  std::uint64_t* keys = flip ? high : low;
-  std::uint64_t* scratch = flip ? low : high;
-
-  // Column j's field: bits [shift, shift + width) hold c_j - lo_j (mask: width ones; a
-  // constant column has width 0 and mask 0).
-  struct Field {
-    std::uint64_t lo;
-    std::uint64_t mask;
-    int shift;
-  };
-  std::vector<Field> fields(static_cast<std::size_t>(rank));
-  for (std::int64_t j = 0; j < rank; ++j) {
-    const int width = shift[j] - shift[j + 1];
-    fields[j] = {static_cast<std::uint64_t>(lo[j]), width == 0 ? 0 : ~std::uint64_t{0} >> (64 - width),
-                 std::min(shift[j + 1], 63)};
-  }
-  const std::uint64_t position_mask = (std::uint64_t{1} << position_bits) - 1;
-  const std::uint64_t payload_mask =
-      payload_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << payload_bits) - 1;
-
+  Status status;
   with_rank(rank, [&](auto kRank) {
     const std::int64_t r = kRank > 0 ? kRank : rank;
     Field f[kRank > 0 ? kRank : kMaxDims];  // local: no aliasing with the keys
-    std::copy(fields.begin(), fields.end(), f);
 
-    std::int64_t start = 0;
-    for (std::int64_t k = 0; k < n; ++k) {
-      const Input& in = plan.inputs[k];
-      const T* values = static_cast<const T*>(in.values);
-      const std::uint64_t id_high = static_cast<std::uint64_t>(k) << position_bits;
-      const std::uint64_t cd_offset = static_cast<std::uint64_t>(in.offset);
-      std::uint64_t* dst = keys + start;
-#pragma omp parallel for num_threads(threads) schedule(static)
-      for (std::int64_t e = 0; e < in.nnz; ++e) {
-        const std::int64_t* row = in.index + e * r;
-        __builtin_prefetch(row + kPrefetchAhead);
-        std::uint64_t key = id_high | static_cast<std::uint64_t>(e);
-        if constexpr (kValueInKey) {
-          if (value_payload) {
-            key = 0;
-            std::memcpy(&key, &values[e], sizeof(T));
+    // Builds the keys into `keys` by layout; false when some entry lies outside the fields.
+    auto build_keys = [&](std::uint64_t* keys) {
+      std::copy(layout.fields.begin(), layout.fields.end(), f);
+      std::uint64_t outside = 0;
+      std::int64_t start = 0;
+      for (std::int64_t k = 0; k < n; ++k) {
+        const Input& in = plan.inputs[k];
+        const T* values = static_cast<const T*>(in.values);
+        const std::uint64_t id_high = static_cast<std::uint64_t>(k) << position_bits;
+        const std::uint64_t cd_offset = static_cast<std::uint64_t>(in.offset);
+        [[maybe_unused]] const bool value_payload = layout.value_payload;
+        std::uint64_t* dst = keys + start;
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : outside)
+        for (std::int64_t e = 0; e < in.nnz; ++e) {
+          const std::int64_t* row = in.index + e * r;
+          __builtin_prefetch(row + kPrefetchAhead);
+          std::uint64_t key = id_high | static_cast<std::uint64_t>(e);
+          if constexpr (kValueInKey) {
+            if (value_payload) {
+              key = 0;
+              std::memcpy(&key, &values[e], sizeof(T));
+            }
           }
+          for (std::int64_t j = 0; j < r; ++j) {
+            const std::uint64_t c = static_cast<std::uint64_t>(row[j]) + (j == cd ? cd_offset : 0) - f[j].lo;
+            outside |= static_cast<std::uint64_t>(c > f[j].span);
+            key |= c << f[j].shift;
+          }
+          dst[e] = key;
         }
-        for (std::int64_t j = 0; j < r; ++j) {
-          const std::uint64_t c = static_cast<std::uint64_t>(row[j]) + (j == cd ? cd_offset : 0);
-          key |= ((c - f[j].lo) & f[j].mask) << f[j].shift;
-        }
-        dst[e] = key;
+        start += in.nnz;
       }
-      start += in.nnz;
-    }
+      return outside == 0;
+    };
 
+    const bool in_shape = layout.fits() && build_keys(radix_sort::ends_in_scratch(layout.coordinate_bits) ? high : low);
+    if (!in_shape) {
+      status = check_offsets(plan, threads, options);
+      if (!status.ok()) return;
+      column_ranges(plan, threads, &lo, &hi);
+      layout = layout_for(lo, hi);
+      if (!layout.fits()) return;  // std::stable_sort below
+      build_keys(radix_sort::ends_in_scratch(layout.coordinate_bits) ? high : low);
+    }
+    const bool flip = radix_sort::ends_in_scratch(layout.coordinate_bits);
     const Chunking ch = chunking(total, 8, threads, options);
-    radix_sort::radix_sort_bits(keys, scratch, total, payload_bits, payload_bits + coordinate_bits,
+    radix_sort::radix_sort_bits(flip ? high : low, flip ? low : high, total, layout.payload_bits,
+                                layout.payload_bits + layout.coordinate_bits,
                                 std::min<std::int64_t>(ch.chunks, 64), threads);  // into `low`
 
     // Decode. For rank >= 2 entry e's row overwrites words [e * rank, (e + 1) * rank) of
     // `low`, so entries go in stages [a, b) with a * rank >= b, from the top: a stage only
     // overwrites keys already decoded, and its entries are independent (threads share it).
+    const std::uint64_t payload_mask =
+        layout.payload_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << layout.payload_bits) - 1;
+    [[maybe_unused]] const bool value_payload = layout.value_payload;
     auto decode = [&](std::int64_t out) {
       const std::uint64_t key = low[out];
       const std::uint64_t payload = key & payload_mask;
@@ -645,6 +685,30 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
     }
     if (b == 1) decode(0);
   });
+  if (!status.ok() || layout.fits()) return status;
+
+  // Rare: coordinates spanning too many bits for a key (no offset overflows: checked above).
+  auto coordinate = [&](std::int64_t k, std::int64_t e, std::int64_t j) {
+    const Input& in = plan.inputs[k];
+    return in.index[e * rank + j] + (j == cd ? in.offset : 0);
+  };
+  std::vector<std::pair<std::int64_t, std::int64_t>> entries;
+  entries.reserve(static_cast<std::size_t>(total));
+  for (std::int64_t k = 0; k < n; ++k)
+    for (std::int64_t e = 0; e < plan.inputs[k].nnz; ++e) entries.emplace_back(k, e);
+  std::stable_sort(entries.begin(), entries.end(), [&](const auto& a, const auto& b) {
+    for (std::int64_t j = 0; j < rank; ++j) {
+      const std::int64_t x = coordinate(a.first, a.second, j), y = coordinate(b.first, b.second, j);
+      if (x != y) return x < y;
+    }
+    return false;
+  });
+  for (std::int64_t out = 0; out < total; ++out) {
+    const auto [k, e] = entries[out];
+    for (std::int64_t j = 0; j < rank; ++j) out_index[out * rank + j] = coordinate(k, e, j);
+    out_values[out] = static_cast<const T*>(plan.inputs[k].values)[e];
+  }
+  return Status();
 }
 
 }  // namespace
@@ -658,16 +722,27 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
                                                                  : coordinates + t.num_elements();
   const int threads = row_copy::resolve_threads(options.num_threads, coordinates * 8);
   Plan plan;
-  OPCONFORM_RETURN_IF_ERROR(validate(indices, values, shapes, concat_dim, threads, options, &plan));
+  Status deferred;
+  OPCONFORM_RETURN_IF_ERROR(validate(indices, values, shapes, concat_dim, &plan, &deferred));
+  if (!deferred.ok()) {  // check 10 failed at input i: the overflow scan of inputs < i first
+    OPCONFORM_RETURN_IF_ERROR(check_offsets(plan, threads, options));
+    return deferred;
+  }
 
-  // Check 11: the outputs' memory, in output order.
+  // Check 11: the outputs' memory, in output order (after check 10's scan when it fails).
   const DType dtype = values[0].dtype();
   const Shape index_shape{plan.total, plan.rank}, values_shape{plan.total}, shape_shape{plan.rank};
   MemoryAccount account(options.memory_limit_bytes);
-  OPCONFORM_RETURN_IF_ERROR(account.request(DType::kInt64, index_shape));
-  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, values_shape));
-  OPCONFORM_RETURN_IF_ERROR(account.request(DType::kInt64, shape_shape));
+  Status memory = account.request(DType::kInt64, index_shape);
+  if (memory.ok()) memory = account.request(dtype, values_shape);
+  if (memory.ok()) memory = account.request(DType::kInt64, shape_shape);
+  if (!memory.ok()) {
+    OPCONFORM_RETURN_IF_ERROR(check_offsets(plan, threads, options));
+    return memory;
+  }
 
+  // The outputs are allocated before check 10's overflow scan, which rides on the pass that
+  // writes them: only what validation allowed is allocated, and an error drops them.
   const Shape* allocating = &index_shape;
   try {
     SparseTensor result{Tensor::uninitialized(DType::kInt64, index_shape), Tensor(dtype, {0}),
@@ -678,20 +753,21 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
     result.shape = Tensor(DType::kInt64, shape_shape);
     std::copy(plan.output_shape.begin(), plan.output_shape.end(), result.shape.data<std::int64_t>());
     if (plan.total > 0) {
-      bool mergeable = true;
-      for (const Input& in : plan.inputs) mergeable = mergeable && in.sorted && in.in_range;
       std::int64_t* out_index = result.indices.data<std::int64_t>();
+      Status status;
       visit_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* out_values = result.values.data<T>();
-        if (!mergeable) sort_inputs(plan, out_index, out_values, threads, options);
-        else if (plan.cd == 0) append_inputs(plan, out_index, out_values, threads, options);
-        else merge_inputs(plan, out_index, out_values, threads, options);
+        const bool merged = plan.cd == 0 ? append_inputs(plan, out_index, out_values, threads, options)
+                                         : merge_inputs(plan, out_index, out_values, threads, options);
+        if (!merged) status = sort_inputs(plan, out_index, out_values, threads, options);
       });
+      OPCONFORM_RETURN_IF_ERROR(status);
     }
     *output = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
+    OPCONFORM_RETURN_IF_ERROR(check_offsets(plan, threads, options));
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(*allocating),
                               " and type ",
                               dtype_name(allocating == &values_shape ? dtype : DType::kInt64));

@@ -257,6 +257,68 @@ TEST(SparseConcatChecks, OffsetOverflowReportsTheFirstEntryWhateverTheChunks) {
   }
 }
 
+// The overflow scan rides on the output pass; its error still comes in the spec's order:
+// after the row and column checks of earlier inputs, before those of later inputs and before
+// the memory check, and whatever the merge or the sort had written is dropped.
+TEST(SparseConcatChecks, OffsetOverflowPrecedence) {
+  auto three = [] {
+    Inputs in = two_inputs();
+    in.indices.push_back(I64({1, 2}, {0, 0}));
+    in.values.push_back(Tensor::from_values<float>({1}, {3}));
+    in.shapes.push_back(I64({2}, {2, 3}));
+    return in;
+  };
+  const std::string overflow = "Index 9223372036854775807 at position 1 overflows int64 when offset by 3";
+  Inputs in = three();
+  in.indices[1] = I64({1, 2}, {0, kInt64Max});
+  in.values[2] = Tensor::from_values<float>({2}, {3, 4});  // a row check failing at input 2
+  ExpectError(in, 1, Code::kInvalidArgument, overflow);
+  in = three();
+  in.indices[1] = I64({1, 3}, {0, 0, 0});  // a column check failing at input 1 ...
+  in.indices[2] = I64({1, 2}, {0, kInt64Max});  // ... comes before input 2's overflow
+  ExpectError(in, 1, Code::kInvalidArgument, "Order length must be SparseTensor rank.");
+  in = three();
+  in.indices[1] = I64({1, 2}, {0, kInt64Max});
+  ExecOptions tight;
+  tight.memory_limit_bytes = 100;
+  EXPECT_TRUE(HasStatus(Concat(in, 1, nullptr, tight), Code::kInvalidArgument, overflow));
+  // Large sorted inputs whose only fault is one overflowing entry late in input 1 (the merge
+  // copies most entries first), or an unsorted input 0 (the sort finds it): every thread count
+  // and tile reports the first one, and the output is untouched.
+  for (const std::int64_t cd : {0, 1}) {
+    for (const bool unsorted_first : {false, true}) {
+      const std::int64_t nnz = 5000;
+      std::vector<std::int64_t> rows0, rows1;
+      for (std::int64_t e = 0; e < nnz; ++e) {
+        rows0.insert(rows0.end(), {e / 3, e % 3});
+        rows1.insert(rows1.end(), {e / 3, e % 3});
+      }
+      if (unsorted_first) std::swap(rows0[10], rows0[4000]);
+      rows1[2 * 4321 + cd] = kInt64Max - 1;
+      rows1[2 * 4700 + cd] = kInt64Max;
+      Inputs big{{I64({nnz, 2}, rows0), I64({nnz, 2}, rows1)},
+                 {distinct_tensor(DType::kFloat32, {nnz}), distinct_tensor(DType::kFloat32, {nnz}, nnz)},
+                 {I64({2}, {nnz / 3 + 1, 3}), I64({2}, {nnz / 3 + 1, 3})}};
+      const std::int64_t offset = cd == 0 ? nnz / 3 + 1 : 3;
+      for (const int threads : test_util::kThreadCounts) {
+        for (const std::int64_t tile_bytes : {0, 63, 16 * 100}) {
+          SCOPED_TRACE(::testing::Message() << "cd " << cd << " unsorted_first " << unsorted_first
+                                            << " threads " << threads << " tile " << tile_bytes);
+          ExecOptions options;
+          options.num_threads = threads;
+          options.tile_bytes = tile_bytes;
+          SparseTensor out{I64({1}, {5}), I64({1}, {6}), I64({1}, {7})};
+          EXPECT_TRUE(HasStatus(Concat(big, cd, &out, options), Code::kInvalidArgument,
+                                "Index 9223372036854775806 at position 1 overflows int64 when offset by " +
+                                    std::to_string(offset)));
+          EXPECT_TRUE(BitEqual(out.indices, I64({1}, {5})));
+          EXPECT_TRUE(BitEqual(out.values, I64({1}, {6})));
+        }
+      }
+    }
+  }
+}
+
 TEST(SparseConcatChecks, MemoryLimitNamesOutputsInOrder) {
   Inputs in = two_inputs();  // outputs: indices [2,2] int64 (96), values [2] float32 (72), shape [2] (80)
   SparseTensor out;
@@ -561,6 +623,64 @@ TEST(SparseConcatTest, LargeInputsOnThreads) {
       }
     }
   }
+}
+
+// Sorted inputs with one fault (a descent, or a concat coordinate outside the input's shape)
+// at a position near a chunk boundary: the merge copies up to it, then the sort takes over.
+// Also an unsorted input with one coordinate outside the output shape, late: the keys built
+// against the shape are rebuilt on exact ranges.
+TEST(SparseConcatTest, OneFaultLateInLargeInputs) {
+  std::mt19937_64 rng(23);
+  const std::int64_t nnz = 6000;
+  for (const int fault : {0, 1, 2}) {
+    for (const std::int64_t cd : {0, 1, 2}) {
+      for (const std::int64_t at : {std::int64_t{1}, std::int64_t{2999}, nnz - 1}) {
+        Inputs in;
+        for (int k = 0; k < 3; ++k) {
+          std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(nnz));
+          for (auto& row : rows) row = {static_cast<std::int64_t>(rng() % 40), static_cast<std::int64_t>(rng() % 50), static_cast<std::int64_t>(rng() % 60)};
+          if (fault != 2) std::sort(rows.begin(), rows.end());
+          if (k == 1) {
+            auto& row = rows[static_cast<std::size_t>(at)];
+            if (fault == 0) row = {-1, 0, 0};   // below the row before it
+            if (fault == 1) row[cd] = 60;        // outside the input's shape on cd (which is 60 at most)
+            if (fault == 2) row[(cd + 1) % 3] = -7;  // outside the output shape
+          }
+          std::vector<std::int64_t> flat;
+          for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+          in.indices.push_back(I64({nnz, 3}, flat));
+          in.values.push_back(distinct_tensor(DType::kFloat32, {nnz}, static_cast<std::uint64_t>(k) << 20));
+          in.shapes.push_back(I64({3}, {40, 50, 60}));
+        }
+        const SparseTensor expected = naive_concat(in, cd);
+        for (const int threads : test_util::kThreadCounts) {
+          for (const std::int64_t tile_bytes : {0, 63, 24 * 1000}) {
+            SCOPED_TRACE(::testing::Message() << "fault " << fault << " cd " << cd << " at " << at
+                                              << " threads " << threads << " tile " << tile_bytes);
+            ExecOptions options;
+            options.num_threads = threads;
+            options.tile_bytes = tile_bytes;
+            SparseTensor out;
+            ASSERT_TRUE(Concat(in, cd, &out, options).ok());
+            EXPECT_TRUE(BitEqual(out.indices, expected.indices));
+            EXPECT_TRUE(BitEqual(out.values, expected.values));
+          }
+        }
+      }
+    }
+  }
+}
+
+// Entries present while the output shape has an empty dim: no entry lies inside the shape.
+TEST(SparseConcatTest, EntriesOfAnEmptyShape) {
+  Inputs in{{I64({2, 2}, {0, 3, 0, 1}), I64({1, 2}, {-2, 0})},
+            {I32({2}, {10, 11}), I32({1}, {20})},
+            {I64({2}, {0, 2}), I64({2}, {0, 2})}};
+  SparseTensor out;
+  ASSERT_TRUE(Concat(in, 1, &out).ok());
+  EXPECT_TRUE(BitEqual(out.indices, I64({3, 2}, {-2, 2, 0, 1, 0, 3})));
+  EXPECT_TRUE(BitEqual(out.values, I32({3}, {20, 11, 10})));
+  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {0, 4})));
 }
 
 }  // namespace
