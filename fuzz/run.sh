@@ -116,9 +116,12 @@ fuzz() {
       findings=$((findings + 1))
       vectors+="    $(basename "$crash") -> $(triage "$h" "$crash")"$'\n'
     done
+    # commit: the last one before the binary was linked (what it was built from, barring
+    # uncommitted edits), not the checkout's HEAD, which may have moved on since.
+    local built
+    built=$(git -C "$root" log -1 --format=%h --until="@$(stat -c %Y "$bin")" 2>/dev/null || true)
     [[ -s "$ledger" ]] || printf 'date\tcommit\tharness\tjobs\twall_s\tcpu_s\texecs\tfindings\n' >"$ledger"
-    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" \
-      "$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)" "$h" "$jobs" \
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "${built:-unknown}" "$h" "$jobs" \
       $((end - start)) "$cpu" "$execs" "$findings" >>"$ledger"
     summary+=("$(printf '%-30s %5ss wall %6ss CPU  corpus +%-4s findings %s  %s\n%s' "$h" $((end - start)) \
       "$cpu" "$added" "$findings" "${stats:-no stats line}" "$vectors")")
