@@ -14,6 +14,10 @@
 
 #include <omp.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <algorithm>
 #include <cstdint>
 #include <vector>
@@ -95,6 +99,47 @@ inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n,
   }
 }
 
+// Moves from[0, n) to to[slot[d]++], d = bits [shift, shift + bits) of each key, stably.
+// Keys are staged per bucket in a cache line and a completed line that lies inside this call's
+// slots is written whole with streaming stores (no read of the target line); the other lines
+// (shared with the neighbouring slots) word by word.
+inline void scatter_by_digit(const std::uint64_t* from, std::int64_t n, std::uint64_t* to,
+                             std::int64_t* slot, std::int64_t buckets, int shift, int bits) {
+#if defined(__SSE2__)
+  struct alignas(64) Line {
+    std::uint64_t word[8];
+  };
+  const std::vector<std::int64_t> begin(slot, slot + buckets);
+  std::vector<Line> staged(static_cast<std::size_t>(buckets));
+  // to[w] sits at word (w + phase) % 8 of its line.
+  const auto phase = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(to) / 8 % 8);
+  auto at = [&](std::int64_t u) { return static_cast<std::uint64_t>(u + phase) % 8; };
+  for (std::int64_t e = 0; e < n; ++e) {
+    const std::uint64_t key = from[e];
+    const std::uint64_t d = field(key, shift, bits);
+    const std::int64_t w = slot[d]++;
+    Line& line = staged[d];
+    line.word[at(w)] = key;
+    if (at(w) != 7) continue;
+    if (w - 7 >= begin[d]) {
+      const __m128i* source = reinterpret_cast<const __m128i*>(line.word);
+      __m128i* target = reinterpret_cast<__m128i*>(to + (w - 7));
+      for (int v = 0; v < 4; ++v) _mm_stream_si128(target + v, _mm_load_si128(source + v));
+    } else {
+      for (std::int64_t u = begin[d]; u <= w; ++u) to[u] = line.word[at(u)];
+    }
+  }
+  for (std::int64_t d = 0; d < buckets; ++d) {  // the last, partial lines
+    const std::int64_t line_begin = slot[d] - static_cast<std::int64_t>(at(slot[d]));
+    for (std::int64_t u = std::max(line_begin, begin[d]); u < slot[d]; ++u)
+      to[u] = staged[d].word[at(u)];
+  }
+  _mm_sfence();
+#else
+  for (std::int64_t e = 0; e < n; ++e) to[slot[field(from[e], shift, bits)]++] = from[e];
+#endif
+}
+
 }  // namespace detail
 
 // Sorts keys[0, n) by bits [low_bit, high_bit) (0 <= low_bit <= high_bit <= 64), stably; the
@@ -142,12 +187,9 @@ inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::in
     }
 #pragma omp for schedule(static)
     for (std::int64_t c = 0; c < chunks; ++c) {
-      std::int64_t* slot = slots.data() + c * buckets;
-      const std::int64_t end = chunk_begin(c + 1);
-      for (std::int64_t e = chunk_begin(c); e < end; ++e) {
-        const std::uint64_t key = keys[e];
-        scratch[slot[detail::field(key, top_shift, plan.top_bits)]++] = key;
-      }
+      const std::int64_t begin = chunk_begin(c);
+      detail::scatter_by_digit(keys + begin, chunk_begin(c + 1) - begin, scratch,
+                               slots.data() + c * buckets, buckets, top_shift, plan.top_bits);
     }
     // Each bucket, in cache: scratch -> keys -> ... on the remaining bits.
     std::vector<std::int64_t> count;
