@@ -1,10 +1,9 @@
 // Optimized SparseConcat (../shared/spec/sparse_concat.md).
 //
-// Validation reads no entries. Check 10's offset-overflow scan, the one check that needs a pass
-// over the coordinates, rides on the pass that writes the output:
+// Validation reads the entries once, for check 10's offset-overflow scan (the concat-dim column
+// of every input with a nonzero offset), before anything is allocated. Then:
 // - first, assuming every input is sorted row-major with its concat-dim coordinates inside its
-//   shape (then no offset overflows), a linear merge copies the entries and checks that
-//   assumption on the way. Entries are ordered by the coordinates before the concat dim (the
+//   shape, a linear merge copies the entries and checks that assumption on the way. Entries are ordered by the coordinates before the concat dim (the
 //   prefix), then by input (inputs own disjoint ranges of the concat dim), then by their order
 //   inside the input. For concat dim 0 that is the inputs appended with the offset; otherwise
 //   a k-way merge of prefix runs, split across threads at prefixes sampled from the largest
@@ -12,11 +11,10 @@
 // - when the check fails: a stable LSD radix sort of all entries on packed keys (coordinates
 //   minus their lower bound, then the value's bits or the entry's input and position),
 //   decoded back into coordinates. The keys are built against the output shape; an entry
-//   outside it sends the sort to the exact overflow scan (whose error is returned) and to exact
-//   column ranges. std::stable_sort when the key does not fit in 64 bits.
+//   outside it sends the sort to exact column ranges. std::stable_sort when the key does not
+//   fit in 64 bits.
 // Both orders are the stable row-major sort of the concatenation (equal coordinates keep input
-// order), one of the allowed outcomes, whatever the thread count or tile size. An error found
-// after the outputs were allocated drops them; its precedence is the spec's (see SparseConcat).
+// order), one of the allowed outcomes, whatever the thread count or tile size.
 #include "optimized/sparse_concat.h"
 
 #if defined(__SSE2__)
@@ -117,7 +115,20 @@ std::int64_t first_overflow(const Input& in, std::int64_t rank, std::int64_t cd,
   for (std::int64_t c = 0; c < ch.chunks; ++c) {
     const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
     bool any = false;
-    for (std::int64_t e = begin; e < end; ++e) any |= in.index[e * rank + cd] > limit;
+    with_rank(rank, [&](auto kRank) {  // a compile-time stride, four independent ORs
+      const std::int64_t r = kRank > 0 ? kRank : rank;
+      const std::int64_t* column = in.index + cd;
+      bool a0 = false, a1 = false, a2 = false, a3 = false;
+      std::int64_t e = begin;
+      for (; e + 4 <= end; e += 4) {
+        a0 |= column[e * r] > limit;
+        a1 |= column[(e + 1) * r] > limit;
+        a2 |= column[(e + 2) * r] > limit;
+        a3 |= column[(e + 3) * r] > limit;
+      }
+      for (; e < end; ++e) a0 |= column[e * r] > limit;
+      any = a0 | a1 | a2 | a3;
+    });
     for (std::int64_t e = begin; any && e < end; ++e)
       if (in.index[e * rank + cd] > limit) {
         first = std::min(first, e);
@@ -537,10 +548,10 @@ void column_ranges(const Plan& plan, int threads, std::vector<std::int64_t>* lo,
 // the top: each column's coordinate minus its lower bound (column 0 most significant), then a
 // payload: the value's bits when they fit, else the entry's input and position. Sorting on
 // the coordinate fields alone, LSD radix keeps equal coordinates in input order. For rank >= 2
-// the keys live in the output indices' buffer until decoded. Returns check 10's overflow
-// error when the keys meet an entry outside the output shape and the exact scan finds one.
+// the keys live in the output indices' buffer until decoded. Precondition: check 10's
+// offset-overflow scan passed.
 template <class T>
-Status sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
+void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
                    const ExecOptions& options) {
   const std::int64_t rank = plan.rank, cd = plan.cd, total = plan.total;
   const auto n = static_cast<std::int64_t>(plan.inputs.size());
@@ -601,7 +612,6 @@ Status sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
     low = own.data();
     high = low + total;
   }
-  Status status;
   with_rank(rank, [&](auto kRank) {
     const std::int64_t r = kRank > 0 ? kRank : rank;
     Field f[kRank > 0 ? kRank : kMaxDims];  // local: no aliasing with the keys
@@ -643,8 +653,6 @@ Status sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
 
     const bool in_shape = layout.fits() && build_keys(radix_sort::ends_in_scratch(layout.coordinate_bits) ? high : low);
     if (!in_shape) {
-      status = check_offsets(plan, threads, options);
-      if (!status.ok()) return;
       column_ranges(plan, threads, &lo, &hi);
       layout = layout_for(lo, hi);
       if (!layout.fits()) return;  // std::stable_sort below
@@ -685,7 +693,7 @@ Status sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
     }
     if (b == 1) decode(0);
   });
-  if (!status.ok() || layout.fits()) return status;
+  if (layout.fits()) return;
 
   // Rare: coordinates spanning too many bits for a key (no offset overflows: checked above).
   auto coordinate = [&](std::int64_t k, std::int64_t e, std::int64_t j) {
@@ -708,7 +716,6 @@ Status sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
     for (std::int64_t j = 0; j < rank; ++j) out_index[out * rank + j] = coordinate(k, e, j);
     out_values[out] = static_cast<const T*>(plan.inputs[k].values)[e];
   }
-  return Status();
 }
 
 }  // namespace
@@ -729,20 +736,16 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
     return deferred;
   }
 
-  // Check 11: the outputs' memory, in output order (after check 10's scan when it fails).
+  // Check 10's offset-overflow scan, then check 11: the outputs' memory, in output order.
+  // Nothing is allocated before both passed.
+  OPCONFORM_RETURN_IF_ERROR(check_offsets(plan, threads, options));
   const DType dtype = values[0].dtype();
   const Shape index_shape{plan.total, plan.rank}, values_shape{plan.total}, shape_shape{plan.rank};
   MemoryAccount account(options.memory_limit_bytes);
-  Status memory = account.request(DType::kInt64, index_shape);
-  if (memory.ok()) memory = account.request(dtype, values_shape);
-  if (memory.ok()) memory = account.request(DType::kInt64, shape_shape);
-  if (!memory.ok()) {
-    OPCONFORM_RETURN_IF_ERROR(check_offsets(plan, threads, options));
-    return memory;
-  }
+  OPCONFORM_RETURN_IF_ERROR(account.request(DType::kInt64, index_shape));
+  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, values_shape));
+  OPCONFORM_RETURN_IF_ERROR(account.request(DType::kInt64, shape_shape));
 
-  // The outputs are allocated before check 10's overflow scan, which rides on the pass that
-  // writes them: only what validation allowed is allocated, and an error drops them.
   const Shape* allocating = &index_shape;
   try {
     SparseTensor result{Tensor::uninitialized(DType::kInt64, index_shape), Tensor(dtype, {0}),
@@ -754,20 +757,17 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
     std::copy(plan.output_shape.begin(), plan.output_shape.end(), result.shape.data<std::int64_t>());
     if (plan.total > 0) {
       std::int64_t* out_index = result.indices.data<std::int64_t>();
-      Status status;
       visit_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         T* out_values = result.values.data<T>();
         const bool merged = plan.cd == 0 ? append_inputs(plan, out_index, out_values, threads, options)
                                          : merge_inputs(plan, out_index, out_values, threads, options);
-        if (!merged) status = sort_inputs(plan, out_index, out_values, threads, options);
+        if (!merged) sort_inputs(plan, out_index, out_values, threads, options);
       });
-      OPCONFORM_RETURN_IF_ERROR(status);
     }
     *output = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
-    OPCONFORM_RETURN_IF_ERROR(check_offsets(plan, threads, options));
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(*allocating),
                               " and type ",
                               dtype_name(allocating == &values_shape ? dtype : DType::kInt64));
