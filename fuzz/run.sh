@@ -177,9 +177,9 @@ minimize() {
 # CPU hours per harness over every run in the ledger.
 hours() {
   [[ -s "$ledger" ]] || die "no ledger at $ledger"
+  printf '%-30s %5s %9s %12s %8s\n' harness runs "CPU hours" executions findings
   awk -F'\t' 'NR > 1 {cpu[$3] += $6; runs[$3]++; execs[$3] += $7; found[$3] += $8}
-    END {printf "%-30s %5s %9s %12s %8s\n", "harness", "runs", "CPU hours", "executions", "findings"
-         for (h in cpu) printf "%-30s %5d %9.2f %12d %8d\n", h, runs[h], cpu[h] / 3600, execs[h], found[h]}' \
+    END {for (h in cpu) printf "%-30s %5d %9.2f %12d %8d\n", h, runs[h], cpu[h] / 3600, execs[h], found[h]}' \
     "$ledger" | sort
 }
 
