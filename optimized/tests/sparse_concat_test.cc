@@ -11,9 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <initializer_list>
 #include <limits>
 #include <numeric>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -436,6 +438,36 @@ SparseTensor naive_concat(const Inputs& in, std::int64_t concat_dim) {
   return out;
 }
 
+// Adds input k built from `rows` (rank 3), float32 values distinct across inputs.
+void add_rows_input(Inputs* in, const std::vector<std::vector<std::int64_t>>& rows, int k,
+                    std::vector<std::int64_t> shape) {
+  std::vector<std::int64_t> flat;
+  for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
+  const auto nnz = static_cast<std::int64_t>(rows.size());
+  in->indices.push_back(I64({nnz, 3}, flat));
+  in->values.push_back(distinct_tensor(DType::kFloat32, {nnz}, static_cast<std::uint64_t>(k) << 20));
+  in->shapes.push_back(I64({3}, shape));
+}
+
+// The optimized kernel equals `expected` bit for bit for every thread count and tile given.
+void expect_concat_everywhere(const Inputs& in, std::int64_t cd, const SparseTensor& expected,
+                              std::span<const int> thread_counts,
+                              std::initializer_list<std::int64_t> tiles) {
+  for (const int threads : thread_counts) {
+    for (const std::int64_t tile_bytes : tiles) {
+      SCOPED_TRACE(::testing::Message() << "threads " << threads << " tile " << tile_bytes);
+      ExecOptions options;
+      options.num_threads = threads;
+      options.tile_bytes = tile_bytes;
+      SparseTensor out;
+      ASSERT_TRUE(Concat(in, cd, &out, options).ok());
+      EXPECT_TRUE(BitEqual(out.indices, expected.indices));
+      EXPECT_TRUE(BitEqual(out.values, expected.values));
+    }
+  }
+}
+
+
 // SparseConcat's contract next to another outcome: same indices and shape; inside each run of
 // equal coordinates the values are the same multiset (their bytes compared).
 ::testing::AssertionResult AllowedOutcome(const SparseTensor& actual, const SparseTensor& other) {
@@ -602,25 +634,11 @@ TEST(SparseConcatTest, LargeInputsOnThreads) {
         for (auto& row : rows) row = {static_cast<std::int64_t>(rng() % 300), static_cast<std::int64_t>(rng() % 5000), static_cast<std::int64_t>(rng() % 70)};
         if (layout == Layout::kSorted) std::sort(rows.begin(), rows.end());
         std::vector<std::int64_t> flat;
-        for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
-        in.indices.push_back(I64({nnz, 3}, flat));
-        in.values.push_back(distinct_tensor(DType::kFloat32, {nnz}, static_cast<std::uint64_t>(k) << 20));
-        in.shapes.push_back(I64({3}, {300, 5000, 70}));
+        add_rows_input(&in, rows, k, {300, 5000, 70});
       }
-      const SparseTensor expected = naive_concat(in, cd);
-      for (const int threads : {0, 1, 2, 3, 7}) {
-        for (const std::int64_t tile_bytes : {0, 24 * 777}) {
-          SCOPED_TRACE(::testing::Message() << "layout " << static_cast<int>(layout) << " cd " << cd
-                                            << " threads " << threads << " tile " << tile_bytes);
-          ExecOptions options;
-          options.num_threads = threads;
-          options.tile_bytes = tile_bytes;
-          SparseTensor out;
-          ASSERT_TRUE(Concat(in, cd, &out, options).ok());
-          EXPECT_TRUE(BitEqual(out.indices, expected.indices));
-          EXPECT_TRUE(BitEqual(out.values, expected.values));
-        }
-      }
+      SCOPED_TRACE(::testing::Message() << "layout " << static_cast<int>(layout) << " cd " << cd);
+      constexpr int kThreads[] = {0, 1, 2, 3, 7};
+      expect_concat_everywhere(in, cd, naive_concat(in, cd), kThreads, {0, 24 * 777});
     }
   }
 }
@@ -646,26 +664,10 @@ TEST(SparseConcatTest, OneFaultLateInLargeInputs) {
             if (fault == 1) row[cd] = 60;        // outside the input's shape on cd (which is 60 at most)
             if (fault == 2) row[(cd + 1) % 3] = -7;  // outside the output shape
           }
-          std::vector<std::int64_t> flat;
-          for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
-          in.indices.push_back(I64({nnz, 3}, flat));
-          in.values.push_back(distinct_tensor(DType::kFloat32, {nnz}, static_cast<std::uint64_t>(k) << 20));
-          in.shapes.push_back(I64({3}, {40, 50, 60}));
+          add_rows_input(&in, rows, k, {40, 50, 60});
         }
-        const SparseTensor expected = naive_concat(in, cd);
-        for (const int threads : test_util::kThreadCounts) {
-          for (const std::int64_t tile_bytes : {0, 63, 24 * 1000}) {
-            SCOPED_TRACE(::testing::Message() << "fault " << fault << " cd " << cd << " at " << at
-                                              << " threads " << threads << " tile " << tile_bytes);
-            ExecOptions options;
-            options.num_threads = threads;
-            options.tile_bytes = tile_bytes;
-            SparseTensor out;
-            ASSERT_TRUE(Concat(in, cd, &out, options).ok());
-            EXPECT_TRUE(BitEqual(out.indices, expected.indices));
-            EXPECT_TRUE(BitEqual(out.values, expected.values));
-          }
-        }
+        SCOPED_TRACE(::testing::Message() << "fault " << fault << " cd " << cd << " at " << at);
+        expect_concat_everywhere(in, cd, naive_concat(in, cd), test_util::kThreadCounts, {0, 63, 24 * 1000});
       }
     }
   }
