@@ -8,7 +8,7 @@
 //   pass over the positions (m, i) records each row's last writer, then the output rows are
 //   written in order, each read from its winner: sequential writes, random reads. Byte rows
 //   of whole 16-byte pieces in outputs too large for the core's cache
-//   (row_copy::streaming_min_bytes()) instead "scatter": the same pass records each row's
+//   (row_copy::streaming_min_bytes(options)) instead "scatter": the same pass records each row's
 //   winning position, then the positions are walked in order and each winner's row is
 //   written with streaming stores: sequential reads, random writes that never wait for memory.
 // - Smaller rows, "push": the positions are walked from the last to the first, and the first
@@ -360,7 +360,7 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
   const int threads = row_copy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
     if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 &&
-        reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes())
+        reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes(options))
       return stitch_scatter(lists, rows, out, row_bytes, threads);
   }
   if (row_bytes >= kPullMinRowBytes)

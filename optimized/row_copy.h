@@ -21,6 +21,8 @@
 #include <string>
 #include <type_traits>
 
+#include "opconform/exec.h"
+
 namespace opconform::optimized::row_copy {
 
 // Copies rows of kBytes bytes between byte buffers (trivially copyable element types).
@@ -102,7 +104,7 @@ inline int resolve_threads(int requested, std::int64_t work_bytes) {
 // counted: other cores (and on a VM other tenants) share it. Measured on the 2-core reference
 // machine (2 MiB L2, 300 MiB shared L3): a 16-byte streaming copy beats a cached one from 4 MiB
 // up (4 MiB: 0.41 vs 0.64 ms, 64 MiB: 8.4 vs 11.4 ms; memcpy 8.9 ms).
-inline std::int64_t streaming_min_bytes() {
+inline std::int64_t default_streaming_min_bytes() {
   static const std::int64_t bytes = [] {
     long l2 = -1;
 #if defined(_SC_LEVEL2_CACHE_SIZE)
@@ -111,6 +113,11 @@ inline std::int64_t streaming_min_bytes() {
     return l2 > 0 ? std::max<std::int64_t>(std::int64_t{l2} * 8, std::int64_t{4} << 20) : std::int64_t{16} << 20;
   }();
   return bytes;
+}
+
+// The threshold in force: ExecOptions::streaming_min_bytes where set, else the default above.
+inline std::int64_t streaming_min_bytes(const ExecOptions& options) {
+  return options.streaming_min_bytes > 0 ? options.streaming_min_bytes : default_streaming_min_bytes();
 }
 
 // Copies (or zeroes) 16 bytes to a 16-byte aligned d with a streaming store (SSE2, the x86-64

@@ -461,7 +461,7 @@ void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover
 }
 
 // Streaming stores for large outputs: chunks of whole 16-byte pieces stream directly
-// (StreamMover) from row_copy::streaming_min_bytes() up; other chunks build a tile in a small
+// (StreamMover) from row_copy::streaming_min_bytes(options) up; other chunks build a tile in a small
 // per-thread staging buffer (L1) that is then streamed out, from staged_streaming_min_bytes()
 // up for SpaceToBatch: measured on the reference machine, staging then streaming lost to
 // cached stores for its 16-32 MiB depth-1 outputs (ratio to memcpy 0.87 -> 0.66 on
@@ -603,18 +603,16 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
 
 // Chooses the mover for the dtype and the chunk (depth elements) and runs the kernel.
 template <bool kToBatch>
-void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options, Streaming streaming_mode) {
+void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options) {
   if (dst.num_elements() == 0) return;
   const auto width = static_cast<std::int64_t>(dtype_storage_size(dst.dtype()));
   const std::int64_t dst_bytes = dst.num_elements() * width;
   const std::int64_t src_bytes = src.num_elements() * width;
   const std::int64_t chunk = plan.depth * width;
   const Geometry g = make_geometry(plan, kToBatch, chunk, options);
-  const auto streams_from = [&](std::int64_t min_bytes) {
-    return streaming_mode == Streaming::kOn || (streaming_mode == Streaming::kAuto && dst_bytes >= min_bytes);
-  };
-  const bool streaming = streams_from(row_copy::streaming_min_bytes());
-  const bool staged = kToBatch ? streams_from(staged_streaming_min_bytes()) : streaming;
+  // An explicit ExecOptions::streaming_min_bytes sets both thresholds.
+  const bool streaming = dst_bytes >= row_copy::streaming_min_bytes(options);
+  const bool staged = kToBatch && options.streaming_min_bytes == 0 ? dst_bytes >= staged_streaming_min_bytes() : streaming;
   if (dst.dtype() == DType::kString)
     return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
                          src.num_elements(), dst.data<std::string>(), dst_bytes, options, false);
@@ -652,14 +650,12 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
 
 }  // namespace
 
-void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options,
-                    Streaming streaming) {
-  dispatch<true>(plan, space, batch, options, streaming);
+void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options) {
+  dispatch<true>(plan, space, batch, options);
 }
 
-void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options,
-                    Streaming streaming) {
-  dispatch<false>(plan, batch, space, options, streaming);
+void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options) {
+  dispatch<false>(plan, batch, space, options);
 }
 
 }  // namespace opconform::optimized::space_batch

@@ -51,17 +51,13 @@ struct Plan {
   std::int64_t depth = 1;
 };
 
-// Streaming (non-temporal) stores for the destination: kAuto uses them for large outputs
-// (they bypass the caches as memcpy does for large copies); tests force each path.
-enum class Streaming { kAuto, kOn, kOff };
-
 // The kernels, for every dtype (trivially copyable ones by bytes, string by assignment).
 // `space` / `batch` hold the side's element count of one dtype, and the destination is fully
 // written: every element exactly once. Results do not depend on options.num_threads
-// (0: omp_get_max_threads()), options.tile_bytes (0: the default tile) or `streaming`.
-void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options,
-                    Streaming streaming = Streaming::kAuto);
-void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options,
-                    Streaming streaming = Streaming::kAuto);
+// (0: omp_get_max_threads()), options.tile_bytes (0: the default tile) or
+// options.streaming_min_bytes (streaming stores for large destinations, as memcpy uses them for
+// large copies; tests force each path).
+void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options);
+void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options);
 
 }  // namespace opconform::optimized::space_batch

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "opconform/dtype.h"
 #include "opconform/shape.h"
@@ -17,7 +18,16 @@ struct ExecOptions {
   int num_threads = 0;
   // Optimized kernels: tile size in bytes for blocked loops (0: the kernel's default).
   std::int64_t tile_bytes = 0;
+  // Optimized kernels: outputs of at least this many bytes take the kernel's streaming-store
+  // paths where it has them (0: the kernel's default, sized to the machine's caches; 1: every
+  // eligible output). Tests and fuzzers set it to reach those paths on small inputs; results
+  // never depend on it.
+  std::int64_t streaming_min_bytes = 0;
 };
+
+// "num_threads=<n> tile_bytes=<t> streaming_min_bytes=<s>": the optimized kernels' knobs, as
+// failure reports print them.
+std::string knobs_string(const ExecOptions& options);
 
 // Running total of an op's output requests against the limit, outputs in their order:
 //   MemoryAccount account(options.memory_limit_bytes);

@@ -9,6 +9,7 @@
 
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <sstream>
 #include <string>
@@ -165,11 +166,13 @@ void check_kernel(DType dtype, const Shape& shape, const std::vector<std::int64_
     plan.blocked.push_back(shape[i + 1]);
   }
   for (std::size_t d = block.size() + 1; d < shape.size(); ++d) plan.depth *= shape[d];
-  using optimized::space_batch::Streaming;
-  for (Streaming streaming : {Streaming::kOff, Streaming::kOn}) {
+  // Cached stores whatever the size, then streaming stores for every destination.
+  for (std::int64_t streaming_min_bytes : {std::numeric_limits<std::int64_t>::max(), std::int64_t{1}}) {
+    ExecOptions o = options;
+    o.streaming_min_bytes = streaming_min_bytes;
     Tensor actual = Tensor::uninitialized(dtype, expected.shape());
-    optimized::space_batch::batch_to_space(plan, input, actual, options, streaming);
-    EXPECT_TRUE(bit_equal(actual, expected)) << (streaming == Streaming::kOn ? "streaming stores" : "cached stores");
+    optimized::space_batch::batch_to_space(plan, input, actual, o);
+    EXPECT_TRUE(bit_equal(actual, expected)) << (streaming_min_bytes == 1 ? "streaming stores" : "cached stores");
   }
 }
 

@@ -349,8 +349,9 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   std::mt19937_64 rng(20261129);
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
   for (const DType dtype : test_util::kMatrixDtypes) {
-    // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the pull path.
-    for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}}) {
+    // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the pull
+    // path; 48 elements of 4 bytes or more, with streaming stores forced, the scatter path.
+    for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}, Shape{4, 12}}) {
       const std::int64_t row_elems = trailing.empty() ? 1 : trailing[0] * (trailing.size() > 1 ? trailing[1] : 1);
       const auto row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(dtype));
       for (const std::int64_t tile : {1, 3, 64, 65}) {
@@ -361,13 +362,15 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
             Tensor reference_out;
             ASSERT_TRUE(GetParam().reference(c.indices, c.data, &reference_out, {}).ok());
             for (const int threads : test_util::kThreadCounts) {
+              const std::int64_t streaming_min_bytes = trailing == Shape{4, 12} ? 1 : 0;
               SCOPED_TRACE(::testing::Message()
                            << dtype_name(dtype) << " trailing " << shape_string(trailing)
                            << " tile " << tile << " rows " << rows << " lists " << lists
-                           << " threads " << threads);
+                           << " threads " << threads << " streaming_min_bytes " << streaming_min_bytes);
               ExecOptions options;
               options.num_threads = threads;
               options.tile_bytes = tile * row_bytes;
+              options.streaming_min_bytes = streaming_min_bytes;
               Tensor out;
               ASSERT_TRUE(Run(c.indices, c.data, &out, options).ok());
               if (parallel) {
@@ -390,7 +393,7 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 // threshold scatter; half the positions duplicates; default and injected tiles.
 TEST_P(StitchTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(7);
-  const std::int64_t scatter_rows = optimized::row_copy::streaming_min_bytes() / 272 + 11;
+  const std::int64_t scatter_rows = optimized::row_copy::default_streaming_min_bytes() / 272 + 11;
   for (const auto& [dtype, row_elems, rows] :
        {std::tuple{DType::kUInt8, 1, std::int64_t{1'000'003}}, std::tuple{DType::kFloat32, 1, std::int64_t{1'000'003}},
         std::tuple{DType::kFloat32, 64, std::int64_t{20'011}}, std::tuple{DType::kFloat32, 68, scatter_rows}}) {
@@ -430,7 +433,7 @@ TEST_P(StitchTest, LargeInputsOnThreads) {
 // Two lists sharing one data tensor (and one indices tensor) on the scatter path: equal rows
 // at equal addresses, yet each output row has one winning position and is written once.
 TEST_P(StitchTest, SharedDataOnTheScatterPath) {
-  const std::int64_t rows = optimized::row_copy::streaming_min_bytes() / 256 + 5;
+  const std::int64_t rows = optimized::row_copy::default_streaming_min_bytes() / 256 + 5;
   std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
   for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>((r * 7919) % rows);
   const Tensor index = I32({rows}, perm);

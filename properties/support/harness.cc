@@ -86,9 +86,8 @@ conformance::Outcome expect_conforms(const OpTable& table, const conformance::Ca
   conformance::Outcome outcome = run(table, expected_case, options);
   const conformance::Comparison result = conformance::compare(expected_case, outcome);
   if (!result.pass)
-    fail_with_counterexample(expected_case, std::string(what) + " (" + table.name + ", num_threads=" +
-                                                std::to_string(options.num_threads) + ", tile_bytes=" +
-                                                std::to_string(options.tile_bytes) + "): " + result.description);
+    fail_with_counterexample(expected_case, std::string(what) + " (" + table.name + ", " +
+                                                knobs_string(options) + "): " + result.description);
   return outcome;
 }
 
