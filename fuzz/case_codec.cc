@@ -21,7 +21,9 @@ constexpr std::int64_t kTileChoices[8] = {0, 1, 3, 64, 100, 4096, 65536, std::in
 
 // Structure bytes at or above these marks select the rarer encodings.
 constexpr std::uint8_t kSizeMid = 0xE0;   // read_size: [0xE0, 0xF0) are sizes 8..23
-constexpr std::uint8_t kWide = 0xF0;      // read_size/read_int/memory limit: a 64-bit value follows
+constexpr std::uint8_t kWide = 0xF0;      // read_size/read_int/memory limit: a 64-bit value follows;
+                                          // threads: streaming stores for every output as well
+static_assert(kWide % (kMaxThreads + 1) == 0, "a threads byte kWide + t decodes to t threads");
 constexpr std::uint8_t kTileWide = 0xF8;  // tile size: a 64-bit value follows
 constexpr std::uint8_t kAnyDType = 0xE0;  // dtype: any of the 19, not only the preferred ones
 constexpr std::uint8_t kOtherLength = 0xF0;  // list length: not the same as the first list's
@@ -199,7 +201,9 @@ class Decoder {
   bool ok() const { return ok_; }
 
   void options(ExecOptions& o) {
-    o.num_threads = in_.u8() % (kMaxThreads + 1);
+    const std::uint8_t threads = in_.u8();
+    o.num_threads = threads % (kMaxThreads + 1);
+    o.streaming_min_bytes = threads < kWide ? 0 : 1;
     const std::uint8_t tile = in_.u8();
     o.tile_bytes = tile < kTileWide ? kTileChoices[tile % 8] : up_to(in_.u64(), kMaxTileBytes);
     const std::uint8_t limit = in_.u8();
@@ -277,7 +281,8 @@ class Encoder {
   std::vector<std::uint8_t> bytes() const { return out_.bytes(); }
 
   void options(ExecOptions& o) {
-    out_.u8(static_cast<std::uint8_t>(std::clamp(o.num_threads, 0, kMaxThreads)));
+    const auto threads = static_cast<std::uint8_t>(std::clamp(o.num_threads, 0, kMaxThreads));
+    out_.u8(o.streaming_min_bytes > 0 ? kWide + threads : threads);
     const std::int64_t tile = std::clamp<std::int64_t>(o.tile_bytes, 0, kMaxTileBytes);
     const auto* choice = std::find(std::begin(kTileChoices), std::end(kTileChoices), tile);
     if (choice != std::end(kTileChoices)) {

@@ -8,10 +8,11 @@
 //
 // Layout (fuzz/byte_stream.h): structure bytes are read from the end of the input, payload
 // bytes from the front. A case starts with the execution knobs (threads, tile size, memory
-// limit), then the op's attributes, list lengths and tensors in a fixed order (FUZZING.md,
-// "Byte format"). A tensor is: dtype, shape (explicit, or derived from a template the op
-// supplies, e.g. data[m] = indices[m].shape + C), then a payload mode (raw bytes, iota, one
-// fill value, one signed byte per element, or a copy of a template tensor).
+// limit; a threads byte of 0xF0 or more also forces streaming stores), then the op's
+// attributes, list lengths and tensors in a fixed order (FUZZING.md, "Byte format"). A tensor
+// is: dtype, shape (explicit, or derived from a template the op supplies, e.g. data[m] =
+// indices[m].shape + C), then a payload mode (raw bytes, iota, one fill value, one signed byte
+// per element, or a copy of a template tensor).
 //
 // Bounds, checked before anything is allocated: at most kMaxListLength tensors per list, rank
 // at most 15, kMaxCaseElements elements over all inputs; memory limit at most
@@ -48,7 +49,8 @@ std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t
 
 // Bytes that decode_case(c.op, ...) turns back into c's attrs and inputs (bit for bit), with
 // c.memory_limit (one above kMaxFuzzMemoryLimit, such as a vector's default 4 GiB, becomes
-// kDefaultFuzzMemoryLimit) and `options`' threads (0-4) and tile size.
+// kDefaultFuzzMemoryLimit) and `options`' threads (0-4) and tile size; any streaming_min_bytes
+// above 0 becomes 1 (streaming stores for every output, the one forced value the bytes hold).
 // INVALID_ARGUMENT, saying why, when the format cannot express c (over the bounds, or a
 // missing input). Verified by decoding the result.
 Status encode_case(const conformance::Case& c, const ExecOptions& options,

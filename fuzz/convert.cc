@@ -31,8 +31,8 @@ Status harness_case(Harness harness, std::span<const std::uint8_t> bytes, FuzzCa
 
 }  // namespace
 
-Status vector_to_fuzz(const conformance::Case& c, std::vector<std::uint8_t>* bytes) {
-  return encode_case(c, ExecOptions{}, bytes);
+Status vector_to_fuzz(const conformance::Case& c, const ExecOptions& knobs, std::vector<std::uint8_t>* bytes) {
+  return encode_case(c, knobs, bytes);
 }
 
 Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std::string_view input_name,
@@ -45,8 +45,8 @@ Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std:
   c.tags = {"fuzz"};
   if (!c.expected.unspecified.empty()) c.tags.push_back("unspecified");
   c.provenance = str_cat("fuzz/", harness_name(harness), " input ", input_name,
-                         "; expected = the reference outcome; optimized knobs num_threads=",
-                         fc.options.num_threads, " tile_bytes=", fc.options.tile_bytes);
+                         "; expected = the reference outcome; optimized knobs ",
+                         knobs_string(fc.options));
   c.name = std::string(input_name);
   c.source.clear();
   *out = std::move(c);
@@ -60,8 +60,8 @@ Status describe_input(Harness harness, std::span<const std::uint8_t> bytes, std:
   conformance::Case shown = fc.c;
   shown.expected = reference_expectation(fc.c, v.reference);
   *agree = v.agree;
-  *text = str_cat(conformance::format_case(shown), "\noptimized knobs: num_threads=", fc.options.num_threads,
-                  " tile_bytes=", fc.options.tile_bytes, " memory_limit=", fc.c.memory_limit,
+  *text = str_cat(conformance::format_case(shown), "\noptimized knobs: ", knobs_string(fc.options),
+                  " memory_limit=", fc.c.memory_limit,
                   "\nreference:\n", conformance::format_outcome(v.reference, "  "),
                   "\noptimized:\n", conformance::format_outcome(v.optimized, "  "),
                   "\nverdict: ", v.agree ? "agree" : "FINDING: " + v.why, "\n");

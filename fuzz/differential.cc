@@ -150,8 +150,7 @@ void report_and_abort(const Case& c, const ExecOptions& options, const Verdict& 
   shown.expected = reference_expectation(c, verdict.reference);
   std::string out = "\n==== opconform fuzz finding: " + std::string(op_name(c.op)) + " ====\n";
   out += verdict.why + "\n";
-  out += str_cat("optimized knobs: num_threads=", options.num_threads, " tile_bytes=", options.tile_bytes,
-                 " memory_limit=", c.memory_limit, "\n");
+  out += str_cat("optimized knobs: ", knobs_string(options), " memory_limit=", c.memory_limit, "\n");
   out += "---- case (expected = the reference outcome) ----\n" + conformance::format_case(shown) + "\n";
   const std::vector<std::string> left = lines("reference:\n" + conformance::format_outcome(verdict.reference, "  "));
   const std::vector<std::string> right = lines("optimized:\n" + conformance::format_outcome(verdict.optimized, "  "));

@@ -85,7 +85,7 @@ int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t 
     }
     const std::string harness(harness_name(harness_for_op(c.op)));
     std::vector<std::uint8_t> bytes;
-    if (Status s = vector_to_fuzz(c, &bytes); s.ok()) {
+    if (Status s = vector_to_fuzz(c, ExecOptions{}, &bytes); s.ok()) {
       write_bytes(corpus / harness / name, bytes);
       ++written[harness];
     } else {
@@ -94,7 +94,7 @@ int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t 
       codec_bugs += s.code() == Code::kInternal;
     }
     // The sibling op reads the same layout: the case seeds its harness too, as "<folder>.<name>".
-    if (conformance::Case sibling; as_sibling(c, &sibling) && vector_to_fuzz(sibling, &bytes).ok()) {
+    if (conformance::Case sibling; as_sibling(c, &sibling) && vector_to_fuzz(sibling, ExecOptions{}, &bytes).ok()) {
       const std::string other(harness_name(harness_for_op(sibling.op)));
       write_bytes(corpus / other / (rel.begin()->string() + "." + name), bytes);
       ++written[other];
@@ -112,11 +112,11 @@ int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t 
   return codec_bugs == 0 ? 0 : 1;
 }
 
-int vector_to_fuzz_command(const fs::path& vector_file, const fs::path& output) {
+int vector_to_fuzz_command(const fs::path& vector_file, const ExecOptions& knobs, const fs::path& output) {
   conformance::Case c;
   std::vector<std::uint8_t> bytes;
   Status s = conformance::load_case_file(vector_file, &c);
-  if (s.ok()) s = vector_to_fuzz(c, &bytes);
+  if (s.ok()) s = vector_to_fuzz(c, knobs, &bytes);
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.message().c_str());
     return 1;
@@ -161,6 +161,8 @@ struct Options {
   fs::path vectors = "corpus/vectors", corpus = "corpus", vector_file, input, output;
   std::uintmax_t max_reader_bytes = 16384;
   std::string harness;
+  ExecOptions knobs;
+  bool streaming = false;
   CLI::App *seed = nullptr, *v2f = nullptr, *f2v = nullptr, *show = nullptr;
 };
 
@@ -176,6 +178,11 @@ std::function<std::optional<int>()> add_fuzz_commands(CLI::App& app) {
   o->v2f = app.add_subcommand("vector-to-fuzz", "encode a vector's case as an input of its op's fuzz harness");
   o->v2f->add_option("vector", o->vector_file, "the vector file")->required();
   o->v2f->add_option("-o,--output", o->output, "the harness input to write")->required();
+  o->v2f->add_option("--threads", o->knobs.num_threads, "the optimized kernel's thread count (0-4; default 0)")
+      ->check(CLI::Range(0, 4));
+  o->v2f->add_option("--tile-bytes", o->knobs.tile_bytes, "its tile size (0 to 2^30; default 0)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30));
+  o->v2f->add_flag("--streaming", o->streaming, "streaming stores for every output (default: for large ones)");
 
   o->f2v = app.add_subcommand("fuzz-to-vector", "write a fuzz harness input as a readable vector (expected = reference)");
   o->f2v->add_option("harness", o->harness, "fuzz_<op>, <op> or fuzz_vector_reader")->required();
@@ -189,7 +196,10 @@ std::function<std::optional<int>()> add_fuzz_commands(CLI::App& app) {
   return [o]() -> std::optional<int> {
     try {
       if (o->seed->parsed()) return seed_corpus(o->vectors, o->corpus, o->max_reader_bytes);
-      if (o->v2f->parsed()) return vector_to_fuzz_command(o->vector_file, o->output);
+      if (o->v2f->parsed()) {
+        o->knobs.streaming_min_bytes = o->streaming ? 1 : 0;
+        return vector_to_fuzz_command(o->vector_file, o->knobs, o->output);
+      }
       if (o->f2v->parsed()) return fuzz_to_vector_command(parse_harness(o->harness), o->input, o->output);
       if (o->show->parsed()) return show_command(parse_harness(o->harness), o->input);
     } catch (const std::exception& e) {
