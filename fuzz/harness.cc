@@ -8,7 +8,6 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
-#include <omp.h>
 
 #include "conformance/vector.h"
 #include "fuzz/case_codec.h"
@@ -21,8 +20,9 @@ namespace {
 // Idle OpenMP workers sleep at once instead of spinning for 200 ms (libomp's default): an
 // execution takes about a millisecond, so the previous execution's spinning workers held a
 // second core all the time, fork-mode jobs starved each other and the DynamicPartition harness
-// ran at a fifth of its rate. libomp only (libgomp has no such call; its replay build is not
-// timed).
+// ran at a fifth of its rate. libomp reads the variable when it starts, at the first OpenMP
+// call, which comes after this; libgomp reads it at load time, so the g++ replay build (not
+// timed) keeps its default. A value the caller set wins.
 void sleep_idle_workers() {
   setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
 }
