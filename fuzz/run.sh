@@ -131,6 +131,8 @@ fuzz() {
   printf '%s\n' "${summary[@]}"
 }
 
+median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }  # of three values
+
 # exec/s of each harness from its committed corpus (non-fork, OPCONFORM_RATE_SECONDS, default 40 s,
 # median of 3 runs). Fuzzing rate: executions after libFuzzer's INITED line (the corpus loaded)
 # over the seconds from that line to the end, each output line stamped as it arrives; loading a
@@ -155,7 +157,7 @@ exec_rate() {
       fuzzing+=("${out% *}"); average+=("${out#* }")
     done
     printf '%-30s fuzzing exec/s %-16s median %-6s | libFuzzer average %-16s median %s\n' "$h" "${fuzzing[*]}" \
-      "$(printf '%s\n' "${fuzzing[@]}" | sort -n | sed -n 2p)" "${average[*]}" "$(printf '%s\n' "${average[@]}" | sort -n | sed -n 2p)"
+      "$(median "${fuzzing[@]}")" "${average[*]}" "$(median "${average[@]}")"
   done
 }
 
