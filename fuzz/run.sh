@@ -12,8 +12,12 @@
 #   fuzz/run.sh merge HARNESS DIR...                       add DIR's inputs that bring new coverage
 #   fuzz/run.sh triage HARNESS CRASH [NAME]                minimise a crash, write it as a vector in
 #                                                         corpus/vectors-findings/NAME.json
-#   fuzz/run.sh exec-rate [HARNESS|all]                    fuzzing exec/s from the corpus, once it is
-#                                                         loaded (median of 3 runs of 40 s)
+#   fuzz/run.sh exec-rate [--from seeds|corpus] [HARNESS|all]
+#                                                         fuzzing exec/s (median of 3 runs of 40 s)
+#                                                         starting from the named seeds (default) or
+#                                                         from the whole corpus once it is loaded
+#   fuzz/run.sh costs [HARNESS|all]                        execution time of each corpus input: the
+#                                                         total, the slowest 5 % and the slowest inputs
 #   fuzz/run.sh coverage                                   line coverage of reference/ and optimized/
 #                                                         from replaying the corpus (llvm-cov 14)
 #
@@ -133,22 +137,45 @@ fuzz() {
 
 median() { printf '%s\n' "$@" | sort -n | sed -n 2p; }  # of three values
 
-# exec/s of each harness from its committed corpus (non-fork, OPCONFORM_RATE_SECONDS, default 40 s,
-# median of 3 runs). Fuzzing rate: executions after libFuzzer's INITED line (the corpus loaded)
-# over the seconds from that line to the end, each output line stamped as it arrives; loading a
-# corpus of thousands of inputs can take half a short run and is not fuzzing throughput.
-# libFuzzer's own average (loading included) is printed beside it.
+# copy_named_seeds DIR DEST: the named seeds of DIR (any file whose name is not a 40-hex-digit
+# SHA-1, libFuzzer's naming) into DEST.
+copy_named_seeds() {
+  find "$1" -maxdepth 1 -regextype posix-extended -type f ! -regex '.*/[0-9a-f]{40}' -exec cp {} "$2/" \;
+}
+
+# exec-rate [--from seeds|corpus] [HARNESS|all]: exec/s of each harness, non-fork,
+# OPCONFORM_RATE_SECONDS (default 40) per run, median of 3 runs.
+#   --from seeds (default): libFuzzer starts from the harness's named seeds only, the inputs
+#     issue 5's throughput figure is about ("seed-sized inputs"), and fuzzing grows from them.
+#   --from corpus: from the whole committed corpus, grown inputs included; its slowest few per
+#     cent take most of the time (`costs`).
+# Fuzzing rate: executions after libFuzzer's INITED line (the starting inputs loaded) over the
+# seconds from that line to the end, each output line stamped as it arrives; loading a corpus of
+# thousands of inputs can take half a short run and is not fuzzing throughput. libFuzzer's own
+# average (loading included) is printed beside it.
 exec_rate() {
-  local seconds="${OPCONFORM_RATE_SECONDS:-40}"
-  for h in $(harness_list "${1:-all}"); do
-    local bin fuzzing=() average=()
+  local seconds="${OPCONFORM_RATE_SECONDS:-40}" from=seeds target=all
+  while (($#)); do
+    case "$1" in
+      --from) from="${2:-}"; shift 2 || true ;;
+      *) target="$1"; shift ;;
+    esac
+  done
+  [[ "$from" == seeds || "$from" == corpus ]] || die "exec-rate: --from seeds or --from corpus"
+  for h in $(harness_list "$target"); do
+    local bin fuzzing=() average=() start="$corpus/$h"
     bin="$(binary "$h")"
     local scratch="$build/fuzz-work/$h/rate"
+    if [[ "$from" == seeds ]]; then
+      start="$build/fuzz-work/$h/rate-seeds"
+      rm -rf "$start"; mkdir -p "$start"
+      copy_named_seeds "$corpus/$h" "$start"
+    fi
     for run in 1 2 3; do
       rm -rf "$scratch"; mkdir -p "$scratch"
       local out
       # shellcheck disable=SC2046
-      out=$("$bin" $(common_flags "$h") -max_total_time="$seconds" -print_final_stats=1 "$scratch" "$corpus/$h" 2>&1 |
+      out=$("$bin" $(common_flags "$h") -max_total_time="$seconds" -print_final_stats=1 "$scratch" "$start" 2>&1 |
         while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done |
         awk '$3 == "INITED" {t0 = $1; n0 = substr($2, 2)}
              /stat::number_of_executed_units/ {t1 = $1; n1 = $NF}
@@ -156,8 +183,28 @@ exec_rate() {
              END {printf "%d %d", (t1 > t0 && t0 > 0) ? (n1 - n0) / (t1 - t0) : 0, avg}')
       fuzzing+=("${out% *}"); average+=("${out#* }")
     done
-    printf '%-30s fuzzing exec/s %-16s median %-6s | libFuzzer average %-16s median %s\n' "$h" "${fuzzing[*]}" \
-      "$(median "${fuzzing[@]}")" "${average[*]}" "$(median "${average[@]}")"
+    printf '%-30s from %-6s fuzzing exec/s %-16s median %-6s | libFuzzer average %-16s median %s\n' "$h" "$from" \
+      "${fuzzing[*]}" "$(median "${fuzzing[@]}")" "${average[*]}" "$(median "${average[@]}")"
+  done
+}
+
+# costs [HARNESS|all]: runs every input of corpus/HARNESS once (libFuzzer's file mode, which
+# times each in whole milliseconds) and prints the total, the share of the slowest 5 % of the
+# inputs and the five slowest (show one with `opconform-fuzz fuzz-show HARNESS FILE`).
+costs() {
+  for h in $(harness_list "${1:-all}"); do
+    local bin
+    bin="$(binary "$h")"
+    find "$corpus/$h" -maxdepth 1 -type f -print0 | sort -z |
+      xargs -0 -n 500 "$bin" -timeout=25 -rss_limit_mb=2560 2>&1 |
+      awk '/^Executed / {print $(NF - 1), $2}' | sort -n |
+      awk -v h="$h" '{ms[NR] = $1; file[NR] = $2; total += $1}
+        END {if (NR == 0) {print h ": no inputs ran"; exit}
+             top = int(NR / 20); for (i = NR - top + 1; i <= NR; i++) slow += ms[i]
+             printf "%-30s %5d inputs, %6d ms in all, median %d ms; slowest 5 %% (%d inputs): %d ms (%.0f %%)\n",
+               h, NR, total, ms[int((NR + 1) / 2)], top, slow, total ? 100 * slow / total : 0
+             for (i = NR; i > NR - 5 && i > 0; i--) printf "    %6d ms  %s\n", ms[i], file[i]}' |
+      sed "s|$root/||"
   done
 }
 
@@ -171,7 +218,7 @@ minimize() {
     bin="$(binary "$h")"
     fresh="$build/fuzz-work/$h/minimized"
     rm -rf "$fresh"; mkdir -p "$fresh"
-    find "$corpus/$h" -maxdepth 1 -regextype posix-extended -type f ! -regex '.*/[0-9a-f]{40}' -exec cp {} "$fresh/" \;
+    copy_named_seeds "$corpus/$h" "$fresh"
     before=$(find "$corpus/$h" -maxdepth 1 -type f | wc -l)
     # shellcheck disable=SC2046
     "$bin" $(common_flags "$h") -merge=1 "$fresh" "$corpus/$h" "$@" >"$build/fuzz-work/$h.minimize.log" 2>&1 ||
@@ -235,8 +282,9 @@ case "$cmd" in
   triage) (($# >= 2)) || die "usage: run.sh triage HARNESS CRASH [NAME]"
           triage "$(harness_list "$1")" "$2" "${3:-}" ;;
   exec-rate) exec_rate "$@" ;;
+  costs) costs "$@" ;;
   coverage) coverage ;;
   hours) hours ;;
   minimize) mkdir -p "$build/fuzz-work"; minimize "$@" ;;
-  *) sed -n '2,20p' "$0"; exit 2 ;;
+  *) sed -n '2,28p' "$0"; exit 2 ;;
 esac
