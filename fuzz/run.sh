@@ -157,7 +157,7 @@ exec_rate() {
   local seconds="${OPCONFORM_RATE_SECONDS:-40}" from=seeds target=all
   while (($#)); do
     case "$1" in
-      --from) from="${2:-}"; shift 2 || true ;;
+      --from) (($# >= 2)) || die "exec-rate: --from seeds or --from corpus"; from="$2"; shift 2 ;;
       *) target="$1"; shift ;;
     esac
   done
@@ -195,8 +195,9 @@ costs() {
   for h in $(harness_list "${1:-all}"); do
     local bin
     bin="$(binary "$h")"
+    # shellcheck disable=SC2046
     find "$corpus/$h" -maxdepth 1 -type f -print0 | sort -z |
-      xargs -0 -n 500 "$bin" -timeout=25 -rss_limit_mb=2560 2>&1 |
+      xargs -0 -n 500 "$bin" $(common_flags "$h") 2>&1 |
       awk '/^Executed / {print $(NF - 1), $2}' | sort -n |
       awk -v h="$h" '{ms[NR] = $1; file[NR] = $2; total += $1}
         END {if (NR == 0) {print h ": no inputs ran"; exit}
