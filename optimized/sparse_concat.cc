@@ -56,6 +56,7 @@ struct Input {
   const void* values;
   std::int64_t offset;  // added to the concat-dim coordinate
   std::int64_t extent;  // the input's shape on the concat dim
+  const std::int64_t* shape;  // the input's shape (rank values)
 };
 
 struct Plan {
@@ -272,7 +273,8 @@ Status validate(std::span<const Tensor> indices, std::span<const Tensor> values,
       return Status();
     }
     const std::int64_t extent = shapes[i].data<std::int64_t>()[cd];
-    plan->inputs.push_back({index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset, extent});
+    plan->inputs.push_back({index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset, extent,
+                            shapes[i].data<std::int64_t>()});
     offset += extent;  // <= the output's concat dim, which fits
   }
   return Status();
@@ -359,9 +361,10 @@ inline bool row_below(const std::int64_t* b, const std::int64_t* a, std::int64_t
 }
 
 // Whether entries [from, to) of `in` (entry from - 1 too, when there is one) are in row-major
-// order with their concat coordinates in [0, in.extent): the merge's assumption.
+// order with their concat coordinates in [0, in.extent): the merge's assumption. The exact
+// test compares rows coordinate by coordinate.
 template <int kRank>
-bool mergeable(const Input& in, std::int64_t from, std::int64_t to, std::int64_t rank, std::int64_t cd) {
+bool mergeable_exact(const Input& in, std::int64_t from, std::int64_t to, std::int64_t rank, std::int64_t cd) {
   const std::int64_t r = kRank > 0 ? kRank : rank;
   const auto extent = static_cast<std::uint64_t>(in.extent);
   bool bad = false;
@@ -373,6 +376,59 @@ bool mergeable(const Input& in, std::int64_t from, std::int64_t to, std::int64_t
     bad |= (static_cast<std::uint64_t>(row[cd]) >= extent) | row_below<kRank>(row, row - r, r);
   }
   return !bad;
+}
+
+// mergeable_exact(), faster where every row of [from - 1, to) lies inside the input's shape
+// (the usual case) and the shape's dims fit in 63 bits together: each row packs into a key of
+// per-dim bit fields, whose order is row-major order. The fields are checked once per block
+// (an OR of each column), the concat column's range by sign bits, the order by the sign of
+// key differences: a few instructions per row, no branches. A block that fails the field
+// check goes to the exact test (a row outside the shape is allowed, except on the concat dim).
+template <int kRank>
+bool mergeable(const Input& in, std::int64_t from, std::int64_t to, std::int64_t rank, std::int64_t cd) {
+  if constexpr (kRank > 0) {
+    int shift[kRank];
+    int bits = 0;
+    bool packable = true;
+    for (int j = kRank; j-- > 0;) {
+      packable &= in.shape[j] > 0;
+      shift[j] = std::min(bits, 63);
+      bits += std::bit_width(static_cast<std::uint64_t>(in.shape[j]) - 1);
+    }
+    if (packable && bits <= 63 && from < to) {
+      const auto extent = static_cast<std::uint64_t>(in.extent);
+      std::uint64_t columns[kRank] = {};   // OR of each column
+      std::uint64_t below_extent = ~std::uint64_t{0};  // top bit: every concat coordinate < extent
+      std::uint64_t down = 0;              // top bit: some key below its predecessor
+      auto key_of = [&](const std::int64_t* row) {
+        std::uint64_t key = 0;
+        for (int j = 0; j < kRank; ++j) {
+          const auto c = static_cast<std::uint64_t>(row[j]);
+          columns[j] |= c;
+          key |= c << shift[j];
+        }
+        below_extent &= static_cast<std::uint64_t>(row[cd]) - extent;
+        return key;
+      };
+      std::int64_t e = from > 0 ? from - 1 : from;
+      std::uint64_t previous = key_of(in.index + e * kRank);
+      for (++e; e < to; ++e) {
+        const std::int64_t* row = in.index + e * kRank;
+        __builtin_prefetch(row + kPrefetchAhead);
+        const std::uint64_t key = key_of(row);
+        down |= key - previous;
+        previous = key;
+      }
+      bool fields = below_extent >> 63 != 0;
+      int top = bits;
+      for (int j = 0; j < kRank; ++j) {  // field j spans [shift[j], top)
+        fields &= columns[j] >> (top - shift[j]) == 0;
+        top = shift[j];
+      }
+      if (fields) return down >> 63 == 0;
+    }
+  }
+  return mergeable_exact<kRank>(in, from, to, rank, cd);
 }
 
 // Copies entries [from, to) of `in` to output entries starting at `out`, offset on column cd,
