@@ -309,6 +309,13 @@ struct Geometry {
   std::int64_t qs = 0, rs = 0, qe = 0, re = 0;  // row_start = qs*b + rs, row_start + row = qe*b + re
   std::int64_t stream_stride = 0;               // batch-side positions from stream o to o + 1
   std::int64_t groups = 0, tile_j = 1, tiles = 0;
+  // The innermost group dim (L - 1) is walked phase by phase (y = first + q + m * block, q
+  // outer): for BatchToSpace, consecutive groups then read consecutive rows of the same
+  // streams instead of alternating between block_{L-1} sets of them. Measured (ratio to
+  // memcpy, 1 thread): b[4,4] padded [1,2048,2048,1] 0.71 -> 0.89; with a block of 2 the
+  // alternation costs nothing and the phase order lost (0.61 -> 0.56 on rank 5), so it is
+  // used from a block of 3.
+  bool by_phase = false;
 };
 
 Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes, const ExecOptions& options) {
@@ -335,21 +342,29 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
   g.qe = (g.row_start + g.row) / g.b;
   g.re = (g.row_start + g.row) % g.b;
   g.stream_stride = plan.batch * product(plan.blocked);
+  g.by_phase = !to_batch && g.last >= 1 && g.block[g.last - 1] >= 3;
   const std::int64_t tile_bytes = options.tile_bytes > 0 ? options.tile_bytes : kDefaultTileBytes;
   g.tile_j = std::max<std::int64_t>(1, tile_bytes / std::max<std::int64_t>(1, chunk_bytes * g.b));
   g.tiles = g.row_blocked == 0 ? 0 : (g.row_blocked + g.tile_j - 1) / g.tile_j;
   return g;
 }
 
-// The current group of a worker, advanced in row-major order.
+// The current group of a worker, advanced in row-major order (the innermost group dim phase by
+// phase when g.by_phase).
 struct Cursor {
   std::int64_t n = 0;
   std::vector<std::int64_t> y, o, p;  // y_i = p_i * block_i + o_i
 
   Cursor(const Geometry& g, std::int64_t group) : y(g.last), o(g.last), p(g.last) {
     for (int i = g.last - 1; i >= 0; --i) {
-      set(g, i, g.first[i] + group % g.extent[i]);
+      std::int64_t t = group % g.extent[i];
       group /= g.extent[i];
+      if (g.by_phase && i == g.last - 1) {  // t-th of the order: phase q holds ceil((extent - q) / block)
+        std::int64_t q = 0;
+        for (std::int64_t count; t >= (count = (g.extent[i] - q + g.block[i] - 1) / g.block[i]); ++q) t -= count;
+        t = q + t * g.block[i];
+      }
+      set(g, i, g.first[i] + t);
     }
     n = group;
   }
@@ -360,12 +375,20 @@ struct Cursor {
   }
   void advance(const Geometry& g) {
     for (int i = g.last - 1; i >= 0; --i) {
+      const std::int64_t end = g.first[i] + g.extent[i];
+      if (g.by_phase && i == g.last - 1) {
+        if (y[i] + g.block[i] < end) return set(g, i, y[i] + g.block[i]);
+        const std::int64_t q = (y[i] - g.first[i]) % g.block[i] + 1;  // the next phase
+        if (q < g.block[i] && g.first[i] + q < end) return set(g, i, g.first[i] + q);
+        set(g, i, g.first[i]);
+        continue;
+      }
       ++y[i];
       if (++o[i] == g.block[i]) {
         o[i] = 0;
         ++p[i];
       }
-      if (y[i] < g.first[i] + g.extent[i]) return;
+      if (y[i] < end) return;
       set(g, i, g.first[i]);
     }
     ++n;
