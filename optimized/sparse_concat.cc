@@ -55,7 +55,6 @@ struct Input {
   std::int64_t nnz;
   const void* values;
   std::int64_t offset;  // added to the concat-dim coordinate
-  std::int64_t extent;  // the input's shape on the concat dim
   const std::int64_t* shape;  // the input's shape (rank values)
 };
 
@@ -273,7 +272,7 @@ Status validate(std::span<const Tensor> indices, std::span<const Tensor> values,
       return Status();
     }
     const std::int64_t extent = shapes[i].data<std::int64_t>()[cd];
-    plan->inputs.push_back({index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset, extent,
+    plan->inputs.push_back({index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset,
                             shapes[i].data<std::int64_t>()});
     offset += extent;  // <= the output's concat dim, which fits
   }
@@ -361,12 +360,12 @@ inline bool row_below(const std::int64_t* b, const std::int64_t* a, std::int64_t
 }
 
 // Whether entries [from, to) of `in` (entry from - 1 too, when there is one) are in row-major
-// order with their concat coordinates in [0, in.extent): the merge's assumption. The exact
+// order with their concat coordinates in [0, in.shape[cd]): the merge's assumption. The exact
 // test compares rows coordinate by coordinate.
 template <int kRank>
 bool mergeable_exact(const Input& in, std::int64_t from, std::int64_t to, std::int64_t rank, std::int64_t cd) {
   const std::int64_t r = kRank > 0 ? kRank : rank;
-  const auto extent = static_cast<std::uint64_t>(in.extent);
+  const auto extent = static_cast<std::uint64_t>(in.shape[cd]);
   bool bad = false;
   std::int64_t e = from;
   if (e == 0 && e < to) bad = static_cast<std::uint64_t>(in.index[cd]) >= extent, ++e;
@@ -396,7 +395,7 @@ bool mergeable(const Input& in, std::int64_t from, std::int64_t to, std::int64_t
       bits += std::bit_width(static_cast<std::uint64_t>(in.shape[j]) - 1);
     }
     if (packable && bits <= 63 && from < to) {
-      const auto extent = static_cast<std::uint64_t>(in.extent);
+      const auto extent = static_cast<std::uint64_t>(in.shape[cd]);
       std::uint64_t columns[kRank] = {};   // OR of each column
       std::uint64_t below_extent = ~std::uint64_t{0};  // top bit: every concat coordinate < extent
       std::uint64_t down = 0;              // top bit: some key below its predecessor
