@@ -258,9 +258,23 @@ struct StreamMover {
   void deinterleave(Byte* d, std::int64_t ss, const Byte* s, std::int64_t n) const {
     for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o * bytes(), n, block);
   }
+  // The destination is one stream written in order. The members are read into locals once:
+  // through Byte* stores the compiler would reload them after every store. Two 16-byte
+  // streams (block 2) are the common depth-4 float case: measured on rank 5
+  // [512,32,32,32,4] b[2,2,2], 32-34 ms -> 21-23 ms (memcpy 19-21 ms).
   void interleave(Byte* d, const Byte* s, std::int64_t ss, std::int64_t n) const {
+    const std::int64_t b = block, w = bytes();
+    if (kSixteen && b == 2) {
+      const Byte* s1 = s + ss;
+      for (std::int64_t j = 0; j < n; ++j) {
+        stream16(d + 32 * j, s + 16 * j);
+        stream16(d + 32 * j + 16, s1 + 16 * j);
+      }
+      return;
+    }
     for (std::int64_t j = 0; j < n; ++j)
-      for (std::int64_t o = 0; o < block; ++o) copy(d + (j * block + o) * bytes(), s + o * ss + j * bytes(), 1);
+      for (std::int64_t o = 0; o < b; ++o)
+        for (std::int64_t i = 0; i < w; i += 16) stream16(d + (j * b + o) * w + i, s + o * ss + j * w + i);
   }
 };
 

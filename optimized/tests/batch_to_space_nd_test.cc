@@ -239,6 +239,11 @@ TEST(OptimizedBatchToSpaceND, KernelMovesSixteenByteElementsAndStrings) {
         check_kernel(dtype, {9, 3, 1}, {3}, {4, 0}, exec(threads, tile));
         check_kernel(dtype, {4, 3, 3}, {1, 2}, {1, 1, 2, 0}, exec(threads, tile));  // b = 1 with crops
         check_kernel(dtype, {5, 2, 1}, {5}, {1, 0}, exec(threads, tile));        // runtime block
+        // Rows of 9 positions per stream, block 2: tiles of 1, 2 and all 9 positions, with
+        // and without crops at the row's ends; 2-element chunks of 16-byte dtypes.
+        check_kernel(dtype, {8, 2, 9}, {2, 2}, {0, 1, 0, 0}, exec(threads, tile));
+        check_kernel(dtype, {8, 2, 9}, {2, 2}, {1, 0, 1, 2}, exec(threads, tile));
+        check_kernel(dtype, {8, 2, 9, 2}, {2, 2}, {0, 0, 3, 0}, exec(threads, tile));
       }
 }
 
