@@ -29,6 +29,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -320,14 +321,31 @@ void stream_values(T* dst, const T* src, std::int64_t from, std::int64_t count) 
     std::copy_n(src + from, count, dst);
 }
 
-// Copies `rows` index rows from src to dst adding `offset` to column cd. Streams two rows
-// (rank 16-byte words) at a time once dst is 16-byte aligned, for ranks up to kMaxStreamRank.
+// No test of the rows stream_rows() copies (and, for copy_entries() at a runtime rank, no
+// packed test: the exact one decides).
+struct NoCheck {
+  NoCheck() = default;
+  NoCheck(const Input&, std::int64_t) {}
+  bool packable() const { return false; }
+  void start(const std::int64_t*) {}
+  void add(const std::int64_t*) {}
+  void add_pair(const std::int64_t*) {}
+  std::optional<bool> verdict() const { return std::nullopt; }
+};
+
+// Copies `rows` index rows from src to dst adding `offset` to column cd, handing each source
+// row to `check` as it goes (check.add(row), or check.add_pair(row) for rows row and the next),
+// and returns the check:
+// the test reads the rows while they are loaded for the copy, and the copy's stores overlap
+// the next rows' loads. Streams two rows (rank 16-byte words) at a time once dst is 16-byte
+// aligned, for ranks up to kMaxStreamRank.
 constexpr std::int64_t kMaxStreamRank = 8;
-template <int kRank>
-void stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, std::int64_t rank,
-                 std::int64_t cd, std::int64_t offset) {
+template <int kRank, class Check = NoCheck>
+Check stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, std::int64_t rank,
+                  std::int64_t cd, std::int64_t offset, Check check = Check{}) {
   const std::int64_t r = kRank > 0 ? kRank : rank;
   auto copy_row = [&](std::int64_t e) {
+    check.add(src + e * r);
     for (std::int64_t j = 0; j < r; ++j) dst[e * r + j] = src[e * r + j] + (j == cd ? offset : 0);
   };
   std::int64_t e = 0;
@@ -341,13 +359,16 @@ void stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, 
       for (; e + 2 <= rows; e += 2) {
         const __m128i* from = reinterpret_cast<const __m128i*>(src + e * r);
         __m128i* to = reinterpret_cast<__m128i*>(dst + e * r);
+        __builtin_prefetch(src + e * r + kPrefetchAhead);
         for (std::int64_t v = 0; v < r; ++v)
           _mm_stream_si128(to + v, _mm_add_epi64(_mm_loadu_si128(from + v), add[v]));
+        check.add_pair(src + e * r);
       }
     }
   }
 #endif
   for (; e < rows; ++e) copy_row(e);
+  return check;  // by value, in and out: its state can stay in registers
 }
 
 // Whether row b lies below row a row-major (branch-free).
@@ -377,76 +398,156 @@ bool mergeable_exact(const Input& in, std::int64_t from, std::int64_t to, std::i
   return !bad;
 }
 
-// mergeable_exact(), faster where every row of [from - 1, to) lies inside the input's shape
-// (the usual case) and the shape's dims fit in 63 bits together: each row packs into a key of
-// per-dim bit fields, whose order is row-major order. The fields are checked once per block
-// (an OR of each column), the concat column's range by sign bits, the order by the sign of
-// key differences: a few instructions per row, no branches. A block that fails the field
-// check goes to the exact test (a row outside the shape is allowed, except on the concat dim).
+// The fast test of mergeable_exact()'s condition, fed consecutive rows: where every row lies
+// inside the input's shape and the shape's dims fit in 63 bits together, each row packs into
+// a key of per-dim bit fields, whose order is row-major order. The fields are checked once at
+// the end (an OR of each column), the concat column's range by sign bits, the order by the
+// sign of key differences: a few instructions per row, no branches. When some row left its
+// fields the verdict is unknown and the exact test decides (a row outside the shape is
+// allowed, except on the concat dim).
 template <int kRank>
-bool mergeable(const Input& in, std::int64_t from, std::int64_t to, std::int64_t rank, std::int64_t cd) {
-  if constexpr (kRank > 0) {
-    int shift[kRank];
+class PackedOrder {
+ public:
+  PackedOrder(const Input& in, std::int64_t cd) : cd_(cd), extent_(static_cast<std::uint64_t>(in.shape[cd])) {
     int bits = 0;
-    bool packable = true;
     for (int j = kRank; j-- > 0;) {
-      packable &= in.shape[j] > 0;
-      shift[j] = std::min(bits, 63);
+      packable_ &= in.shape[j] > 0;
+      shift_[j] = std::min(bits, 63);
       bits += std::bit_width(static_cast<std::uint64_t>(in.shape[j]) - 1);
     }
-    if (packable && bits <= 63 && from < to) {
-      const auto extent = static_cast<std::uint64_t>(in.shape[cd]);
-      std::uint64_t columns[kRank] = {};   // OR of each column
-      std::uint64_t below_extent = ~std::uint64_t{0};  // top bit: every concat coordinate < extent
-      std::uint64_t down = 0;              // top bit: some key below its predecessor
-      auto key_of = [&](const std::int64_t* row) {
-        std::uint64_t key = 0;
-        for (int j = 0; j < kRank; ++j) {
-          const auto c = static_cast<std::uint64_t>(row[j]);
-          columns[j] |= c;
-          key |= c << shift[j];
-        }
-        below_extent &= static_cast<std::uint64_t>(row[cd]) - extent;
-        return key;
-      };
-      std::int64_t e = from > 0 ? from - 1 : from;
-      std::uint64_t previous = key_of(in.index + e * kRank);
-      for (++e; e < to; ++e) {
-        const std::int64_t* row = in.index + e * kRank;
-        __builtin_prefetch(row + kPrefetchAhead);
-        const std::uint64_t key = key_of(row);
-        down |= key - previous;
-        previous = key;
-      }
-      bool fields = below_extent >> 63 != 0;
-      int top = bits;
-      for (int j = 0; j < kRank; ++j) {  // field j spans [shift[j], top)
-        fields &= columns[j] >> (top - shift[j]) == 0;
-        top = shift[j];
-      }
-      if (fields) return down >> 63 == 0;
-    }
+    packable_ &= bits <= 63;
+    bits_ = bits;
   }
-  return mergeable_exact<kRank>(in, from, to, rank, cd);
-}
+  bool packable() const { return packable_; }
+
+  // Starts a run at `row` (the row before the first one tested, or the first itself).
+  void start(const std::int64_t* row) {
+    for (std::uint64_t& c : columns_) c = 0;
+    below_extent_ = ~std::uint64_t{0};
+    down_ = 0;
+#if defined(__SSE2__)
+    for (int j = 0; j < kRank; ++j) {
+      column_or_[j] = _mm_setzero_si128();
+      shift_by_[j] = _mm_cvtsi32_si128(shift_[j]);
+    }
+    extent_v_ = _mm_set1_epi64x(static_cast<std::int64_t>(extent_));
+    below_v_ = _mm_set1_epi64x(-1);
+    down_v_ = _mm_setzero_si128();
+    previous_v_ = _mm_set1_epi64x(static_cast<std::int64_t>(key_of(row)));
+#else
+    previous_ = key_of(row);
+#endif
+  }
+  void add(const std::int64_t* row) {
+    const std::uint64_t key = key_of(row);
+#if defined(__SSE2__)
+    down_ |= key - static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(previous_v_, previous_v_)));
+    previous_v_ = _mm_set1_epi64x(static_cast<std::int64_t>(key));
+#else
+    down_ |= key - previous_;
+    previous_ = key;
+#endif
+  }
+  // Rows `row` and `row + kRank`.
+  void add_pair(const std::int64_t* row) {
+#if defined(__SSE2__)
+    // The same arithmetic in two 64-bit lanes; lane 1 of previous_v_ is the last key.
+    __m128i key = _mm_setzero_si128();
+    for (int j = 0; j < kRank; ++j) {
+      const __m128i c = _mm_set_epi64x(row[kRank + j], row[j]);
+      column_or_[j] = _mm_or_si128(column_or_[j], c);
+      key = _mm_or_si128(key, _mm_sll_epi64(c, shift_by_[j]));
+    }
+    const __m128i c = _mm_set_epi64x(row[kRank + cd_], row[cd_]);
+    below_v_ = _mm_and_si128(below_v_, _mm_sub_epi64(c, extent_v_));
+    // Each row's predecessor: (the last key, lane 0 of this pair).
+    const __m128i before = _mm_castpd_si128(_mm_shuffle_pd(_mm_castsi128_pd(previous_v_), _mm_castsi128_pd(key), 1));
+    down_v_ = _mm_or_si128(down_v_, _mm_sub_epi64(key, before));
+    previous_v_ = key;
+#else
+    add(row);
+    add(row + kRank);
+#endif
+  }
+  // The verdict on the rows since start(): in order with concat coordinates below the extent;
+  // nullopt when some row left its fields.
+  std::optional<bool> verdict() const {
+    std::uint64_t below = below_extent_, down = down_;
+    std::uint64_t columns[kRank];
+    for (int j = 0; j < kRank; ++j) columns[j] = columns_[j];
+#if defined(__SSE2__)
+    auto lane1 = [](__m128i v) { return static_cast<std::uint64_t>(_mm_cvtsi128_si64(_mm_unpackhi_epi64(v, v))); };
+    auto lane0 = [](__m128i v) { return static_cast<std::uint64_t>(_mm_cvtsi128_si64(v)); };
+    for (int j = 0; j < kRank; ++j) columns[j] |= lane0(column_or_[j]) | lane1(column_or_[j]);
+    below &= lane0(below_v_) & lane1(below_v_);
+    down |= lane0(down_v_) | lane1(down_v_);
+#endif
+    bool fields = below >> 63 != 0;
+    int top = bits_;
+    for (int j = 0; j < kRank; ++j) {  // field j spans [shift[j], top)
+      fields &= columns[j] >> (top - shift_[j]) == 0;
+      top = shift_[j];
+    }
+    if (!fields) return std::nullopt;
+    return down >> 63 == 0;
+  }
+
+ private:
+  std::uint64_t key_of(const std::int64_t* row) {
+    std::uint64_t key = 0;
+    for (int j = 0; j < kRank; ++j) {
+      const auto c = static_cast<std::uint64_t>(row[j]);
+      columns_[j] |= c;
+      key |= c << shift_[j];
+    }
+    below_extent_ &= static_cast<std::uint64_t>(row[cd_]) - extent_;  // top bit: below the extent
+    return key;
+  }
+
+  std::int64_t cd_;
+  std::uint64_t extent_;
+  int shift_[kRank];
+  int bits_ = 0;
+  bool packable_ = true;
+  std::uint64_t columns_[kRank] = {};  // OR of each column
+  std::uint64_t below_extent_ = 0;
+  std::uint64_t down_ = 0;  // top bit: some key below its predecessor
+#if defined(__SSE2__)
+  __m128i column_or_[kRank], shift_by_[kRank], extent_v_, below_v_, down_v_, previous_v_;
+#else
+  std::uint64_t previous_ = 0;
+#endif
+};
 
 // Copies entries [from, to) of `in` to output entries starting at `out`, offset on column cd,
-// checking mergeable() block by block. Returns false, having copied only a part, when the check
-// fails or `stop` is set; sets `stop` on a failed check.
+// testing mergeable_exact()'s condition block by block (PackedOrder during the copy where it
+// applies). Returns false, having copied only a part, when the test fails or `stop` is set;
+// sets `stop` on a failed test.
 template <int kRank, class T>
 bool copy_entries(const Input& in, std::int64_t from, std::int64_t to, std::int64_t* out_index,
                   T* out_values, std::int64_t out, std::int64_t rank, std::int64_t cd,
                   std::atomic<bool>& stop) {
-  constexpr std::int64_t kBlock = 512;  // rows checked, then copied while in cache
+  constexpr std::int64_t kBlock = 512;  // rows per verdict: an unknown one re-reads them from cache
   const std::int64_t r = kRank > 0 ? kRank : rank;
+  using Order = std::conditional_t<(kRank > 0), PackedOrder<kRank>, NoCheck>;
+  Order order(in, cd);
   for (std::int64_t e = from; e < to; e += kBlock) {
     const std::int64_t end = std::min(e + kBlock, to);
     if (stop.load(std::memory_order_relaxed)) return false;
-    if (!mergeable<kRank>(in, e, end, r, cd)) {
+    std::int64_t* dst = out_index + (out + e - from) * r;
+    // The packed test during the copy where it applies, else the exact test before it.
+    bool ok = false;
+    if (order.packable()) {
+      order.start(in.index + std::max<std::int64_t>(e - 1, 0) * r);
+      const std::optional<bool> verdict = stream_rows<kRank>(dst, in.index + e * r, end - e, r, cd, in.offset, order).verdict();
+      ok = verdict ? *verdict : mergeable_exact<kRank>(in, e, end, r, cd);
+    } else if ((ok = mergeable_exact<kRank>(in, e, end, r, cd))) {
+      stream_rows<kRank>(dst, in.index + e * r, end - e, r, cd, in.offset);
+    }
+    if (!ok) {
       stop.store(true, std::memory_order_relaxed);
       return false;
     }
-    stream_rows<kRank>(out_index + (out + e - from) * r, in.index + e * r, end - e, r, cd, in.offset);
   }
   stream_values(out_values + out, static_cast<const T*>(in.values), from, to - from);
   return true;

@@ -621,6 +621,44 @@ TEST(SparseConcatTest, RadixPlansAgreeWithTheOracle) {
   }
 }
 
+// The merge's order test on sorted-looking inputs with one flaw at every position p of a 9-
+// or 10-row input, whole or in chunks of 2 or 3 entries (so at both lanes of the two-row steps,
+// in the scalar row before them at an odd output position and in the tail): rows p-1 and p
+// swapped, or a pair whose packed keys tie although the rows do not (row p's dim-1 coordinate
+// 4 lies outside its 2-bit field and carries into dim 0's: (1,0,0) then (0,4,0)).
+TEST(SparseConcatTest, MergeOrderTestFindsEveryFlaw) {
+  const std::vector<std::int64_t> shape = {2, 4, 4};
+  constexpr int kThreads[] = {1, 2};
+  for (const bool alias : {false, true}) {
+    for (std::int64_t n = 9; n <= 10; ++n) {
+      for (std::int64_t p = 1; p < n; ++p) {
+        std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(n));
+        for (std::int64_t i = 0; i < n; ++i) rows[i] = {i < 5 ? 0 : 1, (i * 3 / 2) % 4, i % 4};
+        std::sort(rows.begin(), rows.end());
+        if (alias) {
+          for (std::int64_t i = 0; i < n; ++i) rows[i] = {i < p - 1 ? 0 : 1, 0, i < p - 1 ? 0 : 1};
+          rows[p - 1] = {1, 0, 0};
+          rows[p] = {0, 4, 0};
+        } else {
+          rows[p - 1] = {1, 3, 3};  // above every other row: the order breaks between p-1 and p
+        }
+        std::vector<std::vector<std::int64_t>> sorted = rows;
+        std::sort(sorted.begin(), sorted.end());
+        for (const int flawed : {0, 1}) {
+          Inputs in;
+          add_rows_input(&in, flawed == 0 ? rows : sorted, 0, shape);
+          add_rows_input(&in, flawed == 1 ? rows : sorted, 1, shape);
+          for (const std::int64_t cd : {0, 2}) {
+            SCOPED_TRACE(::testing::Message() << "alias " << alias << " rows " << n << " p " << p
+                                              << " flawed input " << flawed << " cd " << cd);
+            expect_concat_everywhere(in, cd, naive_concat(in, cd), kThreads, {0, 3 * 24, 3 * 28});
+          }
+        }
+      }
+    }
+  }
+}
+
 // Inputs large enough for real threads (small ones run on the calling thread), on the default
 // tiles and on injected ones: the parallel merge splits, the multi-pass radix sort.
 TEST(SparseConcatTest, LargeInputsOnThreads) {
