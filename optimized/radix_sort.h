@@ -79,9 +79,21 @@ inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n,
   const std::int64_t buckets = std::int64_t{1} << digit_bits;
   count.assign(static_cast<std::size_t>(passes * buckets), 0);
   auto width = [&](int pass) { return std::min(digit_bits, high_bit - low_bit - pass * digit_bits); };
-  for (std::int64_t e = 0; e < n; ++e)
-    for (int pass = 0; pass < passes; ++pass)
-      ++count[pass * buckets + field(from[e], low_bit + pass * digit_bits, width(pass))];
+  if (passes == 2) {  // the common case, unrolled: shifts below 64 and digits of at most 11 bits
+    const int shift0 = low_bit, shift1 = low_bit + digit_bits;
+    const std::uint64_t mask0 = (std::uint64_t{1} << width(0)) - 1, mask1 = (std::uint64_t{1} << width(1)) - 1;
+    std::int64_t* count0 = count.data();
+    std::int64_t* count1 = count0 + buckets;
+    for (std::int64_t e = 0; e < n; ++e) {
+      const std::uint64_t key = from[e];
+      ++count0[(key >> shift0) & mask0];
+      ++count1[(key >> shift1) & mask1];
+    }
+  } else {
+    for (std::int64_t e = 0; e < n; ++e)
+      for (int pass = 0; pass < passes; ++pass)
+        ++count[pass * buckets + field(from[e], low_bit + pass * digit_bits, width(pass))];
+  }
   for (int pass = 0; pass < passes; ++pass) {
     std::int64_t* c = count.data() + pass * buckets;
     std::int64_t next = 0;
