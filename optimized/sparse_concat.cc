@@ -830,13 +830,12 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
       const std::uint64_t key = low[out];
       const std::uint64_t payload = key & payload_mask;
       bool from_key = false;
-      if constexpr (kValueInKey) from_key = value_payload;
-      if (from_key) {
-        std::memcpy(static_cast<void*>(&out_values[out]), &payload, sizeof(T));
-      } else {
-        out_values[out] = static_cast<const T*>(
-            plan.inputs[payload >> position_bits].values)[payload & position_mask];
+      if constexpr (kValueInKey) {
+        from_key = value_payload;
+        if (from_key) std::memcpy(static_cast<void*>(&out_values[out]), &payload, sizeof(T));
       }
+      if (!from_key)
+        out_values[out] = static_cast<const T*>(plan.inputs[payload >> position_bits].values)[payload & position_mask];
       for (std::int64_t j = 0; j < r; ++j)
         out_index[out * r + j] = static_cast<std::int64_t>(f[j].lo + ((key >> f[j].shift) & f[j].mask));
     };
