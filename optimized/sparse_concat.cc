@@ -333,12 +333,11 @@ struct NoCheck {
   std::optional<bool> verdict() const { return std::nullopt; }
 };
 
-// Copies `rows` index rows from src to dst adding `offset` to column cd, handing each source
-// row to `check` as it goes (check.add(row), or check.add_pair(row) for rows row and the next),
-// and returns the check:
-// the test reads the rows while they are loaded for the copy, and the copy's stores overlap
-// the next rows' loads. Streams two rows (rank 16-byte words) at a time once dst is 16-byte
-// aligned, for ranks up to kMaxStreamRank.
+// Copies `rows` index rows from src to dst adding `offset` to column cd, and returns `check`
+// after handing it each source row as it goes (check.add(row), or check.add_pair(row) for that
+// row and the next): the test reads the rows while they are loaded for the copy, and the
+// copy's stores overlap the next rows' loads. Streams two rows (rank 16-byte words) at a time
+// once dst is 16-byte aligned, for ranks up to kMaxStreamRank.
 constexpr std::int64_t kMaxStreamRank = 8;
 template <int kRank, class Check = NoCheck>
 Check stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, std::int64_t rank,
