@@ -699,6 +699,18 @@ void column_ranges(const Plan& plan, int threads, std::vector<std::int64_t>* lo,
   }
 }
 
+// The packed key's coordinate fields by value: column j holds c_j - lo[j] (at most span[j],
+// mask[j] = its width in ones) at bit shift[j]. Each thread's loop takes a copy, which stays in
+// registers: stores through the keys or the outputs may alias anything reached by a pointer,
+// and GCC reloads such members after each store.
+template <int kRank>
+struct KeyFields {
+  static constexpr int kSlots = kRank > 0 ? kRank : kMaxDims;
+  std::int64_t rank;
+  std::uint64_t lo[kSlots], span[kSlots], mask[kSlots];
+  int shift[kSlots];
+};
+
 // The stable row-major sort of all offset entries (some input not mergeable). Keys pack, from
 // the top: each column's coordinate minus its lower bound (column 0 most significant), then a
 // payload: the value's bits when they fit, else the entry's input and position. Sorting on
@@ -767,39 +779,62 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
     low = own.data();
     high = low + total;
   }
+  std::vector<const T*> sources;
+  for (const Input& in : plan.inputs) sources.push_back(static_cast<const T*>(in.values));
   with_rank(rank, [&](auto kRank) {
-    const std::int64_t r = kRank > 0 ? kRank : rank;
-    Field f[kRank > 0 ? kRank : kMaxDims];  // local: no aliasing with the keys
+    using Fields = KeyFields<kRank>;
+    // Column cd's lower bound is less `cd_offset`, so that a raw input coordinate packs.
+    auto fields_of = [&](std::uint64_t cd_offset) {
+      Fields f{};
+      f.rank = kRank > 0 ? kRank : rank;
+      for (std::int64_t j = 0; j < f.rank; ++j) {
+        const Field& field = layout.fields[static_cast<std::size_t>(j)];
+        f.lo[j] = field.lo - (j == cd ? cd_offset : 0);
+        f.span[j] = field.span;
+        f.mask[j] = field.mask;
+        f.shift[j] = field.shift;
+      }
+      return f;
+    };
 
     // Builds the keys into `keys` by layout; false when some entry lies outside the fields.
     auto build_keys = [&](std::uint64_t* keys) {
-      std::copy(layout.fields.begin(), layout.fields.end(), f);
       std::uint64_t outside = 0;
       std::int64_t start = 0;
       for (std::int64_t k = 0; k < n; ++k) {
         const Input& in = plan.inputs[k];
-        const T* values = static_cast<const T*>(in.values);
-        const std::uint64_t id_high = static_cast<std::uint64_t>(k) << position_bits;
-        const std::uint64_t cd_offset = static_cast<std::uint64_t>(in.offset);
-        [[maybe_unused]] const bool value_payload = layout.value_payload;
-        std::uint64_t* dst = keys + start;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(| : outside)
-        for (std::int64_t e = 0; e < in.nnz; ++e) {
-          const std::int64_t* row = in.index + e * r;
-          __builtin_prefetch(row + kPrefetchAhead);
-          std::uint64_t key = id_high | static_cast<std::uint64_t>(e);
-          if constexpr (kValueInKey) {
-            if (value_payload) {
-              key = 0;
-              std::memcpy(&key, &values[e], sizeof(T));
+        const Fields shared = fields_of(static_cast<std::uint64_t>(in.offset));
+        auto build = [&](auto kValuePayload) {
+#pragma omp parallel num_threads(threads) reduction(| : outside)
+          {
+            const Fields f = shared;
+            const std::int64_t* const index = in.index;
+            const T* const values = sources[static_cast<std::size_t>(k)];
+            std::uint64_t* const dst = keys + start;
+            const std::uint64_t id_high = static_cast<std::uint64_t>(k) << position_bits;
+            const std::int64_t nnz = in.nnz;
+#pragma omp for schedule(static)
+            for (std::int64_t e = 0; e < nnz; ++e) {
+              const std::int64_t* row = index + e * f.rank;
+              __builtin_prefetch(row + kPrefetchAhead);
+              std::uint64_t key = id_high | static_cast<std::uint64_t>(e);
+              if constexpr (kValuePayload) {
+                key = 0;
+                std::memcpy(&key, &values[e], sizeof(T));
+              }
+              for (std::int64_t j = 0; j < f.rank; ++j) {
+                const std::uint64_t c = static_cast<std::uint64_t>(row[j]) - f.lo[j];
+                outside |= static_cast<std::uint64_t>(c > f.span[j]);
+                key |= c << f.shift[j];
+              }
+              dst[e] = key;
             }
           }
-          for (std::int64_t j = 0; j < r; ++j) {
-            const std::uint64_t c = static_cast<std::uint64_t>(row[j]) + (j == cd ? cd_offset : 0) - f[j].lo;
-            outside |= static_cast<std::uint64_t>(c > f[j].span);
-            key |= c << f[j].shift;
-          }
-          dst[e] = key;
+        };
+        if (layout.value_payload) {
+          if constexpr (kValueInKey) build(std::true_type{});
+        } else {
+          build(std::false_type{});
         }
         start += in.nnz;
       }
@@ -824,28 +859,46 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
     // overwrites keys already decoded, and its entries are independent (threads share it).
     const std::uint64_t payload_mask =
         layout.payload_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << layout.payload_bits) - 1;
-    [[maybe_unused]] const bool value_payload = layout.value_payload;
-    auto decode = [&](std::int64_t out) {
-      const std::uint64_t key = low[out];
-      const std::uint64_t payload = key & payload_mask;
-      bool from_key = false;
-      if constexpr (kValueInKey) {
-        from_key = value_payload;
-        if (from_key) std::memcpy(static_cast<void*>(&out_values[out]), &payload, sizeof(T));
+    const Fields shared = fields_of(0);
+    auto decode = [&](std::int64_t a, std::int64_t b, auto kValuePayload) {
+#pragma omp parallel num_threads(threads)
+      {
+        const Fields f = shared;
+        const std::uint64_t* const keys = low;
+        std::int64_t* const index = out_index;
+        T* const values = out_values;
+        const T* const* const source = sources.data();
+        const std::uint64_t mask = payload_mask;
+        const int position_shift = position_bits;
+        const std::uint64_t position = position_mask;
+#pragma omp for schedule(static)
+        for (std::int64_t out = a; out < b; ++out) {
+          const std::uint64_t key = keys[out];
+          const std::uint64_t payload = key & mask;
+          if constexpr (kValuePayload) {
+            std::memcpy(static_cast<void*>(&values[out]), &payload, sizeof(T));
+          } else {
+            values[out] = source[payload >> position_shift][payload & position];
+          }
+          for (std::int64_t j = 0; j < f.rank; ++j)
+            index[out * f.rank + j] = static_cast<std::int64_t>(f.lo[j] + ((key >> f.shift[j]) & f.mask[j]));
+        }
       }
-      if (!from_key)
-        out_values[out] = static_cast<const T*>(plan.inputs[payload >> position_bits].values)[payload & position_mask];
-      for (std::int64_t j = 0; j < r; ++j)
-        out_index[out * r + j] = static_cast<std::int64_t>(f[j].lo + ((key >> f[j].shift) & f[j].mask));
+    };
+    auto decode_stage = [&](std::int64_t a, std::int64_t b) {
+      if (layout.value_payload) {
+        if constexpr (kValueInKey) decode(a, b, std::true_type{});
+      } else {
+        decode(a, b, std::false_type{});
+      }
     };
     std::int64_t b = total;
     while (b > 1) {
       const std::int64_t a = rank >= 2 ? (b + rank - 1) / rank : 0;
-#pragma omp parallel for num_threads(threads) schedule(static)
-      for (std::int64_t out = a; out < b; ++out) decode(out);
+      decode_stage(a, b);
       b = a;
     }
-    if (b == 1) decode(0);
+    if (b == 1) decode_stage(0, 1);
   });
   if (layout.fits()) return;
 
