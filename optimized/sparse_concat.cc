@@ -106,6 +106,8 @@ void with_rank(std::int64_t rank, F&& f) {
 }
 
 // The first entry of `in` whose concat coordinate overflows int64 when offset, or in.nnz.
+// The scan runs backwards, so that it ends at the input's first entries, which a pass that
+// follows it at once may still find in cache.
 std::int64_t first_overflow(const Input& in, std::int64_t rank, std::int64_t cd, int threads,
                             const ExecOptions& options) {
   if (in.offset == 0) return in.nnz;
@@ -113,21 +115,22 @@ std::int64_t first_overflow(const Input& in, std::int64_t rank, std::int64_t cd,
   const Chunking ch = chunking(in.nnz, rank * 8, threads, options);
   std::int64_t first = in.nnz;
 #pragma omp parallel for num_threads(threads) schedule(static) reduction(min : first)
-  for (std::int64_t c = 0; c < ch.chunks; ++c) {
+  for (std::int64_t i = 0; i < ch.chunks; ++i) {
+    const std::int64_t c = ch.chunks - 1 - i;
     const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
     bool any = false;
     with_rank(rank, [&](auto kRank) {  // a compile-time stride, four independent ORs
       const std::int64_t r = kRank > 0 ? kRank : rank;
       const std::int64_t* column = in.index + cd;
       bool a0 = false, a1 = false, a2 = false, a3 = false;
-      std::int64_t e = begin;
-      for (; e + 4 <= end; e += 4) {
-        a0 |= column[e * r] > limit;
-        a1 |= column[(e + 1) * r] > limit;
-        a2 |= column[(e + 2) * r] > limit;
-        a3 |= column[(e + 3) * r] > limit;
+      std::int64_t e = end;
+      for (; e - 4 >= begin; e -= 4) {
+        a0 |= column[(e - 1) * r] > limit;
+        a1 |= column[(e - 2) * r] > limit;
+        a2 |= column[(e - 3) * r] > limit;
+        a3 |= column[(e - 4) * r] > limit;
       }
-      for (; e < end; ++e) a0 |= column[e * r] > limit;
+      for (; e > begin; --e) a0 |= column[(e - 1) * r] > limit;
       any = a0 | a1 | a2 | a3;
     });
     for (std::int64_t e = begin; any && e < end; ++e)
@@ -566,7 +569,7 @@ bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
 #pragma omp parallel for num_threads(threads) schedule(static)
     for (std::int64_t c = 0; c < ch.chunks; ++c) {
       const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
-      for (std::size_t k = 0; k < plan.inputs.size(); ++k) {
+      for (std::size_t k = plan.inputs.size(); k-- > 0;) {  // the last first: check_offsets() read its start last
         const std::int64_t lo = std::max(begin, starts[k]), hi = std::min(end, starts[k + 1]);
         if (lo < hi && !copy_entries<kRank>(plan.inputs[k], lo - starts[k], hi - starts[k], out_index,
                                             out_values, lo, rank, 0, stop))
@@ -800,9 +803,10 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
     // Builds the keys into `keys` by layout; false when some entry lies outside the fields.
     auto build_keys = [&](std::uint64_t* keys) {
       std::uint64_t outside = 0;
-      std::int64_t start = 0;
-      for (std::int64_t k = 0; k < n; ++k) {
+      std::int64_t start = total;
+      for (std::int64_t k = n; k-- > 0;) {  // the last first: check_offsets() read its start last
         const Input& in = plan.inputs[k];
+        start -= in.nnz;
         const Fields shared = fields_of(static_cast<std::uint64_t>(in.offset));
         auto build = [&](auto kValuePayload) {
 #pragma omp parallel num_threads(threads) reduction(| : outside)
@@ -836,7 +840,6 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
         } else {
           build(std::false_type{});
         }
-        start += in.nnz;
       }
       return outside == 0;
     };
