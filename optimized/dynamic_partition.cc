@@ -5,7 +5,8 @@
 // chunk is checked and counted on its own (the first bad position over all chunks is the one
 // reported), a prefix sum over (partition, chunk) gives every chunk its first slot in every
 // output, and each chunk's rows are copied in order. The result is the stable split whatever
-// the thread count or tile size.
+// the thread count or tile size. Rows of whole 16-byte words, 64 bytes and wider, go out
+// with streaming stores when the output is large.
 //
 // A num_partitions too large for the memory limit (every output costs at least 64 bytes) is
 // answered without any num_partitions-sized bookkeeping: the first output over the limit is
@@ -29,6 +30,9 @@ using row_copy::with_row_mover;
 
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kMaxChunks = 4096;
+// Rows this wide (whole 16-byte words) go out with streaming stores when the output is large
+// (row_copy::streaming_min_bytes): each fills whole cache lines, which are then not read first.
+constexpr std::int64_t kStreamMinRowBytes = 64;
 
 bool is_quantized(DType dtype) {
   return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32;
@@ -214,13 +218,31 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
           for (std::int64_t p = 0; p < k; ++p)
             out[p] = static_cast<Element*>(result[p].raw_data());
           const auto* rows = static_cast<const Element*>(data.raw_data());
+          bool stream = false;  // rows of whole 16-byte words to 16-byte aligned outputs
+          if constexpr (std::is_same_v<Element, std::byte>) {
+            stream = row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 &&
+                     output_bytes >= row_copy::streaming_min_bytes(options) &&
+                     std::all_of(out.begin(), out.end(), [](const Element* o) {
+                       return reinterpret_cast<std::uintptr_t>(o) % 16 == 0;
+                     });
+          }
 #pragma omp parallel for num_threads(threads) schedule(static)
           for (std::int64_t c = 0; c < chunks; ++c) {
             std::int64_t* slot = counts.data() + c * stride;
             const std::int64_t end = chunk_begin(c + 1);
-            for (std::int64_t j = chunk_begin(c); j < end; ++j) {
-              const std::int32_t p = part[j];
-              mover.copy(out[p], slot[p]++, rows, j);
+            if (stream) {
+              for (std::int64_t j = chunk_begin(c); j < end; ++j) {
+                const std::int32_t p = part[j];
+                const Element* source = rows + j * row_bytes;
+                Element* target = out[p] + slot[p]++ * row_bytes;
+                for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream16(target + b, source + b);
+              }
+              row_copy::stream_fence();
+            } else {
+              for (std::int64_t j = chunk_begin(c); j < end; ++j) {
+                const std::int32_t p = part[j];
+                mover.copy(out[p], slot[p]++, rows, j);
+              }
             }
           }
         });

@@ -253,6 +253,40 @@ TEST(DynamicPartitionTest, TileBoundaryMatrix) {
   }
 }
 
+// Rows of whole 16-byte words from 64 bytes up take streaming stores when the output is at
+// least ExecOptions::streaming_min_bytes (1 here: always; the maximum: never); narrower or odd
+// rows keep the cached copy. Each width in both modes, on injected tiles and threads.
+TEST(DynamicPartitionTest, StreamedRows) {
+  std::mt19937_64 rng(77);
+  for (const std::int64_t row_elems : {12, 16, 17, 20, 64, 1024}) {  // float32: 48 ... 4096 bytes
+    for (const std::int64_t n : {1, 9, 300}) {
+      for (const std::int64_t k : {1, 3, 64}) {
+        Tensor partitions(DType::kInt32, {n});
+        for (std::int32_t& v : partitions.values<std::int32_t>())
+          v = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(k));
+        const Tensor data = distinct_tensor(DType::kFloat32, {n, row_elems}, rng() % 1000);
+        const std::vector<Tensor> expected = naive_partition(data, partitions, k);
+        for (const std::int64_t streaming : {std::int64_t{1}, std::numeric_limits<std::int64_t>::max()}) {
+          for (const int threads : test_util::kThreadCounts) {
+            for (const std::int64_t tile_rows : {0, 7}) {
+              SCOPED_TRACE(::testing::Message() << "row " << row_elems << " n " << n << " k " << k
+                                                << " streaming " << streaming << " threads "
+                                                << threads << " tile rows " << tile_rows);
+              ExecOptions options;
+              options.num_threads = threads;
+              options.streaming_min_bytes = streaming;
+              options.tile_bytes = tile_rows * row_elems * 4;
+              std::vector<Tensor> outputs;
+              ASSERT_TRUE(DynamicPartition(data, partitions, k, &outputs, options).ok());
+              EXPECT_TRUE(AllBitEqual(outputs, expected));
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 // Inputs large enough for real threads (small ones run on the calling thread), on the default
 // tiles and on injected ones.
 TEST(DynamicPartitionTest, LargeInputsOnThreads) {
