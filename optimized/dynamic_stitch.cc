@@ -286,18 +286,25 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
     const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
     const std::int64_t first = positions / n * t + std::min(t, positions % n);
     const std::int64_t last = positions / n * (t + 1) + std::min(t + 1, positions % n);
+    // Locals: the streaming stores may alias anything in memory, so members and captures
+    // would be reloaded after each.
+    const std::int64_t* const winner_of = winner.data();
+    std::byte* const target = out;
+    const std::int64_t width = row_bytes;
     std::int64_t offset = 0;  // positions in the lists before `list`
     for (const StitchList& list : lists) {
       const std::int64_t from = std::max<std::int64_t>(first - offset, 0);
       const std::int64_t to = std::min<std::int64_t>(last - offset, list.size);
-      const auto* data = static_cast<const std::byte*>(list.rows);
+      const auto* const data = static_cast<const std::byte*>(list.rows);
+      const std::int32_t* const index = list.index;
+      const std::int64_t base = offset;
       for (std::int64_t i = from; i < to; ++i) {
-        if (i + kPrefetchDistance < to) __builtin_prefetch(&winner[list.index[i + kPrefetchDistance]]);
-        const std::int64_t r = list.index[i];
-        if (winner[r] != offset + i) continue;
-        const std::byte* source = data + i * row_bytes;
-        std::byte* row = out + r * row_bytes;
-        for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream16(row + b, source + b);
+        if (i + kPrefetchDistance < to) __builtin_prefetch(&winner_of[index[i + kPrefetchDistance]]);
+        const std::int64_t r = index[i];
+        if (winner_of[r] != base + i) continue;
+        const std::byte* source = data + i * width;
+        std::byte* row = target + r * width;
+        for (std::int64_t b = 0; b < width; b += 16) row_copy::stream16(row + b, source + b);
       }
       offset += list.size;
     }
