@@ -786,6 +786,14 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
   for (const Input& in : plan.inputs) sources.push_back(static_cast<const T*>(in.values));
   with_rank(rank, [&](auto kRank) {
     using Fields = KeyFields<kRank>;
+    // Calls f(std::true_type) when the keys carry the values, else f(std::false_type).
+    auto with_payload = [&](auto&& f) {
+      if (layout.value_payload) {
+        if constexpr (kValueInKey) f(std::true_type{});
+      } else {
+        f(std::false_type{});
+      }
+    };
     // Column cd's lower bound is less `cd_offset`, so that a raw input coordinate packs.
     auto fields_of = [&](std::uint64_t cd_offset) {
       Fields f{};
@@ -808,7 +816,7 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
         const Input& in = plan.inputs[k];
         start -= in.nnz;
         const Fields shared = fields_of(static_cast<std::uint64_t>(in.offset));
-        auto build = [&](auto kValuePayload) {
+        with_payload([&](auto kValuePayload) {
 #pragma omp parallel num_threads(threads) reduction(| : outside)
           {
             const Fields f = shared;
@@ -817,16 +825,17 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
             std::uint64_t* const dst = keys + start;
             const std::uint64_t id_high = static_cast<std::uint64_t>(k) << position_bits;
             const std::int64_t nnz = in.nnz;
+            const std::int64_t r = kRank > 0 ? kRank : f.rank;
 #pragma omp for schedule(static)
             for (std::int64_t e = 0; e < nnz; ++e) {
-              const std::int64_t* row = index + e * f.rank;
+              const std::int64_t* row = index + e * r;
               __builtin_prefetch(row + kPrefetchAhead);
               std::uint64_t key = id_high | static_cast<std::uint64_t>(e);
               if constexpr (kValuePayload) {
                 key = 0;
                 std::memcpy(&key, &values[e], sizeof(T));
               }
-              for (std::int64_t j = 0; j < f.rank; ++j) {
+              for (std::int64_t j = 0; j < r; ++j) {
                 const std::uint64_t c = static_cast<std::uint64_t>(row[j]) - f.lo[j];
                 outside |= static_cast<std::uint64_t>(c > f.span[j]);
                 key |= c << f.shift[j];
@@ -834,12 +843,7 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
               dst[e] = key;
             }
           }
-        };
-        if (layout.value_payload) {
-          if constexpr (kValueInKey) build(std::true_type{});
-        } else {
-          build(std::false_type{});
-        }
+        });
       }
       return outside == 0;
     };
@@ -863,37 +867,33 @@ void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int t
     const std::uint64_t payload_mask =
         layout.payload_bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << layout.payload_bits) - 1;
     const Fields shared = fields_of(0);
-    auto decode = [&](std::int64_t a, std::int64_t b, auto kValuePayload) {
-#pragma omp parallel num_threads(threads)
-      {
-        const Fields f = shared;
-        const std::uint64_t* const keys = low;
-        std::int64_t* const index = out_index;
-        T* const values = out_values;
-        const T* const* const source = sources.data();
-        const std::uint64_t mask = payload_mask;
-        const int position_shift = position_bits;
-        const std::uint64_t position = position_mask;
-#pragma omp for schedule(static)
-        for (std::int64_t out = a; out < b; ++out) {
-          const std::uint64_t key = keys[out];
-          const std::uint64_t payload = key & mask;
-          if constexpr (kValuePayload) {
-            std::memcpy(static_cast<void*>(&values[out]), &payload, sizeof(T));
-          } else {
-            values[out] = source[payload >> position_shift][payload & position];
-          }
-          for (std::int64_t j = 0; j < f.rank; ++j)
-            index[out * f.rank + j] = static_cast<std::int64_t>(f.lo[j] + ((key >> f.shift[j]) & f.mask[j]));
-        }
-      }
-    };
     auto decode_stage = [&](std::int64_t a, std::int64_t b) {
-      if (layout.value_payload) {
-        if constexpr (kValueInKey) decode(a, b, std::true_type{});
-      } else {
-        decode(a, b, std::false_type{});
-      }
+      with_payload([&](auto kValuePayload) {
+#pragma omp parallel num_threads(threads)
+        {
+          const Fields f = shared;
+          const std::uint64_t* const keys = low;
+          std::int64_t* const index = out_index;
+          T* const values = out_values;
+          const T* const* const source = sources.data();
+          const std::uint64_t mask = payload_mask;
+          const int position_shift = position_bits;
+          const std::uint64_t position = position_mask;
+          const std::int64_t r = kRank > 0 ? kRank : f.rank;
+#pragma omp for schedule(static)
+          for (std::int64_t out = a; out < b; ++out) {
+            const std::uint64_t key = keys[out];
+            const std::uint64_t payload = key & mask;
+            if constexpr (kValuePayload) {
+              std::memcpy(static_cast<void*>(&values[out]), &payload, sizeof(T));
+            } else {
+              values[out] = source[payload >> position_shift][payload & position];
+            }
+            for (std::int64_t j = 0; j < r; ++j)
+              index[out * r + j] = static_cast<std::int64_t>(f.lo[j] + ((key >> f.shift[j]) & f.mask[j]));
+          }
+        }
+      });
     };
     std::int64_t b = total;
     while (b > 1) {
