@@ -19,6 +19,7 @@
 #include <limits>
 #include <new>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "optimized/row_copy.h"
@@ -218,33 +219,28 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
           for (std::int64_t p = 0; p < k; ++p)
             out[p] = static_cast<Element*>(result[p].raw_data());
           const auto* rows = static_cast<const Element*>(data.raw_data());
-          bool stream = false;  // rows of whole 16-byte words to 16-byte aligned outputs
-          if constexpr (std::is_same_v<Element, std::byte>) {
-            stream = row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 &&
-                     output_bytes >= row_copy::streaming_min_bytes(options) &&
-                     std::all_of(out.begin(), out.end(), [](const Element* o) {
-                       return reinterpret_cast<std::uintptr_t>(o) % 16 == 0;
-                     });
-          }
+          auto scatter = [&](const auto& m) {
 #pragma omp parallel for num_threads(threads) schedule(static)
-          for (std::int64_t c = 0; c < chunks; ++c) {
-            std::int64_t* slot = counts.data() + c * stride;
-            const std::int64_t end = chunk_begin(c + 1);
-            if (stream) {
+            for (std::int64_t c = 0; c < chunks; ++c) {
+              std::int64_t* slot = counts.data() + c * stride;
+              const std::int64_t end = chunk_begin(c + 1);
               for (std::int64_t j = chunk_begin(c); j < end; ++j) {
                 const std::int32_t p = part[j];
-                const Element* source = rows + j * row_bytes;
-                Element* target = out[p] + slot[p]++ * row_bytes;
-                for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream16(target + b, source + b);
+                m.copy(out[p], slot[p]++, rows, j);
               }
-              row_copy::stream_fence();
-            } else {
-              for (std::int64_t j = chunk_begin(c); j < end; ++j) {
-                const std::int32_t p = part[j];
-                mover.copy(out[p], slot[p]++, rows, j);
-              }
+              if constexpr (std::is_same_v<std::decay_t<decltype(m)>, row_copy::StreamedBytes>) row_copy::stream_fence();
             }
+          };
+          // Rows of whole 16-byte words to 16-byte aligned outputs may stream.
+          if constexpr (std::is_same_v<Element, std::byte>) {
+            if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 &&
+                output_bytes >= row_copy::streaming_min_bytes(options) &&
+                std::all_of(out.begin(), out.end(), [](const Element* o) {
+                  return reinterpret_cast<std::uintptr_t>(o) % 16 == 0;
+                }))
+              return scatter(row_copy::StreamedBytes{row_bytes});
           }
+          scatter(mover);
         });
       });
     }

@@ -304,7 +304,7 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
         if (winner_of[r] != base + i) continue;
         const std::byte* source = data + i * width;
         std::byte* row = target + r * width;
-        for (std::int64_t b = 0; b < width; b += 16) row_copy::stream16(row + b, source + b);
+        row_copy::stream_row(row, source, width);
       }
       offset += list.size;
     }

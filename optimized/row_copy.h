@@ -142,4 +142,20 @@ inline void stream_fence() {
 #endif
 }
 
+// Copies `bytes` (a multiple of 16) from s to a 16-byte aligned d with streaming stores.
+inline void stream_row(std::byte* d, const std::byte* s, std::int64_t bytes) {
+  for (std::int64_t b = 0; b < bytes; b += 16) stream16(d + b, s + b);
+}
+
+// A mover like FixedBytes for rows of whole 16-byte words between 16-byte aligned buffers,
+// with streaming stores: each thread calls stream_fence() after its last copy.
+struct StreamedBytes {
+  using Element = std::byte;
+  std::int64_t bytes;
+  std::int64_t row_bytes() const { return bytes; }
+  void copy(std::byte* dst, std::int64_t dst_row, const std::byte* src, std::int64_t src_row) const {
+    stream_row(dst + dst_row * bytes, src + src_row * bytes, bytes);
+  }
+};
+
 }  // namespace opconform::optimized::row_copy
