@@ -148,9 +148,11 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
   };
   // Prefetches (for writing) the bitmap word and the destination row of a later position:
   // every line of rows up to kPrefetchRowBytes, else the first (its page walk starts early).
+  // Always inlined: GCC deems an outlined copy pure (prefetches have no side effects) and
+  // deletes its calls.
   const std::int64_t row_bytes = mover.row_bytes();
   const std::int64_t lines = row_bytes <= kPrefetchRowBytes ? (row_bytes + 63) / 64 : 1;
-  auto prefetch = [&](std::int64_t r) {
+  auto prefetch = [&](std::int64_t r) __attribute__((always_inline)) {
     __builtin_prefetch(&written[static_cast<std::uint64_t>(r - lo) >> 6], 1);
     const char* row = reinterpret_cast<const char*>(out) + r * row_bytes;
     for (std::int64_t l = 0; l < lines; ++l) __builtin_prefetch(row + 64 * l, 1);
