@@ -31,7 +31,6 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
-#include <memory>
 #include <new>
 #include <string>
 #include <string_view>
@@ -251,24 +250,18 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
 // The last writer of every output row: winner[r] = value(m, i) of the last position (m, i)
 // naming r, `none` for a gap. Thread t records rows [lo, hi).
 template <class V, class F>
-std::unique_ptr<V[]> last_writers(std::span<const StitchList> lists, std::int64_t rows, int threads,
-                                  V none, F value) {
-  std::unique_ptr<V[]> winner(new V[static_cast<std::size_t>(rows)]);
+std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows, int threads, V none,
+                            F value) {
+  std::vector<V> winner(static_cast<std::size_t>(rows), none);
 #pragma omp parallel num_threads(threads)
   {
     const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
     const std::int64_t lo = rows / n * t + std::min(t, rows % n);
     const std::int64_t hi = rows / n * (t + 1) + std::min(t + 1, rows % n);
-    const auto span = static_cast<std::uint64_t>(hi - lo);
-    V* const own = winner.get();
-    std::fill(own + lo, own + hi, none);  // by its thread: the lines start in that core's cache
-    V elsewhere;  // the branch-free store of a row another thread records
     for (std::size_t m = 0; m < lists.size(); ++m) {
-      const std::int32_t* const index = lists[m].index;
       for (std::int64_t i = 0; i < lists[m].size; ++i) {
-        const std::int64_t r = index[i];
-        V* const slot = static_cast<std::uint64_t>(r - lo) < span ? own + r : &elsewhere;
-        *slot = value(m, i);
+        const std::int64_t r = lists[m].index[i];
+        if (n == 1 || (r >= lo && r < hi)) winner[r] = value(m, i);
       }
     }
   }
@@ -288,7 +281,7 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
     offsets.push_back(positions);
     positions += list.size;
   }
-  const std::unique_ptr<std::int64_t[]> winner = last_writers<std::int64_t>(
+  const std::vector<std::int64_t> winner = last_writers<std::int64_t>(
       lists, rows, threads, -1, [&](std::size_t m, std::int64_t i) { return offsets[m] + i; });
 #pragma omp parallel num_threads(threads)
   {
@@ -297,7 +290,7 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
     const std::int64_t last = positions / n * (t + 1) + std::min(t + 1, positions % n);
     // Locals: the streaming stores may alias anything in memory, so members and captures
     // would be reloaded after each.
-    const std::int64_t* const winner_of = winner.get();
+    const std::int64_t* const winner_of = winner.data();
     std::byte* const target = out;
     const std::int64_t width = row_bytes;
     std::int64_t offset = 0;  // positions in the lists before `list`
@@ -335,7 +328,7 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
   using Element = typename Mover::Element;
   const std::int64_t row_bytes = mover.row_bytes();
   const std::int64_t row_elems = row_bytes / static_cast<std::int64_t>(sizeof(Element));
-  const std::unique_ptr<const Element*[]> winner = last_writers<const Element*>(
+  const std::vector<const Element*> winner = last_writers<const Element*>(
       lists, rows, threads, nullptr, [&](std::size_t m, std::int64_t i) {
         return static_cast<const Element*>(lists[m].rows) + i * row_elems;
       });
