@@ -228,7 +228,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
                 const std::int32_t p = part[j];
                 m.copy(out[p], slot[p]++, rows, j);
               }
-              if constexpr (std::is_same_v<std::decay_t<decltype(m)>, row_copy::StreamedBytes>) row_copy::stream_fence();
+              row_copy::stream_fence();  // one per chunk: orders StreamedBytes stores, harmless after others
             }
           };
           // Rows of whole 16-byte words to 16-byte aligned outputs may stream.
