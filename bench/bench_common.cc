@@ -1,6 +1,6 @@
 // bench_common.h: case registration, the heap-accounting global operator new/delete of the
 // bench binary, and input helpers.
-#include "bench/bench_common.h"
+#include "bench_common.h"
 
 #include <malloc.h>
 

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_common.h"
-#include "optimized/batch_to_space_nd.h"
-#include "optimized/space_to_batch_nd.h"
-#include "reference/batch_to_space_nd.h"
-#include "reference/space_to_batch_nd.h"
+#include "bench_common.h"
+#include "opconform/optimized/batch_to_space_nd.h"
+#include "opconform/optimized/space_to_batch_nd.h"
+#include "opconform/reference/batch_to_space_nd.h"
+#include "opconform/reference/space_to_batch_nd.h"
 
 namespace opconform::bench {
 namespace {

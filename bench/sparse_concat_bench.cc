@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_common.h"
-#include "optimized/sparse_concat.h"
-#include "reference/sparse_concat.h"
+#include "bench_common.h"
+#include "opconform/optimized/sparse_concat.h"
+#include "opconform/reference/sparse_concat.h"
 
 namespace opconform::bench {
 namespace {

@@ -25,11 +25,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/bench_common.h"
-#include "optimized/dynamic_partition.h"
-#include "optimized/dynamic_stitch.h"
-#include "reference/dynamic_partition.h"
-#include "reference/dynamic_stitch.h"
+#include "bench_common.h"
+#include "opconform/optimized/dynamic_partition.h"
+#include "opconform/optimized/dynamic_stitch.h"
+#include "opconform/reference/dynamic_partition.h"
+#include "opconform/reference/dynamic_stitch.h"
 
 namespace opconform::bench {
 namespace {

@@ -1,9 +1,9 @@
-#include "conformance/compare.h"
+#include "opconform/conformance/compare.h"
 
 #include <algorithm>
 #include <cstring>
 
-#include "conformance/format.h"
+#include "opconform/conformance/format.h"
 
 namespace opconform::conformance {
 

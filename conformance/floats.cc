@@ -1,4 +1,4 @@
-#include "conformance/floats.h"
+#include "opconform/conformance/floats.h"
 
 #include <bit>
 #include <charconv>

@@ -1,9 +1,9 @@
-#include "conformance/format.h"
+#include "opconform/conformance/format.h"
 
 #include <algorithm>
 #include <bit>
 
-#include "conformance/floats.h"
+#include "opconform/conformance/floats.h"
 
 namespace opconform::conformance {
 

@@ -1,4 +1,4 @@
-#include "conformance/run.h"
+#include "opconform/conformance/run.h"
 
 namespace opconform::conformance {
 

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <filesystem>
 
-#include "conformance/vector.h"
+#include "opconform/conformance/vector.h"
 
 namespace opconform::conformance {
 

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "conformance/floats.h"
-#include "conformance/vector.h"
+#include "opconform/conformance/floats.h"
+#include "opconform/conformance/vector.h"
 
 namespace opconform::conformance {
 

@@ -1,12 +1,12 @@
-#include "fuzz/case_codec.h"
+#include "opconform/fuzz/case_codec.h"
 
 #include <algorithm>
 #include <cstring>
 #include <string>
 #include <type_traits>
 
-#include "conformance/floats.h"
-#include "fuzz/byte_stream.h"
+#include "opconform/conformance/floats.h"
+#include "opconform/fuzz/byte_stream.h"
 
 namespace opconform::fuzz {
 

@@ -1,11 +1,12 @@
-#include "fuzz/convert.h"
+#include "opconform/fuzz/convert.h"
 
 #include <algorithm>
 
-#include "conformance/format.h"
-#include "fuzz/differential.h"
-#include "fuzz/harness.h"
-#include "reference/op_table.h"
+#include "opconform/conformance/format.h"
+#include "opconform/conformance/unspecified.h"
+#include "opconform/fuzz/differential.h"
+#include "opconform/fuzz/harness.h"
+#include "opconform/reference/op_table.h"
 
 namespace opconform::fuzz {
 
@@ -41,7 +42,7 @@ Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std:
   OPCONFORM_RETURN_IF_ERROR(harness_case(harness, bytes, &fc));
   conformance::Case c = std::move(fc.c);
   const conformance::Outcome reference = conformance::run_case(reference::op_table(), c);
-  c.expected = reference_expectation(c, reference);
+  c.expected = conformance::oracle_expectation(c, reference);
   c.tags = {"fuzz"};
   if (!c.expected.unspecified.empty()) c.tags.push_back("unspecified");
   c.provenance = str_cat("fuzz/", harness_name(harness), " input ", input_name,
@@ -58,7 +59,7 @@ Status describe_input(Harness harness, std::span<const std::uint8_t> bytes, std:
   OPCONFORM_RETURN_IF_ERROR(harness_case(harness, bytes, &fc));
   const Verdict v = run_differential(fc.c, fc.options);
   conformance::Case shown = fc.c;
-  shown.expected = reference_expectation(fc.c, v.reference);
+  shown.expected = conformance::oracle_expectation(fc.c, v.reference);
   *agree = v.agree;
   *text = str_cat(conformance::format_case(shown), "\noptimized knobs: ", knobs_string(fc.options),
                   " memory_limit=", fc.c.memory_limit,

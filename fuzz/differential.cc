@@ -1,4 +1,4 @@
-#include "fuzz/differential.h"
+#include "opconform/fuzz/differential.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -6,9 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "conformance/format.h"
-#include "optimized/op_table.h"
-#include "reference/op_table.h"
+#include "opconform/conformance/format.h"
+#include "opconform/conformance/unspecified.h"
+#include "opconform/optimized/op_table.h"
+#include "opconform/reference/op_table.h"
 
 namespace opconform::fuzz {
 
@@ -16,40 +17,6 @@ namespace {
 
 using conformance::Case;
 using conformance::Outcome;
-
-// Row `row` of t viewed as [rows, row_size], as a tensor of shape `row_shape`.
-Tensor row_of(const Tensor& t, std::int64_t row, std::int64_t row_size, const Shape& row_shape) {
-  Tensor out(t.dtype(), row_shape);
-  visit_dtype(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    std::copy_n(t.data<T>() + row * row_size, row_size, out.data<T>());
-  });
-  return out;
-}
-
-// ParallelDynamicStitch: rows named by more than one list may hold the last writer of any of them.
-std::optional<conformance::OneOfRows> stitch_winners(const Case& c, const Tensor& merged) {
-  if (merged.rank() == 0 || merged.dim(0) == 0 || merged.num_elements() == 0) return std::nullopt;
-  const std::int64_t row_size = merged.num_elements() / merged.dim(0);
-  const Shape row_shape(merged.shape().begin() + 1, merged.shape().end());
-  const auto& indices = std::get<std::vector<Tensor>>(c.inputs.at("indices"));
-  const auto& data = std::get<std::vector<Tensor>>(c.inputs.at("data"));
-  // index -> (list, its last flat position naming the index), lists in order
-  std::map<std::int64_t, std::vector<std::pair<std::size_t, std::int64_t>>> writers;
-  for (std::size_t m = 0; m < indices.size(); ++m)
-    for (std::int64_t i = 0; i < indices[m].num_elements(); ++i) {
-      auto& w = writers[indices[m].index_value(i)];
-      if (!w.empty() && w.back().first == m) w.back().second = i;
-      else w.emplace_back(m, i);
-    }
-  conformance::OneOfRows rule{"merged", {}};
-  for (const auto& [index, w] : writers) {
-    if (w.size() < 2) continue;
-    for (const auto& [m, i] : w) rule.rows[index].push_back(row_of(data[m], i, row_size, row_shape));
-  }
-  if (rule.rows.empty()) return std::nullopt;
-  return rule;
-}
 
 bool threw(const Status& s) {
   return s.code() == Code::kInternal && s.message().find(" threw") != std::string::npos;
@@ -97,22 +64,6 @@ std::vector<std::string> lines(const std::string& text) {
 
 }  // namespace
 
-std::vector<conformance::UnspecifiedRule> unspecified_rules(const Case& c, const Outcome& reference) {
-  std::vector<conformance::UnspecifiedRule> rules;
-  if (!reference.status.ok()) return rules;
-  if (c.op == Op::kSparseConcat)
-    rules.push_back(conformance::PermutationWithinEqualKeys{"output_indices", "output_values"});
-  if (c.op == Op::kParallelDynamicStitch)
-    if (auto rule = stitch_winners(c, std::get<Tensor>(reference.outputs.at("merged")))) rules.push_back(*rule);
-  return rules;
-}
-
-conformance::Expected reference_expectation(const Case& c, const Outcome& reference) {
-  conformance::Expected expected = conformance::expected_from(reference);
-  expected.unspecified = unspecified_rules(c, reference);
-  return expected;
-}
-
 Verdict run_differential(const Case& c, const ExecOptions& options) {
   const std::int64_t violations_before = guard_violations();
   Verdict v;
@@ -133,7 +84,7 @@ Verdict run_differential(const Case& c, const ExecOptions& options) {
   if (!guards_intact(c.inputs)) return finding("a kernel wrote past an input's end");
   if (identical(v.reference, v.optimized)) return v;
   Case expectation = c;
-  expectation.expected = reference_expectation(c, v.reference);
+  expectation.expected = conformance::oracle_expectation(c, v.reference);
   const conformance::Comparison result = conformance::compare(expectation, v.optimized);
   if (!result.pass) return finding("optimized disagrees with reference: " + result.description);
   return v;
@@ -147,7 +98,7 @@ void enable_buffer_checks() {
 
 void report_and_abort(const Case& c, const ExecOptions& options, const Verdict& verdict) {
   Case shown = c;
-  shown.expected = reference_expectation(c, verdict.reference);
+  shown.expected = conformance::oracle_expectation(c, verdict.reference);
   std::string out = "\n==== opconform fuzz finding: " + std::string(op_name(c.op)) + " ====\n";
   out += verdict.why + "\n";
   out += str_cat("optimized knobs: ", knobs_string(options), " memory_limit=", c.memory_limit, "\n");

@@ -1,4 +1,4 @@
-#include "fuzz/fuzz_commands.h"
+#include "opconform/fuzz/fuzz_commands.h"
 
 #include <CLI/CLI.hpp>
 
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "conformance/vector.h"
-#include "fuzz/convert.h"
+#include "opconform/conformance/vector.h"
+#include "opconform/fuzz/convert.h"
 
 namespace fs = std::filesystem;
 

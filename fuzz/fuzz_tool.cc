@@ -7,7 +7,7 @@
 //   opconform-fuzz fuzz-show fuzz_dynamic_stitch crash-1a2b    # case, both outcomes, verdict
 #include <CLI/CLI.hpp>
 
-#include "fuzz/fuzz_commands.h"
+#include "opconform/fuzz/fuzz_commands.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"opconform-fuzz: fuzz harness inputs <-> conformance vectors, and corpus seeds"};

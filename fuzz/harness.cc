@@ -1,4 +1,4 @@
-#include "fuzz/harness.h"
+#include "opconform/fuzz/harness.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -9,9 +9,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "conformance/vector.h"
-#include "fuzz/case_codec.h"
-#include "fuzz/differential.h"
+#include "opconform/conformance/vector.h"
+#include "opconform/fuzz/case_codec.h"
+#include "opconform/fuzz/differential.h"
 
 namespace opconform::fuzz {
 

@@ -1,12 +1,12 @@
 // Optimized BatchToSpaceND: the spec's checks in order (../shared/spec/space_to_batch_nd.md),
 // then the blocked kernel of space_batch_plan.h. Shares nothing with reference/.
-#include "optimized/batch_to_space_nd.h"
+#include "opconform/optimized/batch_to_space_nd.h"
 
 #include <limits>
 #include <new>
 #include <utility>
 
-#include "optimized/space_batch_plan.h"
+#include "space_batch_plan.h"
 
 namespace opconform::optimized {
 

@@ -11,7 +11,7 @@
 // A num_partitions too large for the memory limit (every output costs at least 64 bytes) is
 // answered without any num_partitions-sized bookkeeping: the first output over the limit is
 // found by a binary search over partition numbers, counting with passes over the partitions.
-#include "optimized/dynamic_partition.h"
+#include "opconform/optimized/dynamic_partition.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -22,7 +22,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "optimized/row_copy.h"
+#include "row_copy.h"
 
 namespace opconform::optimized {
 namespace {

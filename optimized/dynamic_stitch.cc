@@ -21,7 +21,7 @@
 // Threads own disjoint output rows, so the result never depends on the thread count or the
 // block size. ParallelDynamicStitch takes the same path: the global last writer is one of
 // its allowed outcomes.
-#include "optimized/dynamic_stitch.h"
+#include "opconform/optimized/dynamic_stitch.h"
 
 #include <omp.h>
 
@@ -37,7 +37,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "optimized/row_copy.h"
+#include "row_copy.h"
 
 namespace opconform::optimized {
 namespace {

@@ -1,10 +1,10 @@
-#include "optimized/op_table.h"
+#include "opconform/optimized/op_table.h"
 
-#include "optimized/batch_to_space_nd.h"
-#include "optimized/dynamic_partition.h"
-#include "optimized/dynamic_stitch.h"
-#include "optimized/space_to_batch_nd.h"
-#include "optimized/sparse_concat.h"
+#include "opconform/optimized/batch_to_space_nd.h"
+#include "opconform/optimized/dynamic_partition.h"
+#include "opconform/optimized/dynamic_stitch.h"
+#include "opconform/optimized/space_to_batch_nd.h"
+#include "opconform/optimized/sparse_concat.h"
 
 namespace opconform::optimized {
 

@@ -1,4 +1,4 @@
-#include "optimized/space_batch_plan.h"
+#include "space_batch_plan.h"
 
 #include <omp.h>
 #include <unistd.h>
@@ -12,7 +12,7 @@
 #include <string>
 #include <type_traits>
 
-#include "optimized/row_copy.h"
+#include "row_copy.h"
 
 namespace opconform::optimized::space_batch {
 

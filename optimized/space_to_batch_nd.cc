@@ -1,11 +1,11 @@
 // Optimized SpaceToBatchND: the spec's checks in order (../shared/spec/space_to_batch_nd.md),
 // then the blocked kernel of space_batch_plan.h. Shares nothing with reference/.
-#include "optimized/space_to_batch_nd.h"
+#include "opconform/optimized/space_to_batch_nd.h"
 
 #include <new>
 #include <utility>
 
-#include "optimized/space_batch_plan.h"
+#include "space_batch_plan.h"
 
 namespace opconform::optimized {
 

@@ -15,7 +15,7 @@
 //   fit in 64 bits.
 // Both orders are the stable row-major sort of the concatenation (equal coordinates keep input
 // order), one of the allowed outcomes, whatever the thread count or tile size.
-#include "optimized/sparse_concat.h"
+#include "opconform/optimized/sparse_concat.h"
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -34,8 +34,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "optimized/radix_sort.h"
-#include "optimized/row_copy.h"
+#include "radix_sort.h"
+#include "row_copy.h"
 
 namespace opconform::optimized {
 namespace {

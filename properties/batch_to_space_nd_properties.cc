@@ -6,11 +6,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "properties/generators/batch_to_space_nd.h"
-#include "properties/generators/cases.h"
-#include "properties/space_batch_laws.h"
-#include "properties/support/harness.h"
-#include "properties/support/op_properties.h"
+#include "opconform/generators/batch_to_space_nd.h"
+#include "opconform/generators/cases.h"
+#include "space_batch_laws.h"
+#include "support/harness.h"
+#include "support/op_properties.h"
 
 namespace opconform::properties {
 namespace {

@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "properties/generators/cases.h"
-#include "properties/generators/dynamic_partition.h"
-#include "properties/stitch_laws.h"
+#include "opconform/generators/cases.h"
+#include "opconform/generators/dynamic_partition.h"
+#include "stitch_laws.h"
 
 namespace opconform::properties {
 namespace {

@@ -4,11 +4,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "properties/generators/cases.h"
-#include "properties/generators/dynamic_partition.h"
-#include "properties/generators/dynamic_stitch.h"
-#include "properties/generators/unspecified.h"
-#include "properties/stitch_laws.h"
+#include "opconform/generators/cases.h"
+#include "opconform/generators/dynamic_partition.h"
+#include "opconform/generators/dynamic_stitch.h"
+#include "opconform/conformance/unspecified.h"
+#include "stitch_laws.h"
 
 namespace opconform::properties {
 namespace {
@@ -38,7 +38,7 @@ RC_GTEST_PROP(ParallelDynamicStitch, Determinism, ()) {
 RC_GTEST_PROP(ParallelDynamicStitch, LastWriterOfSomeListAndZeroGaps, ()) {
   const GeneratedCase g = *generators::valid_dynamic_stitch(kOp, StitchMode::kSmall);
   conformance::Case c = expect_outputs(g.c, {{"merged", expected_stitch(g.c)}});
-  c.expected.unspecified = generators::unspecified_rules(c);
+  c.expected.unspecified = conformance::unspecified_rules(c);
   for (const OpTable* layer : layers()) expect_conforms(*layer, c, {}, "a last writer wins, gaps are zero");
 }
 

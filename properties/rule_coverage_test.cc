@@ -11,7 +11,7 @@
 
 #include <gtest/gtest.h>
 
-#include "properties/generators/rules.h"
+#include "opconform/generators/rules.h"
 
 namespace opconform::properties {
 namespace {

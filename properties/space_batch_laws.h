@@ -7,7 +7,7 @@
 #include <cstring>
 #include <optional>
 
-#include "properties/generators/common.h"
+#include "opconform/generators/common.h"
 
 namespace opconform::properties {
 

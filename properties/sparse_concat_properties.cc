@@ -7,9 +7,9 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "properties/generators/cases.h"
-#include "properties/generators/sparse_concat.h"
-#include "properties/stitch_laws.h"
+#include "opconform/generators/cases.h"
+#include "opconform/generators/sparse_concat.h"
+#include "stitch_laws.h"
 
 namespace opconform::properties {
 namespace {

@@ -5,9 +5,9 @@
 #include <cstring>
 #include <map>
 
-#include "properties/generators/common.h"
-#include "properties/support/harness.h"
-#include "properties/support/op_properties.h"
+#include "opconform/generators/common.h"
+#include "support/harness.h"
+#include "support/op_properties.h"
 
 namespace opconform::properties {
 

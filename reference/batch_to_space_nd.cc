@@ -1,7 +1,7 @@
 // Reference BatchToSpaceND: the spec's checks in order, then the inverse of SpaceToBatchND's
 // documented steps (reshape, permute, reshape, crop) on xt::xarray, each step materialised, on
 // the input seen through the collapsing rule. See ../shared/spec/space_to_batch_nd.md.
-#include "reference/batch_to_space_nd.h"
+#include "opconform/reference/batch_to_space_nd.h"
 
 #include <exception>
 #include <limits>
@@ -14,7 +14,7 @@
 #include <xtensor/xslice.hpp>
 #include <xtensor/xstrided_view.hpp>
 
-#include "reference/space_batch_common.h"
+#include "opconform/reference/space_batch_common.h"
 
 namespace opconform::reference {
 namespace {

@@ -5,7 +5,7 @@
 // Memory: the request of all outputs, 64 * num_partitions + data elements * width, is checked
 // against the limit before any num_partitions-sized bookkeeping exists, so a huge
 // num_partitions under a small limit fails without allocating for it.
-#include "reference/dynamic_partition.h"
+#include "opconform/reference/dynamic_partition.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -3,7 +3,7 @@
 // pre-checks), then rows are copied in order over m, then over the flat position i, so the
 // last (m, i) wins. ParallelDynamicStitch takes the same path (processing the lists in order is
 // one of its allowed outcomes) and names itself in its messages.
-#include "reference/dynamic_stitch.h"
+#include "opconform/reference/dynamic_stitch.h"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,10 +1,10 @@
-#include "reference/op_table.h"
+#include "opconform/reference/op_table.h"
 
-#include "reference/batch_to_space_nd.h"
-#include "reference/dynamic_partition.h"
-#include "reference/dynamic_stitch.h"
-#include "reference/space_to_batch_nd.h"
-#include "reference/sparse_concat.h"
+#include "opconform/reference/batch_to_space_nd.h"
+#include "opconform/reference/dynamic_partition.h"
+#include "opconform/reference/dynamic_stitch.h"
+#include "opconform/reference/space_to_batch_nd.h"
+#include "opconform/reference/sparse_concat.h"
 
 namespace opconform::reference {
 

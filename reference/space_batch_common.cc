@@ -1,4 +1,4 @@
-#include "reference/space_batch_common.h"
+#include "opconform/reference/space_batch_common.h"
 
 #include <algorithm>
 

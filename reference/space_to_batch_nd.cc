@@ -1,7 +1,7 @@
 // Reference SpaceToBatchND: the spec's checks in order, then its four documented steps
 // (zero-pad, reshape, permute, reshape) on xt::xarray, each step materialised, on the input
 // seen through the collapsing rule. See ../shared/spec/space_to_batch_nd.md.
-#include "reference/space_to_batch_nd.h"
+#include "opconform/reference/space_to_batch_nd.h"
 
 #include <exception>
 #include <new>
@@ -13,7 +13,7 @@
 #include <xtensor/xslice.hpp>
 #include <xtensor/xstrided_view.hpp>
 
-#include "reference/space_batch_common.h"
+#include "opconform/reference/space_batch_common.h"
 
 namespace opconform::reference {
 namespace {

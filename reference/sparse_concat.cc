@@ -4,7 +4,7 @@
 // compute step offsets the concat-dim coordinate of every entry of input k by the sum of the
 // previous inputs' sizes on that dim, gathers all entries (inputs in order, entries in
 // order), and stable-sorts them row-major.
-#include "reference/sparse_concat.h"
+#include "opconform/reference/sparse_concat.h"
 
 #include <algorithm>
 #include <cstdint>

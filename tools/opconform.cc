@@ -1,18 +1,15 @@
-// The opconform command line: `run` replays conformance vectors, `show` prints one.
+// The opconform command line: `run` replays conformance vectors, `show` prints one,
+// `validate` checks an implementation, `mutants` measures the suite's detection power.
 // Each subcommand is added by its own function; usage errors are CLI11's (exit codes >= 100).
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
-#include "conformance/format.h"
-#include "conformance/vector.h"
-#include "tools/replay.h"
-#ifdef OPCONFORM_HAVE_VALIDATE
-#include "tools/validate_command.h"
-#endif
-#ifdef OPCONFORM_HAVE_MUTANTS
-#include "tests/mutants/mutants_command.h"
-#endif
+#include "opconform/conformance/format.h"
+#include "opconform/conformance/vector.h"
+#include "replay.h"
+#include "mutants_command.h"
+#include "validate_command.h"
 
 namespace {
 
@@ -67,12 +64,8 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   add_run_command(app, exit_code);
   add_show_command(app, exit_code);
-#ifdef OPCONFORM_HAVE_VALIDATE
   tools::add_validate_command(app, exit_code);
-#endif
-#ifdef OPCONFORM_HAVE_MUTANTS
   mutants::add_mutants_command(app, exit_code);
-#endif
   CLI11_PARSE(app, argc, argv);
   return exit_code;
 }

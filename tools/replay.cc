@@ -1,4 +1,4 @@
-#include "tools/replay.h"
+#include "replay.h"
 
 #include <algorithm>
 #include <array>
@@ -10,12 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "conformance/format.h"
-#include "conformance/run.h"
-#include "reference/op_table.h"
-#ifdef OPCONFORM_HAVE_OPTIMIZED
-#include "optimized/op_table.h"
-#endif
+#include "opconform/conformance/format.h"
+#include "opconform/conformance/run.h"
+#include "opconform/reference/op_table.h"
+#include "opconform/validator/install_layout.h"
+#include "opconform/optimized/op_table.h"
 
 namespace opconform::tools {
 
@@ -59,13 +58,7 @@ std::vector<std::string> collect(const std::vector<std::string>& paths, std::vec
 }
 
 const OpTable& choose_table(const std::string& impl, std::ostream& err) {
-  if (impl == "optimized") {
-#ifdef OPCONFORM_HAVE_OPTIMIZED
-    return optimized::op_table();
-#else
-    err << "note: optimized kernels not built; --impl optimized runs the reference\n";
-#endif
-  }
+  if (impl == "optimized") return optimized::op_table();
   return reference::op_table();
 }
 
@@ -166,10 +159,7 @@ void write_json(const std::string& path, const ReplayOptions& options, const std
 
 }  // namespace
 
-std::string default_corpus() {
-  if (const char* env = std::getenv("OPCONFORM_CORPUS"); env && *env) return env;
-  return std::string(OPCONFORM_SOURCE_DIR) + "/corpus/vectors";
-}
+std::string default_corpus() { return validator::default_vectors_dir(); }
 
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   const OpTable& table = choose_table(options.impl, err);

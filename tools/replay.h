@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "conformance/compare.h"
+#include "opconform/conformance/compare.h"
 
 namespace opconform::tools {
 
@@ -20,7 +20,7 @@ struct ReplayOptions {
   conformance::Strictness strictness = conformance::Strictness::kStrict;
 };
 
-// The bundled corpus: $OPCONFORM_CORPUS, else the source tree's corpus/vectors.
+// The bundled vectors: $OPCONFORM_VECTORS, else the installed ones (install_layout.h).
 std::string default_corpus();
 
 // Prints failures and bad files as they come, then a per-op table. Returns 0 when every case

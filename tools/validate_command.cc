@@ -1,9 +1,9 @@
-#include "tools/validate_command.h"
+#include "validate_command.h"
 
 #include <iostream>
 #include <memory>
 
-#include "validator/validate.h"
+#include "opconform/validator/validate.h"
 
 namespace opconform::tools {
 

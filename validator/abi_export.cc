@@ -1,4 +1,4 @@
-#include "validator/abi_export.h"
+#include "opconform/validator/abi_export.h"
 
 #include <cstring>
 #include <exception>

@@ -1,8 +1,8 @@
 // The bundled optimized kernels (optimized::op_table()) as a plug-in: every op, every dtype
 // (the kernels answer UNIMPLEMENTED themselves where tf-cpu does), any rank. The default
 // --impl of `opconform validate`, so the validator's main path always runs.
-#include "optimized/op_table.h"
-#include "validator/abi_export.h"
+#include "opconform/optimized/op_table.h"
+#include "opconform/validator/abi_export.h"
 
 namespace {
 

@@ -1,9 +1,9 @@
-#include "validator/judge.h"
+#include "opconform/validator/judge.h"
 
 #include <algorithm>
 
-#include "conformance/compare.h"
-#include "conformance/format.h"
+#include "opconform/conformance/compare.h"
+#include "opconform/conformance/format.h"
 
 namespace opconform::validator {
 

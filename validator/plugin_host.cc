@@ -1,4 +1,4 @@
-#include "validator/plugin_host.h"
+#include "opconform/validator/plugin_host.h"
 
 #include <dlfcn.h>
 
@@ -8,7 +8,7 @@
 #include <map>
 #include <new>
 
-#include "conformance/format.h"
+#include "opconform/conformance/format.h"
 #include "opconform/exec.h"
 
 namespace opconform::validator {

@@ -1,4 +1,4 @@
-#include "validator/protocol.h"
+#include "opconform/validator/protocol.h"
 
 #include <unistd.h>
 

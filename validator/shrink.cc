@@ -1,4 +1,4 @@
-#include "validator/shrink.h"
+#include "opconform/validator/shrink.h"
 
 #include <algorithm>
 

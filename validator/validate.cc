@@ -1,4 +1,4 @@
-#include "validator/validate.h"
+#include "opconform/validator/validate.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -18,16 +18,17 @@
 #include <nlohmann/json.hpp>
 #include <rapidcheck.h>
 
-#include "conformance/compare.h"
-#include "conformance/run.h"
-#include "conformance/vector.h"
-#include "properties/generators/cases.h"
-#include "properties/generators/unspecified.h"
-#include "reference/op_table.h"
-#include "validator/judge.h"
-#include "validator/protocol.h"
-#include "validator/shrink.h"
-#include "validator/worker_client.h"
+#include "opconform/conformance/compare.h"
+#include "opconform/conformance/run.h"
+#include "opconform/conformance/unspecified.h"
+#include "opconform/conformance/vector.h"
+#include "opconform/generators/cases.h"
+#include "opconform/reference/op_table.h"
+#include "opconform/validator/install_layout.h"
+#include "opconform/validator/judge.h"
+#include "opconform/validator/protocol.h"
+#include "opconform/validator/shrink.h"
+#include "opconform/validator/worker_client.h"
 
 namespace opconform::validator {
 
@@ -90,24 +91,9 @@ std::string xml_escape(std::string_view s) {
 
 bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
-std::string sibling_of_executable(const std::string& name) {
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) return "";
-  const fs::path candidate = self.parent_path() / name;
-  return fs::exists(candidate, ec) ? candidate.string() : "";
-}
-
 // The oracle: the reference kernels' outcome, widened by the spec's unspecified rules.
 conformance::Expected oracle_expected(const Case& c) {
-  const conformance::Outcome outcome = conformance::run_case(reference::op_table(), c);
-  conformance::Expected expected = conformance::expected_from(outcome);
-  if (outcome.status.ok()) {
-    Case with = c;
-    with.expected = expected;
-    expected.unspecified = generators::unspecified_rules(with);
-  }
-  return expected;
+  return conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
 }
 
 bool affordable(const Case& c) {
@@ -221,7 +207,7 @@ std::vector<Case> Run::corpus_cases() {
   if (!options_.replay.empty()) {
     for (const std::string& f : options_.replay) files.emplace_back(f);
   } else if (options_.run_corpus) {
-    const fs::path dir = options_.corpus_dir.empty() ? fs::path(OPCONFORM_CORPUS_DIR) : fs::path(options_.corpus_dir);
+    const fs::path dir = options_.corpus_dir.empty() ? fs::path(default_vectors_dir()) : fs::path(options_.corpus_dir);
     std::error_code ec;
     for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
          it.increment(ec))
@@ -552,18 +538,6 @@ std::optional<Op> parse_op_name(std::string_view name) {
   for (Op op : kAllOps)
     if (name == op_name(op) || name == snake_name(op)) return op;
   return std::nullopt;
-}
-
-std::string default_bundled_plugin() {
-  if (const char* env = std::getenv("OPCONFORM_BUNDLED_PLUGIN"); env && *env) return env;
-  if (std::string s = sibling_of_executable("libopconform_optimized_plugin.so"); !s.empty()) return s;
-  return OPCONFORM_BUNDLED_PLUGIN_PATH;
-}
-
-std::string default_worker_path() {
-  if (const char* env = std::getenv("OPCONFORM_WORKER"); env && *env) return env;
-  if (std::string s = sibling_of_executable("opconform-worker"); !s.empty()) return s;
-  return OPCONFORM_WORKER_PATH;
 }
 
 int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {

@@ -1,4 +1,4 @@
-#include "validator/worker_client.h"
+#include "opconform/validator/worker_client.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -14,7 +14,7 @@
 #include <chrono>
 #include <cstring>
 
-#include "validator/plugin_host.h"
+#include "opconform/validator/plugin_host.h"
 
 namespace opconform::validator {
 

@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <new>
 
-#include "validator/plugin_host.h"
-#include "validator/protocol.h"
+#include "opconform/validator/plugin_host.h"
+#include "opconform/validator/protocol.h"
 
 using namespace opconform;
 using namespace opconform::validator;

@@ -1,12 +1,12 @@
 // run_case against fake OpTables, and compare(): bit-exact outputs, errors, strictness and the
 // two `unspecified` rules (every allowed outcome passes, anything else fails).
-#include "conformance/compare.h"
+#include "opconform/conformance/compare.h"
 
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
-#include "conformance/run.h"
+#include "opconform/conformance/run.h"
 #include "test_util.h"
 
 namespace opconform::conformance {

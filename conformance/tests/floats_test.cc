@@ -1,5 +1,5 @@
 // Round-to-nearest-even conversions and shortest decimals (conformance/floats.h).
-#include "conformance/floats.h"
+#include "opconform/conformance/floats.h"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The value formatter (conformance/format.h).
-#include "conformance/format.h"
+#include "opconform/conformance/format.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "conformance/vector.h"
+#include "opconform/conformance/vector.h"
 
 namespace opconform::conformance::testing {
 

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "conformance/vector.h"
+#include "opconform/conformance/vector.h"
 #include "test_util.h"
 
 namespace opconform::conformance {

@@ -1,6 +1,6 @@
 // The reader and the canonical writer: bit-exact round trips for every dtype, the element
 // encodings of corpus/README.md, and the README's own examples.
-#include "conformance/vector.h"
+#include "opconform/conformance/vector.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <limits>
 #include <set>
 
-#include "conformance/format.h"
+#include "opconform/conformance/format.h"
 #include "test_util.h"
 
 namespace opconform::conformance {

@@ -3,7 +3,7 @@
 // and with reference::BatchToSpaceND over a tile-boundary matrix, every element width (1, 2, 4,
 // 8, 16 bytes, string), thread counts 1, 2, 3, 7, injected tile sizes, crops, and M = 1..6 with
 // trivial dims leading, in the middle and trailing; and BatchToSpaceND(SpaceToBatchND(x)) == x.
-#include "optimized/batch_to_space_nd.h"
+#include "opconform/optimized/batch_to_space_nd.h"
 
 #include <gtest/gtest.h>
 
@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "optimized/space_batch_plan.h"
-#include "optimized/space_to_batch_nd.h"
-#include "reference/batch_to_space_nd.h"
+#include "space_batch_plan.h"
+#include "opconform/optimized/space_to_batch_nd.h"
+#include "opconform/reference/batch_to_space_nd.h"
 
 namespace opconform {
 namespace {

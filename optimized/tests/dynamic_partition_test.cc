@@ -4,7 +4,7 @@
 // tile-boundary matrix (0, 1, t-1, t, t+1, 2t+1 positions for injected tiles of t rows; every
 // element width, bool and string; scalar, vector and matrix partitions; 1, 2, 3 and 7 threads)
 // compared bit for bit with a naive oracle and with the reference kernel.
-#include "optimized/dynamic_partition.h"
+#include "opconform/optimized/dynamic_partition.h"
 
 #include <gtest/gtest.h>
 
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
-#include "optimized/tests/dynamic_ops_test_util.h"
-#include "reference/dynamic_partition.h"
+#include "dynamic_ops_test_util.h"
+#include "opconform/reference/dynamic_partition.h"
 
 namespace opconform {
 namespace {

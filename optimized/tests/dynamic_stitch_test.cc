@@ -5,7 +5,7 @@
 // 3 and 7 threads) with duplicates, gaps and scalar indices, compared bit for bit with a naive
 // oracle and with the reference kernel. ParallelDynamicStitch is held to its allowed outcomes
 // only: per row, the last position of any list that names it.
-#include "optimized/dynamic_stitch.h"
+#include "opconform/optimized/dynamic_stitch.h"
 
 #include <gtest/gtest.h>
 
@@ -16,10 +16,10 @@
 #include <tuple>
 #include <vector>
 
-#include "optimized/dynamic_partition.h"
-#include "optimized/row_copy.h"
-#include "optimized/tests/dynamic_ops_test_util.h"
-#include "reference/dynamic_stitch.h"
+#include "opconform/optimized/dynamic_partition.h"
+#include "row_copy.h"
+#include "dynamic_ops_test_util.h"
+#include "opconform/reference/dynamic_stitch.h"
 
 namespace opconform {
 namespace {

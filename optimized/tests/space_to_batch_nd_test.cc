@@ -3,7 +3,7 @@
 // formula oracle (below) and with reference::SpaceToBatchND over a tile-boundary matrix,
 // every element width (1, 2, 4, 8, 16 bytes, string), thread counts 1, 2, 3, 7, injected
 // tile sizes, paddings, and M = 1..6 with trivial dims leading, in the middle and trailing.
-#include "optimized/space_to_batch_nd.h"
+#include "opconform/optimized/space_to_batch_nd.h"
 
 #include <gtest/gtest.h>
 
@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "optimized/space_batch_plan.h"
-#include "reference/space_to_batch_nd.h"
+#include "space_batch_plan.h"
+#include "opconform/reference/space_to_batch_nd.h"
 
 namespace opconform {
 namespace {

@@ -6,7 +6,7 @@
 // very wide coordinates. The optimized result must be the stable row-major sort of the
 // concatenation (a naive oracle, bit for bit) and an allowed outcome next to the reference's
 // (equal coordinates compared as multisets of values).
-#include "optimized/sparse_concat.h"
+#include "opconform/optimized/sparse_concat.h"
 
 #include <gtest/gtest.h>
 
@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "optimized/tests/dynamic_ops_test_util.h"
-#include "reference/sparse_concat.h"
+#include "dynamic_ops_test_util.h"
+#include "opconform/reference/sparse_concat.h"
 
 namespace opconform {
 namespace {

@@ -1,6 +1,6 @@
 // Replaces the global operator new/delete (all forms) with malloc-backed versions that keep a
 // size header, so the bytes live at any moment and their running peak are known.
-#include "properties/support/allocation_probe.h"
+#include "support/allocation_probe.h"
 
 #include <algorithm>
 #include <atomic>

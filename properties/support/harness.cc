@@ -1,4 +1,4 @@
-#include "properties/support/harness.h"
+#include "support/harness.h"
 
 #include <cmath>
 #include <cstdlib>
@@ -8,11 +8,11 @@
 #include <gtest/gtest.h>
 #include <rapidcheck.h>
 
-#include "conformance/format.h"
-#include "optimized/op_table.h"
-#include "properties/generators/rules.h"
-#include "properties/generators/unspecified.h"
-#include "reference/op_table.h"
+#include "opconform/conformance/format.h"
+#include "opconform/optimized/op_table.h"
+#include "opconform/generators/rules.h"
+#include "opconform/conformance/unspecified.h"
+#include "opconform/reference/op_table.h"
 
 namespace opconform::properties {
 namespace {
@@ -66,8 +66,7 @@ conformance::Outcome run_valid(const OpTable& table, const conformance::Case& c,
 }
 
 conformance::Case expect_outcome(conformance::Case c, const conformance::Outcome& outcome) {
-  c.expected = conformance::expected_from(outcome);
-  if (outcome.status.ok()) c.expected.unspecified = generators::unspecified_rules(c);
+  c.expected = conformance::oracle_expectation(c, outcome);
   return c;
 }
 

@@ -16,8 +16,8 @@
 #include <type_traits>
 #include <vector>
 
-#include "conformance/compare.h"
-#include "conformance/run.h"
+#include "opconform/conformance/compare.h"
+#include "opconform/conformance/run.h"
 #include "opconform/ops.h"
 
 namespace opconform::properties {
@@ -34,7 +34,7 @@ conformance::Outcome run(const OpTable& table, const conformance::Case& c, ExecO
 void classify_outcome(const OpTable& table, const conformance::Case& c, const conformance::Outcome& outcome);
 
 // c with c.expected set to `outcome` and widened by the spec's unspecified outcomes
-// (generators/unspecified.h) when it succeeded.
+// (conformance/unspecified.h) when it succeeded.
 conformance::Case expect_outcome(conformance::Case c, const conformance::Outcome& outcome);
 // run(), and fails (saving c with the reference's outcome) unless the op succeeded.
 conformance::Outcome run_valid(const OpTable& table, const conformance::Case& c, std::string_view what);

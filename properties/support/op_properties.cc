@@ -1,11 +1,11 @@
-#include "properties/support/op_properties.h"
+#include "support/op_properties.h"
 
 #include <cstring>
 #include <thread>
 
-#include "properties/generators/rules.h"
-#include "properties/support/allocation_probe.h"
-#include "properties/support/harness.h"
+#include "opconform/generators/rules.h"
+#include "support/allocation_probe.h"
+#include "support/harness.h"
 
 namespace opconform::properties {
 namespace {

@@ -12,8 +12,8 @@
 // from the op's result) and S_in the storage of the inputs. properties/README.md says why.
 #pragma once
 
-#include "properties/generators/cases.h"
-#include "properties/generators/common.h"
+#include "opconform/generators/cases.h"
+#include "opconform/generators/common.h"
 
 namespace opconform::properties {
 

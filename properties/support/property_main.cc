@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "opconform/tensor.h"
-#include "properties/support/harness.h"
+#include "support/harness.h"
 
 namespace {
 

@@ -2,7 +2,7 @@
 // check with its exact message in the spec's order, the inverses of the golden examples, the
 // collapsing rule, the advisory, the quirks, dtypes, the memory limit, the xtensor steps
 // against the spec's formula, and BatchToSpaceND(SpaceToBatchND(x)) == x.
-#include "reference/batch_to_space_nd.h"
+#include "opconform/reference/batch_to_space_nd.h"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <limits>
 #include <random>
 
-#include "reference/space_batch_common.h"
-#include "reference/space_to_batch_nd.h"
-#include "reference/tests/space_batch_test_util.h"
+#include "opconform/reference/space_batch_common.h"
+#include "opconform/reference/space_to_batch_nd.h"
+#include "space_batch_test_util.h"
 
 namespace opconform::reference {
 namespace {

@@ -1,7 +1,7 @@
 // Unit tests of the reference DynamicPartition (../shared/spec/dynamic_stitch.md): every check
 // with its exact message, the golden examples, scalar partitions, memory accounting with a
 // huge num_partitions, every dtype bit for bit, and outputs left untouched on error.
-#include "reference/dynamic_partition.h"
+#include "opconform/reference/dynamic_partition.h"
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/dynamic_stitch.h"
+#include "opconform/reference/dynamic_stitch.h"
 
 namespace opconform {
 namespace {

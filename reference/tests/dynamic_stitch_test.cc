@@ -2,7 +2,7 @@
 // (../shared/spec/dynamic_stitch.md): every check with its exact message, the golden examples,
 // the advisories TFSA-2022-145 and TFSA-2023-018, the 2147483647 index, duplicates, every dtype
 // bit for bit, and outputs left untouched on error.
-#include "reference/dynamic_stitch.h"
+#include "opconform/reference/dynamic_stitch.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "reference/dynamic_partition.h"
+#include "opconform/reference/dynamic_partition.h"
 
 namespace opconform {
 namespace {

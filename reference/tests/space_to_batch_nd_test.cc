@@ -1,7 +1,7 @@
 // Unit tests of the reference SpaceToBatchND (../../shared/spec/space_to_batch_nd.md): every
 // check with its exact message in the spec's order, the golden examples, the collapsing rule,
 // the advisories, dtypes, the memory limit, and the xtensor steps against the spec's formula.
-#include "reference/space_to_batch_nd.h"
+#include "opconform/reference/space_to_batch_nd.h"
 
 #include <gtest/gtest.h>
 
@@ -10,8 +10,8 @@
 #include <limits>
 #include <random>
 
-#include "reference/space_batch_common.h"
-#include "reference/tests/space_batch_test_util.h"
+#include "opconform/reference/space_batch_common.h"
+#include "space_batch_test_util.h"
 
 namespace opconform::reference {
 namespace {

@@ -1,8 +1,8 @@
 // The subprocess protocol's pieces: framing, manifest, run/result messages, manifest limits.
 #include <gtest/gtest.h>
 
-#include "conformance/compare.h"
-#include "validator/protocol.h"
+#include "opconform/conformance/compare.h"
+#include "opconform/validator/protocol.h"
 
 namespace opconform::validator {
 namespace {

@@ -1,7 +1,7 @@
 // The greedy shrinker on synthetic predicates.
 #include <gtest/gtest.h>
 
-#include "validator/shrink.h"
+#include "opconform/validator/shrink.h"
 
 namespace opconform::validator {
 namespace {

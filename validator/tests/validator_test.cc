@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "conformance/vector.h"
-#include "validator/judge.h"
-#include "validator/validate.h"
+#include "opconform/conformance/vector.h"
+#include "opconform/validator/judge.h"
+#include "opconform/validator/validate.h"
 
 namespace opconform::validator {
 namespace {
@@ -71,6 +71,7 @@ Result validate(ValidateOptions options, const std::string& name) {
   options.save_failures_dir = (r.dir / "failures").string();
   options.progress = false;
   options.worker_path = OPCONFORM_TEST_WORKER;
+  if (options.corpus_dir.empty()) options.corpus_dir = OPCONFORM_TEST_VECTORS;
   if (options.impl.empty()) options.impl = OPCONFORM_TEST_BUNDLED_PLUGIN;
   // These tests judge outcomes, not speed: a sanitizer build on a busy machine may take more
   // than the default 10 s on the corpus's biggest vectors. Timeout tests set their own.

@@ -7,9 +7,9 @@
 #include <memory>
 #include <vector>
 
-#include "opconform/impl.h"
-#include "optimized/op_table.h"
-#include "validator/abi_export.h"
+#include "opconform/plugin_abi.h"
+#include "opconform/optimized/op_table.h"
+#include "opconform/validator/abi_export.h"
 
 namespace fake {
 

@@ -1,0 +1,55 @@
+# `cmake --install` and `cpack -G DEB`: the command line, its worker and bundled plug-in, the
+# mutant catalogue, the bundled vectors, the user docs, the libraries with their headers, the
+# CMake package (find_package(opconform CONFIG): opconform::<library>, opconform::opconform,
+# opconform_add_validate_test) and a pkg-config file for the plug-in ABI header.
+include(CMakePackageConfigHelpers)
+set(OPCONFORM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/opconform)
+
+install(TARGETS opconform EXPORT opconformTargets RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS opconform-worker RUNTIME DESTINATION ${OPCONFORM_LIBEXEC_DIR})
+install(TARGETS opconform_optimized_plugin LIBRARY DESTINATION ${OPCONFORM_PLUGIN_DIR})
+
+get_property(opconform_libraries GLOBAL PROPERTY OPCONFORM_EXPORTED_TARGETS)
+install(TARGETS ${opconform_libraries} EXPORT opconformTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+foreach(library IN LISTS opconform_libraries)
+  get_target_property(dir ${library} SOURCE_DIR)
+  # space_batch_common.h is the reference's own (xtensor) helper, not part of its interface.
+  install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
+          PATTERN space_batch_common.h EXCLUDE)
+endforeach()
+
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/vectors/ DESTINATION ${OPCONFORM_DATA_DIR}/vectors)
+install(FILES README.md DESTINATION ${OPCONFORM_DOC_DIR})
+install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR} RENAME vectors.md)
+install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR} PATTERN "third-party" EXCLUDE)
+install(FILES FUZZING.md DESTINATION ${OPCONFORM_DOC_DIR})
+
+install(EXPORT opconformTargets NAMESPACE opconform:: DESTINATION ${OPCONFORM_CMAKE_DIR})
+configure_package_config_file(cmake/opconformConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/opconformConfig.cmake INSTALL_DESTINATION ${OPCONFORM_CMAKE_DIR})
+# 0.x: a minor version may break the interface, so only the same minor version is compatible.
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/opconformConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/opconformConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/opconformConfigVersion.cmake
+              cmake/opconformHelpers.cmake
+        DESTINATION ${OPCONFORM_CMAKE_DIR})
+
+configure_file(cmake/opconform-plugin-abi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/opconform-plugin-abi.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/opconform-plugin-abi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+
+# cpack -G DEB (from the build folder): one package, Debian's package names as dependencies.
+set(CPACK_PACKAGE_NAME opconform)
+set(CPACK_PACKAGE_VENDOR "opconform")
+set(CPACK_PACKAGE_CONTACT "opconform maintainers <opconform@localhost>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Conformance and fuzz suite for TensorFlow-style tensor ops")
+set(CPACK_PACKAGE_INSTALL_DIRECTORY opconform)
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # libc6, libstdc++6, libgomp1, ... from the binaries
+# What the CMake package's targets need at the user's build: GoogleTest and RapidCheck.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgtest-dev, librapidcheck-dev")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake, g++, pkg-config")
+include(CPack)

@@ -1,0 +1,39 @@
+// THE comparison of an outcome against a case (corpus/README.md, "Expected outcomes"); every
+// runner, property, fuzzer and the validator uses it.
+//
+//   Comparison result = compare(c, run_case(table, c));
+//   if (!result.pass) std::cerr << result.description;
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "opconform/conformance/run.h"
+#include "opconform/conformance/vector.h"
+
+namespace opconform::conformance {
+
+enum class Strictness {
+  kStrict,    // error code and message (the message only when not tagged message:code-only)
+  kCodeOnly,  // error code only
+};
+
+struct Comparison {
+  bool pass = true;
+  std::string description;  // why it failed (empty on a pass)
+};
+
+// Outputs bit for bit (dtype, shape, every element's bits), widened exactly by the case's
+// `unspecified` rules; errors by code and, when strict, message. An outcome that replaced
+// outputs while returning an error fails.
+Comparison compare(const Case& c, const Outcome& actual, Strictness strictness = Strictness::kStrict);
+
+// Bit for bit; a failure names `label`, the first differing coordinate ("[i,j,k]") and both
+// values.
+Comparison compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label);
+
+// The expectation that `outcome` sets: its error, or its outputs (no unspecified rules).
+// With run_case and compare, one implementation can be checked against another.
+Expected expected_from(const Outcome& outcome);
+
+}  // namespace opconform::conformance

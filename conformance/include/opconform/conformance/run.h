@@ -1,0 +1,26 @@
+// Runs a Case through one implementation (an OpTable) and records what it did.
+//
+//   Outcome outcome = run_case(reference::op_table(), c);
+//   Comparison result = compare(c, outcome);                  // compare.h
+#pragma once
+
+#include "opconform/conformance/vector.h"
+#include "opconform/exec.h"
+#include "opconform/ops.h"
+
+namespace opconform::conformance {
+
+struct Outcome {
+  Status status;   // the op's status
+  Values outputs;  // its outputs (by the signature's names) when the status is OK
+  // The op returned an error but replaced an output (ops.h: outputs are left untouched).
+  bool wrote_outputs_on_error = false;
+};
+
+// Calls the case's op from `table` with the case's inputs and attrs, and
+// options.memory_limit_bytes = c.memory_limit (the other options as given). Never throws: an
+// exception from the op becomes INTERNAL "<table> <Op> threw: <what>"; a missing function or
+// a case without the op's inputs or attrs becomes INTERNAL too.
+Outcome run_case(const OpTable& table, const Case& c, ExecOptions options = {});
+
+}  // namespace opconform::conformance

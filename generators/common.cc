@@ -1,0 +1,160 @@
+#include "opconform/generators/common.h"
+
+#include <algorithm>
+
+#include "opconform/conformance/format.h"
+#include "opconform/generators/batch_to_space_nd.h"
+#include "opconform/generators/dynamic_partition.h"
+#include "opconform/generators/dynamic_stitch.h"
+#include "opconform/generators/space_to_batch_nd.h"
+#include "opconform/generators/sparse_concat.h"
+
+namespace opconform::generators {
+
+void showValue(const GeneratedCase& g, std::ostream& os) {
+  os << op_name(g.c.op) << (g.rule.empty() ? " valid case" : " case failing check " + g.rule) << "\n";
+  for (const auto& [name, value] : g.c.attrs) os << "  attr " << name << " = " << value << "\n";
+  if (g.c.memory_limit != conformance::kDefaultMemoryLimit)
+    os << "  memory_limit = " << g.c.memory_limit << "\n";
+  os << conformance::format_values(g.c.inputs, "  ");
+}
+
+GeneratedCase make_case(Op op, conformance::Values inputs, std::map<std::string, std::int64_t> attrs,
+                        std::string rule) {
+  GeneratedCase g;
+  g.c.op = op;
+  g.c.inputs = std::move(inputs);
+  g.c.attrs = std::move(attrs);
+  g.rule = std::move(rule);
+  return g;
+}
+
+const Tensor& input_tensor(const conformance::Case& c, const std::string& name) {
+  return std::get<Tensor>(c.inputs.at(name));
+}
+const std::vector<Tensor>& input_list(const conformance::Case& c, const std::string& name) {
+  return std::get<std::vector<Tensor>>(c.inputs.at(name));
+}
+
+Tensor index_tensor(DType dtype, Shape shape, const std::vector<std::int64_t>& values) {
+  Tensor t(dtype, std::move(shape));
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (dtype == DType::kInt32) t.data<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
+    else t.data<std::int64_t>()[i] = values[i];
+  }
+  return t;
+}
+
+std::vector<std::int64_t> index_values(const Tensor& t) {
+  std::vector<std::int64_t> values(static_cast<std::size_t>(t.num_elements()));
+  for (std::int64_t i = 0; i < t.num_elements(); ++i) values[i] = t.index_value(i);
+  return values;
+}
+
+std::vector<DType> registered_dtypes(Op op) {
+  std::vector<DType> all(all_dtypes(), all_dtypes() + kNumDTypes);
+  switch (op) {
+    case Op::kSpaceToBatchND:
+    case Op::kBatchToSpaceND:  // TF_CALL_REAL_NUMBER_TYPES
+      return {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16,
+              DType::kInt8,    DType::kInt16,   DType::kInt32,   DType::kInt64,
+              DType::kUInt8,   DType::kUInt16,  DType::kUInt32,  DType::kUInt64};
+    case Op::kDynamicStitch:
+    case Op::kParallelDynamicStitch:
+      return all;
+    case Op::kDynamicPartition:
+    case Op::kSparseConcat:
+      return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32});
+  }
+  return all;
+}
+
+std::vector<DType> unregistered_dtypes(Op op) { return dtypes_except(registered_dtypes(op)); }
+
+std::vector<DType> dtypes_except(std::vector<DType> excluded) {
+  std::vector<DType> out;
+  for (int i = 0; i < kNumDTypes; ++i)
+    if (std::find(excluded.begin(), excluded.end(), all_dtypes()[i]) == excluded.end())
+      out.push_back(all_dtypes()[i]);
+  return out;
+}
+
+rc::Gen<DType> gen_index_dtype() { return rc::gen::element(DType::kInt32, DType::kInt64); }
+
+rc::Gen<DType> gen_dtype_among(std::vector<DType> dtypes) {
+  return rc::gen::elementOf(std::move(dtypes));
+}
+
+std::int64_t SizeBudget::draw(std::int64_t lo, std::int64_t hi) {
+  const std::int64_t top = std::max(lo, std::min(hi, left_));
+  const std::int64_t d = *rc::gen::inRange(lo, top + 1);
+  take(d);
+  return d;
+}
+
+void SizeBudget::take(std::int64_t factor) { left_ = std::max<std::int64_t>(1, left_ / std::max<std::int64_t>(1, factor)); }
+
+std::int64_t draw_edge(std::int64_t lo, std::int64_t hi) {
+  auto clamp = [&](__int128 v) {
+    return static_cast<std::int64_t>(std::clamp<__int128>(v, lo, hi));
+  };
+  std::vector<std::int64_t> edges = {lo, hi};
+  for (int p : {31, 32, 62, 63})
+    for (int delta : {-1, 0, 1}) {
+      const __int128 v = (static_cast<__int128>(1) << p) + delta;
+      edges.push_back(clamp(v));
+      edges.push_back(clamp(-v));
+    }
+  if (*rc::gen::weightedElement<bool>({{2, true}, {1, false}})) return *rc::gen::elementOf(edges);
+  // Uniform over [lo, hi] (not scaled by RapidCheck's size: the edges matter at every size).
+  const auto span = static_cast<std::uint64_t>(static_cast<__int128>(hi) - lo);
+  const auto r = *rc::gen::resize(100, rc::gen::arbitrary<std::uint64_t>());
+  return static_cast<std::int64_t>(static_cast<__int128>(lo) + (span == UINT64_MAX ? r : r % (span + 1)));
+}
+
+std::int64_t min_factor_reaching_2pow63(std::int64_t a) {
+  const unsigned __int128 target = static_cast<unsigned __int128>(1) << 63;
+  return static_cast<std::int64_t>((target + static_cast<unsigned __int128>(a) - 1) / a);
+}
+
+std::vector<std::int64_t> factors_reaching_2pow63(int m, std::int64_t dmax) {
+  const __int128 two63 = static_cast<__int128>(1) << 63;
+  const __int128 threshold = (two63 + dmax - 1) / dmax;  // the prefix product must reach this
+  std::vector<std::int64_t> factors;
+  __int128 p = 1;
+  for (int j = 0; j + 1 < m; ++j) {
+    __int128 reach = p;  // p times the largest product of the prefix factors after this one
+    for (int k = j + 1; k + 1 < m; ++k)  // saturates at 2^63 * dmax (no __int128 overflow)
+      reach = reach >= two63 ? two63 * dmax : std::min(reach * dmax, two63 * dmax);
+    const __int128 hi = std::min<__int128>(dmax, (two63 - 1) / p);
+    const __int128 lo = std::min(hi, std::max<__int128>(1, (threshold + reach - 1) / reach));
+    const std::int64_t f = draw_edge(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
+    factors.push_back(f);
+    p *= f;
+  }
+  factors.push_back(draw_edge(static_cast<std::int64_t>((two63 + p - 1) / p), dmax));
+  return factors;
+}
+
+std::optional<std::vector<PredictedOutput>> predicted_outputs(const conformance::Case& c) {
+  switch (c.op) {
+    case Op::kSpaceToBatchND: return space_to_batch_nd_outputs(c);
+    case Op::kBatchToSpaceND: return batch_to_space_nd_outputs(c);
+    case Op::kDynamicStitch:
+    case Op::kParallelDynamicStitch: return dynamic_stitch_outputs(c);
+    case Op::kDynamicPartition: return dynamic_partition_outputs(c);
+    case Op::kSparseConcat: return sparse_concat_outputs(c);
+  }
+  return std::nullopt;
+}
+
+std::int64_t predicted_request_bytes(const std::vector<PredictedOutput>& outputs) {
+  std::int64_t total = 0;
+  for (const PredictedOutput& o : outputs) {
+    const std::int64_t bytes = output_request_bytes(o.dtype, o.shape);
+    if (bytes < 0 || __builtin_add_overflow(total, bytes, &total)) return -1;
+  }
+  return total;
+}
+
+}  // namespace opconform::generators

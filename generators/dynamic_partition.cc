@@ -1,0 +1,160 @@
+#include "opconform/generators/dynamic_partition.h"
+
+#include <algorithm>
+
+#include "opconform/generators/payload.h"
+#include "opconform/generators/rules.h"
+
+namespace opconform::generators {
+namespace {
+
+struct Draw {
+  DType dtype = DType::kFloat32;
+  Shape partitions_shape;
+  std::vector<std::int64_t> partitions;
+  Shape slice;
+  std::optional<Shape> data_shape;  // default: partitions_shape + slice
+  std::int64_t num_partitions = 1;
+
+  Shape data() const {
+    if (data_shape) return *data_shape;
+    Shape s = partitions_shape;
+    s.insert(s.end(), slice.begin(), slice.end());
+    return s;
+  }
+};
+
+GeneratedCase build(const Draw& d, std::string rule = {}) {
+  conformance::Values inputs;
+  inputs.emplace("data", *gen_payload(d.dtype, d.data()));
+  inputs.emplace("partitions", index_tensor(DType::kInt32, d.partitions_shape, d.partitions));
+  return make_case(Op::kDynamicPartition, std::move(inputs), {{"num_partitions", d.num_partitions}},
+                   std::move(rule));
+}
+
+Draw draw_valid() {
+  Draw d;
+  d.dtype = *gen_dtype_among(registered_dtypes(Op::kDynamicPartition));
+  SizeBudget budget(kMaxCaseElements);
+  d.partitions_shape.resize(static_cast<std::size_t>(*rc::gen::inRange(0, 4)));
+  for (auto& dim : d.partitions_shape) dim = budget.draw(0, 4);
+  d.slice.resize(static_cast<std::size_t>(*rc::gen::inRange(0, 3)));
+  for (auto& dim : d.slice) dim = budget.draw(0, 3);
+  d.num_partitions = *rc::gen::weightedElement<bool>({{9, true}, {1, false}})
+                         ? *rc::gen::inRange<std::int64_t>(1, 7)
+                         : *rc::gen::inRange<std::int64_t>(7, 301);
+  d.partitions.resize(static_cast<std::size_t>(checked_num_elements(d.partitions_shape)));
+  for (auto& p : d.partitions) p = *rc::gen::inRange<std::int64_t>(0, d.num_partitions);
+  return d;
+}
+
+GeneratedCase draw_invalid(std::string_view rule);
+
+// A valid case or one failing a check listed after `rule` (the earlier check must win).
+GeneratedCase draw_base_after(std::string_view rule) {
+  std::vector<std::string_view> later;
+  bool after = false;
+  for (const Rule& r : rules_of(Op::kDynamicPartition)) {
+    if (after) later.push_back(r.id);
+    if (r.id == rule) after = true;
+  }
+  if (later.empty() || *rc::gen::arbitrary<bool>()) return build(draw_valid());
+  return draw_invalid(*rc::gen::elementOf(later));
+}
+
+GeneratedCase draw_invalid(std::string_view rule) {
+  const std::string id(rule);
+  if (id == "arg-types") {
+    GeneratedCase g = draw_base_after(id);
+    Tensor& p = std::get<Tensor>(g.c.inputs.at("partitions"));
+    p = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), p.shape());
+    g.rule = id;
+    return g;
+  }
+  if (id == "num-partitions-min" || id == "num-partitions-int32") {
+    GeneratedCase g = draw_base_after(id);
+    g.c.attrs["num_partitions"] =
+        id == "num-partitions-min" ? draw_edge(kInt64Min, 0) : draw_edge(kInt32Max + 1, kInt64Max);
+    g.rule = id;
+    return g;
+  }
+  if (id == "registration") {
+    GeneratedCase g = draw_base_after(id);
+    Tensor& data = std::get<Tensor>(g.c.inputs.at("data"));
+    data = *gen_payload(*gen_dtype_among(unregistered_dtypes(Op::kDynamicPartition)), data.shape());
+    g.rule = id;
+    return g;
+  }
+  if (id == "shape-prefix") {
+    Draw d = draw_valid();
+    if (d.partitions_shape.empty()) {  // a scalar is a prefix of every shape: make it [k]
+      d.partitions_shape = {*rc::gen::inRange<std::int64_t>(0, 4)};
+      d.partitions.assign(static_cast<std::size_t>(d.partitions_shape[0]), 0);
+    }
+    Shape data = d.data();
+    if (*rc::gen::arbitrary<bool>()) {  // too short
+      data.resize(*rc::gen::inRange<std::size_t>(0, d.partitions_shape.size()));
+    } else {  // one leading dim differs
+      const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions_shape.size());
+      data[j] = d.partitions_shape[j] + (d.partitions_shape[j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1);
+    }
+    d.data_shape = data;
+    return build(d, id);
+  }
+  if (id == "partition-range") {  // a value outside [0, num_partitions) at a random position
+    Draw d = draw_valid();
+    if (d.partitions.empty()) {
+      d.partitions_shape.assign(d.partitions_shape.size(), 1);
+      d.partitions.assign(1, 0);
+    }
+    const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions.size());
+    d.partitions[j] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Min, -1)
+                                                  : draw_edge(d.num_partitions, kInt32Max);
+    return build(d, id);
+  }
+  if (id == "memory-limit") {
+    Draw d = draw_valid();
+    if (*rc::gen::arbitrary<bool>()) {  // num_partitions whose headers alone pass 4 GiB
+      d.num_partitions = draw_edge((std::int64_t{1} << 26) + 1, kInt32Max);  // 64 * k > 4 GiB
+      return build(d, id);
+    }
+    GeneratedCase g = build(d, id);
+    g.c.memory_limit = draw_edge(0, predicted_request_bytes(*predicted_outputs(g.c)) - 1);
+    return g;
+  }
+  throw std::logic_error("no generator for rule " + id + " of DynamicPartition");
+}
+
+}  // namespace
+
+rc::Gen<GeneratedCase> valid_dynamic_partition() {
+  return rc::gen::exec([] { return build(draw_valid()); });
+}
+rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view rule) {
+  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(rule); });
+}
+
+// Also nullopt above 2^24 partitions (their headers alone pass 1 GiB: not a valid case here).
+std::optional<std::vector<PredictedOutput>> dynamic_partition_outputs(const conformance::Case& c) {
+  const Tensor& data = input_tensor(c, "data");
+  const Tensor& partitions = input_tensor(c, "partitions");
+  const std::int64_t k = c.attrs.at("num_partitions");
+  if (partitions.dtype() != DType::kInt32 || k < 1 || k > (1 << 24) ||
+      data.rank() < partitions.rank() ||
+      !std::equal(partitions.shape().begin(), partitions.shape().end(), data.shape().begin()))
+    return std::nullopt;
+  std::vector<std::int64_t> counts(static_cast<std::size_t>(k), 0);
+  for (std::int64_t p : index_values(partitions)) {
+    if (p < 0 || p >= k) return std::nullopt;
+    ++counts[p];
+  }
+  std::vector<PredictedOutput> outputs;
+  for (std::int64_t count : counts) {
+    Shape shape = {count};
+    shape.insert(shape.end(), data.shape().begin() + partitions.rank(), data.shape().end());
+    outputs.push_back({data.dtype(), shape});
+  }
+  return outputs;
+}
+
+}  // namespace opconform::generators

@@ -1,0 +1,299 @@
+#include "opconform/generators/dynamic_stitch.h"
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "opconform/generators/payload.h"
+#include "opconform/generators/rules.h"
+
+namespace opconform::generators {
+namespace {
+
+using I128 = __int128;
+constexpr I128 kTwoPow63 = static_cast<I128>(1) << 63;
+
+// A stitch case before it becomes tensors.
+struct Draw {
+  Op op = Op::kDynamicStitch;
+  DType dtype = DType::kFloat32;
+  Shape trailing;                                  // C
+  std::vector<Shape> index_shapes;                 // indices[m].shape
+  std::vector<std::vector<std::int64_t>> indices;  // indices[m], flat
+  std::vector<Shape> data_shapes;                  // empty: indices[m].shape + C
+
+  int n() const { return static_cast<int>(index_shapes.size()); }
+  Shape data_shape(int m) const {
+    if (!data_shapes.empty()) return data_shapes[m];
+    Shape s = index_shapes[m];
+    s.insert(s.end(), trailing.begin(), trailing.end());
+    return s;
+  }
+  std::int64_t total_indices() const {
+    std::int64_t t = 0;
+    for (const auto& v : indices) t += static_cast<std::int64_t>(v.size());
+    return t;
+  }
+};
+
+GeneratedCase build(const Draw& d, std::string rule = {}) {
+  std::vector<Tensor> index_tensors;
+  std::vector<Shape> data_shapes;
+  for (int m = 0; m < d.n(); ++m) {
+    index_tensors.push_back(index_tensor(DType::kInt32, d.index_shapes[m], d.indices[m]));
+    data_shapes.push_back(d.data_shape(m));
+  }
+  conformance::Values inputs;
+  inputs.emplace("indices", std::move(index_tensors));
+  inputs.emplace("data", *gen_payloads(d.dtype, data_shapes));
+  return make_case(d.op, std::move(inputs), {}, std::move(rule));
+}
+
+// A shape of rank 0..2 under the budget.
+Shape draw_index_shape(SizeBudget& budget) {
+  Shape s(static_cast<std::size_t>(*rc::gen::inRange(0, 3)));
+  for (auto& dim : s) dim = budget.draw(0, 3);
+  return s;
+}
+
+Draw draw_valid(Op op, StitchMode mode) {
+  Draw d;
+  d.op = op;
+  d.dtype = *gen_dtype_among(registered_dtypes(op));
+  const int variant = mode == StitchMode::kUnique ? 1
+                      : *rc::gen::weightedElement<int>({{6, 0}, {2, 1}, {1, 2}, {1, 3}});
+  const bool huge = variant == 3 && mode == StitchMode::kAny;
+  SizeBudget c_budget(16);
+  d.trailing.resize(static_cast<std::size_t>(*rc::gen::inRange(huge ? 1 : 0, 3)));
+  for (auto& dim : d.trailing) dim = c_budget.draw(0, 3);
+  if (huge) d.trailing[*rc::gen::inRange<std::size_t>(0, d.trailing.size())] = 0;
+  const std::int64_t row = std::max<std::int64_t>(1, checked_num_elements(d.trailing));
+  SizeBudget budget(std::max<std::int64_t>(1, kMaxCaseElements / row));
+  const int n = *rc::gen::inRange(1, 5);
+  for (int m = 0; m < n; ++m) {
+    Shape s = draw_index_shape(budget);
+    if (variant == 2 && checked_num_elements(s) != 0) s.push_back(0);  // every list empty
+    d.index_shapes.push_back(s);
+  }
+  const std::int64_t total = [&] {
+    std::int64_t t = 0;
+    for (const Shape& s : d.index_shapes) t += checked_num_elements(s);
+    return t;
+  }();
+  std::vector<std::int64_t> flat(static_cast<std::size_t>(total));
+  if (variant == 1) {  // unique: distinct values from [0, rows), rows >= total
+    const std::int64_t rows = total + *rc::gen::inRange<std::int64_t>(0, 4);
+    std::vector<std::int64_t> all(static_cast<std::size_t>(rows));
+    std::iota(all.begin(), all.end(), 0);
+    std::mt19937_64 engine(*rc::gen::inRange<std::uint32_t>(0, 1u << 30));
+    for (std::size_t i = all.size(); i > 1; --i) std::swap(all[i - 1], all[engine() % i]);
+    std::copy_n(all.begin(), total, flat.begin());
+  } else if (huge) {
+    for (auto& v : flat) v = draw_edge(0, kInt32Max);
+  } else {
+    const std::int64_t rows = *rc::gen::inRange<std::int64_t>(1, 13);  // duplicates and gaps
+    for (auto& v : flat) v = *rc::gen::inRange<std::int64_t>(0, rows);
+  }
+  std::int64_t next = 0;
+  for (const Shape& s : d.index_shapes) {
+    const std::int64_t count = checked_num_elements(s);
+    d.indices.emplace_back(flat.begin() + next, flat.begin() + next + count);
+    next += count;
+  }
+  return d;
+}
+
+// A valid draw with at least one index (list 0 becomes [k] when every list is empty).
+Draw draw_valid_nonempty(Op op) {
+  Draw d = draw_valid(op, StitchMode::kSmall);
+  if (d.total_indices() == 0) {
+    d.index_shapes[0] = {1};
+    d.indices[0] = {*rc::gen::inRange<std::int64_t>(0, 8)};
+  }
+  return d;
+}
+
+GeneratedCase draw_invalid(Op op, std::string_view rule);
+
+// A base for the pre-check rules: a valid case or one failing a later check with at least one
+// list member.
+GeneratedCase draw_base(Op op) {
+  std::vector<std::string_view> later;
+  for (const Rule& r : rules_of(op))
+    if (r.id.substr(0, 9) != "arg-types" && r.id != "attr-n") later.push_back(r.id);
+  if (*rc::gen::arbitrary<bool>()) return build(draw_valid(op, StitchMode::kAny));
+  return draw_invalid(op, *rc::gen::elementOf(later));
+}
+
+GeneratedCase draw_invalid(Op op, std::string_view rule) {
+  const std::string id(rule);
+  if (id == "arg-types-indices") {
+    GeneratedCase g = draw_base(op);
+    auto& indices = std::get<std::vector<Tensor>>(g.c.inputs.at("indices"));
+    Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
+    t = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), t.shape());
+    g.rule = id;
+    return g;
+  }
+  if (id == "arg-types-data") {
+    GeneratedCase g = draw_base(op);
+    auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+    if (data.empty()) data.push_back(*gen_payload(DType::kFloat32, {*rc::gen::inRange<std::int64_t>(0, 3)}));
+    const DType other = *gen_dtype_among(dtypes_except({data[0].dtype()}));
+    if (data.size() < 2) {
+      data.push_back(*gen_payload(other, {*rc::gen::inRange<std::int64_t>(0, 3)}));
+    } else {
+      Tensor& t = data[*rc::gen::inRange<std::size_t>(1, data.size())];
+      t = *gen_payload(other, t.shape());
+    }
+    g.rule = id;
+    return g;
+  }
+  if (id == "attr-n") {  // no indices at all; data of any length
+    GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), id);
+    std::get<std::vector<Tensor>>(g.c.inputs.at("indices")).clear();
+    auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+    data.resize(*rc::gen::inRange<std::size_t>(0, data.size() + 1));
+    return g;
+  }
+  if (id == "list-length") {
+    GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), id);
+    auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+    const std::size_t n = data.size();
+    std::size_t length = *rc::gen::inRange<std::size_t>(0, n + 3);
+    if (length == n) length = n + 1;
+    const Tensor extra = data[0];
+    data.resize(std::min(length, n));
+    while (data.size() < length) data.push_back(extra);
+    return g;
+  }
+  if (id == "index-range") {  // a negative index at a random (m, i); those before are valid
+    Draw d = draw_valid_nonempty(op);
+    std::vector<std::pair<int, std::size_t>> positions;
+    for (int m = 0; m < d.n(); ++m)
+      for (std::size_t i = 0; i < d.indices[m].size(); ++i) positions.emplace_back(m, i);
+    const auto [m, i] = *rc::gen::elementOf(positions);
+    d.indices[m][i] = draw_edge(kInt32Min, -1);
+    return build(d, id);
+  }
+  if (id == "data-shape-prefix") {
+    Draw d = draw_valid(op, StitchMode::kSmall);
+    const int m = *rc::gen::inRange(0, d.n());
+    if (d.index_shapes[m].empty()) {  // a scalar is a prefix of everything: make it [k]
+      d.index_shapes[m] = {1};
+      d.indices[m] = {*rc::gen::inRange<std::int64_t>(0, 4)};
+    }
+    std::vector<Shape> shapes;
+    for (int k = 0; k < d.n(); ++k) shapes.push_back(d.data_shape(k));
+    d.data_shapes = shapes;
+    Shape& s = d.data_shapes[m];
+    const Shape& prefix = d.index_shapes[m];
+    if (*rc::gen::arbitrary<bool>()) {  // too short
+      s.assign(prefix.begin(), prefix.begin() + *rc::gen::inRange<std::size_t>(0, prefix.size()));
+    } else {  // one leading dim differs
+      const std::size_t j = *rc::gen::inRange<std::size_t>(0, prefix.size());
+      s[j] = prefix[j] == 0 ? *rc::gen::inRange<std::int64_t>(1, 3) : prefix[j] - 1 + 2 * *rc::gen::inRange(0, 2);
+      if (s[j] == prefix[j]) s[j] = prefix[j] + 1;
+    }
+    return build(d, id);
+  }
+  if (id == "trailing-shape") {  // data[m] = indices[m].shape + C' with C' != C, m >= 1
+    Draw d = draw_valid(op, StitchMode::kSmall);
+    if (d.n() < 2) {
+      d.index_shapes.push_back({*rc::gen::inRange<std::int64_t>(0, 3)});
+      d.indices.emplace_back(static_cast<std::size_t>(d.index_shapes.back()[0]), 0);
+    }
+    const int m = *rc::gen::inRange(1, d.n());
+    std::vector<Shape> shapes;
+    for (int k = 0; k < d.n(); ++k) shapes.push_back(d.data_shape(k));
+    d.data_shapes = shapes;
+    Shape other = d.trailing;
+    const int variant = *rc::gen::inRange(0, 3);
+    if (variant == 0 || other.empty()) other.push_back(*rc::gen::inRange<std::int64_t>(0, 3));
+    else if (variant == 1) other.pop_back();
+    else other[*rc::gen::inRange<std::size_t>(0, other.size())] += 1;
+    Shape s = d.index_shapes[m];
+    s.insert(s.end(), other.begin(), other.end());
+    d.data_shapes[m] = s;
+    return build(d, id);
+  }
+  if (id == "output-shape-overflow") {
+    // rows = max index + 1 near 2^31; C = [c_1 .. c_k, 0]: rows * c_1 * ... * c_k reaches 2^63
+    // only at c_k while each data tensor (at most 3 index elements) stays valid.
+    Draw d;
+    d.op = op;
+    d.dtype = *gen_dtype_among(registered_dtypes(op));
+    const int n = *rc::gen::inRange(1, 4);
+    std::int64_t max_index = 0;
+    for (int m = 0; m < n; ++m) {
+      const std::int64_t count = *rc::gen::inRange<std::int64_t>(m == 0 ? 1 : 0, 4);
+      d.index_shapes.push_back({count});
+      std::vector<std::int64_t> values;
+      for (std::int64_t i = 0; i < count; ++i) values.push_back(draw_edge(std::int64_t{1} << 30, kInt32Max));
+      for (std::int64_t v : values) max_index = std::max(max_index, v);
+      d.indices.push_back(values);
+    }
+    const int k = *rc::gen::inRange(1, 3);
+    I128 product = 1;
+    for (int j = 0; j + 1 < k; ++j) {
+      d.trailing.push_back(*rc::gen::inRange<std::int64_t>(1, 1 << 10));
+      product *= d.trailing.back();
+    }
+    const I128 rows = max_index + 1;
+    d.trailing.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + rows * product - 1) / (rows * product)),
+                                   static_cast<std::int64_t>((kTwoPow63 - 1) / (3 * product))));
+    d.trailing.push_back(0);
+    return build(d, id);
+  }
+  if (id == "memory-limit") {
+    if (*rc::gen::arbitrary<bool>()) {  // index 2^31 - 1: 2^31 rows of C = [4]
+      Draw d;
+      d.op = op;
+      d.dtype = *gen_dtype_among(registered_dtypes(op));
+      d.trailing = {4};
+      d.index_shapes = {{1}};
+      d.indices = {{draw_edge(std::int64_t{1} << 30, kInt32Max)}};
+      return build(d, id);
+    }
+    GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), id);
+    g.c.memory_limit = draw_edge(0, predicted_request_bytes(*predicted_outputs(g.c)) - 1);
+    return g;
+  }
+  throw std::logic_error("no generator for rule " + id + " of " + op_name(op));
+}
+
+}  // namespace
+
+rc::Gen<GeneratedCase> valid_dynamic_stitch(Op op, StitchMode mode) {
+  return rc::gen::exec([op, mode] { return build(draw_valid(op, mode)); });
+}
+rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view rule) {
+  return rc::gen::exec([op, rule = std::string(rule)] { return draw_invalid(op, rule); });
+}
+
+std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conformance::Case& c) {
+  const auto& indices = input_list(c, "indices");
+  const auto& data = input_list(c, "data");
+  if (indices.empty() || data.size() != indices.size()) return std::nullopt;
+  std::int64_t max_index = -1;
+  for (std::size_t m = 0; m < indices.size(); ++m) {
+    if (indices[m].dtype() != DType::kInt32 || data[m].dtype() != data[0].dtype()) return std::nullopt;
+    for (std::int64_t v : index_values(indices[m])) {
+      if (v < 0) return std::nullopt;
+      max_index = std::max(max_index, v);
+    }
+    const Shape& ds = data[m].shape();
+    const Shape& is = indices[m].shape();
+    if (ds.size() < is.size() || !std::equal(is.begin(), is.end(), ds.begin()) ||
+        !std::equal(ds.begin() + is.size(), ds.end(), data[0].shape().begin() + indices[0].rank(),
+                    data[0].shape().end()))
+      return std::nullopt;
+  }
+  ShapeBuilder shape;
+  if (!shape.add_dim(max_index + 1).ok()) return std::nullopt;
+  for (int d = indices[0].rank(); d < data[0].rank(); ++d)
+    if (!shape.add_dim(data[0].dim(d)).ok()) return std::nullopt;
+  return std::vector<PredictedOutput>{{data[0].dtype(), shape.dims()}};
+}
+
+}  // namespace opconform::generators

@@ -1,0 +1,28 @@
+// Case generators of BatchToSpaceND (../../../shared/spec/space_to_batch_nd.md).
+//
+// Valid cases are built by construction: block shape, input spatial sizes and the output
+// batch are drawn, the input batch is output batch * P and the crops are drawn inside
+// s_i * b_i. The same layouts as SpaceToBatchND (M from 0 to 6, trivial leading, middle and
+// trailing block dims, at most four internal dims, zero-size dims anywhere, int32/int64
+// block_shape and crops), plus the spec's quirk: two negative block values on internal dims of
+// size 0 with zero crops (TensorFlow succeeds with an empty output).
+//
+// Invalid cases: one generator per rule of rules_of(Op::kBatchToSpaceND), each failing
+// exactly that check first (exact products just past int64, exactly -2^63, zero factors next
+// to huge ones, s_i * b_i - crops past either end of int64).
+#pragma once
+
+#include <string_view>
+
+#include "opconform/generators/common.h"
+#include "opconform/generators/space_to_batch_nd.h"
+
+namespace opconform::generators {
+
+// kSquareNHWC: rank 4 [N*b*b, H, W, C], block [b, b], zero crops (the depth_to_space law).
+rc::Gen<GeneratedCase> valid_batch_to_space_nd(SpaceBatchMode mode = SpaceBatchMode::kAny);
+rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view rule);
+
+std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conformance::Case& c);
+
+}  // namespace opconform::generators

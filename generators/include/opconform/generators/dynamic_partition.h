@@ -1,0 +1,25 @@
+// Case generators of DynamicPartition (../../../shared/spec/dynamic_stitch.md).
+//
+// Valid cases are built by construction: partitions of rank 0..3 (a scalar too), data =
+// partitions.shape + a slice shape of rank 0..2, num_partitions mostly in [1, 6] (sometimes up
+// to 300, so most outputs are empty), partition values drawn from [0, num_partitions), any
+// registered dtype (strings included), zero-size dims anywhere.
+//
+// Invalid cases: one generator per rule of rules_of(Op::kDynamicPartition), each failing
+// exactly that check first (num_partitions at 0, int64 min, 2^31 and beyond; out-of-range
+// values at any flat position of any rank; num_partitions whose 64-byte headers alone pass
+// the memory limit).
+#pragma once
+
+#include <string_view>
+
+#include "opconform/generators/common.h"
+
+namespace opconform::generators {
+
+rc::Gen<GeneratedCase> valid_dynamic_partition();
+rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view rule);
+
+std::optional<std::vector<PredictedOutput>> dynamic_partition_outputs(const conformance::Case& c);
+
+}  // namespace opconform::generators

@@ -1,0 +1,34 @@
+// Case generators of DynamicStitch and ParallelDynamicStitch (../../../shared/spec/
+// dynamic_stitch.md); both ops take the same inputs and run the same checks, so every function
+// takes the op.
+//
+// Valid cases are built by construction: the trailing shape C, then N in [1, 4] index tensors
+// (scalars included) whose values are drawn from [0, rows) (duplicates inside and across lists,
+// rows nobody names), and data[m] = indices[m].shape + C for any dtype (strings included).
+// Variants: unique indices (a permutation spread over the lists), every list empty, and "huge
+// but empty" (an index up to 2^31 - 1 with a zero-size dim in C).
+//
+// Invalid cases: one generator per rule of rules_of(op), each failing exactly that check first
+// (negative indices down to -2^31, output shapes whose element count reaches 2^63 only at the
+// last dim before a zero, requests past the memory limit).
+#pragma once
+
+#include <string_view>
+
+#include "opconform/generators/common.h"
+
+namespace opconform::generators {
+
+enum class StitchMode {
+  kAny,     // everything above
+  kSmall,   // no huge-but-empty variant (laws that materialise the rows)
+  kUnique,  // every index named once (small)
+};
+
+// op: kDynamicStitch or kParallelDynamicStitch.
+rc::Gen<GeneratedCase> valid_dynamic_stitch(Op op, StitchMode mode = StitchMode::kAny);
+rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view rule);
+
+std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conformance::Case& c);
+
+}  // namespace opconform::generators

@@ -1,0 +1,34 @@
+// Case generators of SpaceToBatchND (../../../shared/spec/space_to_batch_nd.md).
+//
+// Valid cases are built by construction: the block shape, the output sizes and the paddings
+// are drawn first and the input sizes derived from them. M runs from 0 to 6 (input rank up to
+// 7) with leading, middle and trailing trivial block dims (b = 1, zero padding) and at most
+// four internal dims (the tf-cpu limit); zero-size dims appear in every position; block_shape
+// and paddings are int32 or int64 independently; T is any dtype tf-cpu registers. One case in
+// eight is "huge but empty": batch 0 with spatial sizes and blocks up to 2^40 and 2^15.
+//
+// Invalid cases: one generator per rule of rules_of(Op::kSpaceToBatchND), each failing
+// exactly that check first, with the arithmetic edges (products that reach 2^63 only in the
+// last factor, sums past 2^63 - 1, dims around 2^31 and 2^62).
+#pragma once
+
+#include <string_view>
+
+#include "opconform/generators/common.h"
+
+namespace opconform::generators {
+
+enum class SpaceBatchMode {
+  kAny,          // everything above
+  kNotIdentity,  // at least one internal block dim (the op requests memory)
+  kSmall,        // kAny without the huge-but-empty cases (laws that materialise results)
+  kSquareNHWC,   // rank 4 [N, H, W, C], block [b, b], zero paddings (the space_to_depth law)
+};
+
+rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode = SpaceBatchMode::kAny);
+rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule);
+
+// Output dtype and shape of a valid case (common.h, predicted_outputs).
+std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conformance::Case& c);
+
+}  // namespace opconform::generators

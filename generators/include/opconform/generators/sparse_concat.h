@@ -1,0 +1,32 @@
+// Case generators of SparseConcat (../../../shared/spec/sparse_concat.md).
+//
+// Valid cases are built by construction: N in [2, 4] inputs of rank r in [1, 4] sharing every
+// dim but the concat dim cd, concat_dim given as cd or cd - r; each input's entries sorted,
+// unsorted or with duplicate coordinates, mostly inside the shape but also negative, out of
+// range or near the int64 limits (coordinates are not checked); empty inputs and an all-empty
+// concat; values of any registered dtype, distinct across inputs.
+//
+// Invalid cases: one generator per rule of rules_of(Op::kSparseConcat), each failing exactly
+// that check first (shapes whose checked product overflows only at the last dim or holds a
+// negative dim after a zero, concat sizes and entry counts past int64, coordinates that
+// overflow only when offset).
+#pragma once
+
+#include <string_view>
+
+#include "opconform/generators/common.h"
+
+namespace opconform::generators {
+
+enum class SparseMode {
+  kAny,    // everything above
+  kDense,  // unique coordinates inside each input's shape (the dense-concatenation law)
+};
+
+// At least `min_inputs` (2 to 4) inputs.
+rc::Gen<GeneratedCase> valid_sparse_concat(SparseMode mode = SparseMode::kAny, int min_inputs = 2);
+rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view rule);
+
+std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conformance::Case& c);
+
+}  // namespace opconform::generators

@@ -1,0 +1,638 @@
+// Generators of SpaceToBatchND and BatchToSpaceND cases (space_to_batch_nd.h,
+// batch_to_space_nd.h): both ops share the layout of block dims and most invalid-case rules.
+#include <algorithm>
+
+#include "opconform/generators/batch_to_space_nd.h"
+#include "opconform/generators/payload.h"
+#include "opconform/generators/rules.h"
+#include "opconform/generators/space_to_batch_nd.h"
+
+namespace opconform::generators {
+namespace {
+
+using I128 = __int128;
+constexpr I128 kTwoPow63 = static_cast<I128>(1) << 63;
+
+// One case of either op before it becomes tensors: block dim i has block[i], the pair
+// (start[i], end[i]) (paddings or crops) and the input's spatial size size[i].
+struct Draw {
+  Op op = Op::kSpaceToBatchND;
+  DType dtype = DType::kFloat32;
+  DType block_dtype = DType::kInt32;
+  DType pair_dtype = DType::kInt32;
+  std::int64_t batch = 0;
+  std::vector<std::int64_t> block, start, end, size;
+  Shape rest;
+
+  int m() const { return static_cast<int>(block.size()); }
+  void add_dim(std::int64_t b, std::int64_t s, std::int64_t e, std::int64_t spatial) {
+    block.push_back(b);
+    start.push_back(s);
+    end.push_back(e);
+    size.push_back(spatial);
+  }
+  Shape input_shape() const {
+    Shape shape = {batch};
+    shape.insert(shape.end(), size.begin(), size.end());
+    shape.insert(shape.end(), rest.begin(), rest.end());
+    return shape;
+  }
+  std::vector<std::int64_t> pairs() const {
+    std::vector<std::int64_t> p;
+    for (int i = 0; i < m(); ++i) p.insert(p.end(), {start[i], end[i]});
+    return p;
+  }
+  bool trivial(int i) const { return block[i] == 1 && start[i] == 0 && end[i] == 0; }
+  // The internal span [first, last] of non-trivial dims; first > last when there is none.
+  std::pair<int, int> span() const {
+    int first = 0, last = m() - 1;
+    while (first < m() && trivial(first)) ++first;
+    while (last >= first && trivial(last)) --last;
+    return {first, last};
+  }
+  // Exact product of the block values (may lie outside int64).
+  I128 block_product() const {
+    I128 p = 1;
+    for (std::int64_t b : block) {
+      if (b == 0) return 0;
+      if (__builtin_mul_overflow(p, static_cast<I128>(b), &p)) return kTwoPow63 * 4;
+    }
+    return p;
+  }
+};
+
+const char* pairs_name(Op op) { return op == Op::kSpaceToBatchND ? "paddings" : "crops"; }
+
+DType fitting(DType drawn, const std::vector<std::int64_t>& values) {
+  for (std::int64_t v : values)
+    if (v < kInt32Min || v > kInt32Max) return DType::kInt64;
+  return drawn;
+}
+
+std::int64_t dtype_max(DType index_dtype) { return index_dtype == DType::kInt32 ? kInt32Max : kInt64Max; }
+std::int64_t dtype_min(DType index_dtype) { return index_dtype == DType::kInt32 ? kInt32Min : kInt64Min; }
+
+Tensor block_tensor(const Draw& d) {
+  return index_tensor(fitting(d.block_dtype, d.block), {d.m()}, d.block);
+}
+Tensor pairs_tensor(const Draw& d) {
+  const std::vector<std::int64_t> p = d.pairs();
+  return index_tensor(fitting(d.pair_dtype, p), {d.m(), 2}, p);
+}
+
+GeneratedCase build(Op op, std::string rule, Tensor input, Tensor block, Tensor pairs) {
+  conformance::Values inputs;
+  inputs.emplace("input", std::move(input));
+  inputs.emplace("block_shape", std::move(block));
+  inputs.emplace(pairs_name(op), std::move(pairs));
+  return make_case(op, std::move(inputs), {}, std::move(rule));
+}
+GeneratedCase build(const Draw& d, std::string rule = {}) {
+  return build(d.op, std::move(rule), *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
+               pairs_tensor(d));
+}
+
+// Which block dims are internal: the span [lead, lead + internal), whose ends are non-trivial.
+struct Layout {
+  int m = 0, lead = 0, internal = 0;
+  bool inside(int i) const { return i >= lead && i < lead + internal; }
+  bool span_end(int i) const { return i == lead || i == lead + internal - 1; }
+};
+Layout draw_layout(int m_lo, int m_hi, int internal_lo, int internal_hi) {
+  Layout l;
+  l.m = *rc::gen::inRange(m_lo, m_hi + 1);
+  const int hi = std::min(l.m, internal_hi);
+  l.internal = *rc::gen::inRange(std::min(internal_lo, hi), hi + 1);
+  l.lead = *rc::gen::inRange(0, l.m - l.internal + 1);
+  return l;
+}
+bool draw_nontrivial(const Layout& l, int i) {
+  if (!l.inside(i)) return false;
+  return l.span_end(i) || *rc::gen::arbitrary<bool>();
+}
+
+void draw_types(Draw& d) {
+  d.dtype = *gen_dtype_among(registered_dtypes(d.op));
+  d.block_dtype = *gen_index_dtype();
+  d.pair_dtype = *gen_index_dtype();
+}
+
+// --- valid cases ---------------------------------------------------------------------------
+
+// A non-trivial SpaceToBatchND dim under the budget (which counts output elements).
+void add_valid_s2b_dim(Draw& d, SizeBudget& budget) {
+  const std::int64_t b = budget.draw(1, 4);
+  const std::int64_t o = budget.draw(b == 1 ? 1 : 0, 3);
+  const std::int64_t total = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, o * b + 1);
+  const std::int64_t s = *rc::gen::inRange<std::int64_t>(0, total + 1);
+  d.add_dim(b, s, total - s, o * b - total);
+}
+// A non-trivial BatchToSpaceND dim under the budget (which counts input elements).
+void add_valid_b2s_dim(Draw& d, SizeBudget& budget) {
+  const std::int64_t b = budget.draw(1, 4);
+  const std::int64_t s = budget.draw(b == 1 ? 1 : 0, 3);
+  const std::int64_t total = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, s * b + 1);
+  const std::int64_t c = *rc::gen::inRange<std::int64_t>(0, total + 1);
+  d.add_dim(b, c, total - c, s);
+}
+
+// Batch 0 with spatial sizes up to 2^40 and blocks up to 2^15: no element anywhere, every
+// product in range.
+Draw draw_huge_empty(Op op) {
+  Draw d;
+  d.op = op;
+  draw_types(d);
+  d.batch = 0;
+  const Layout l = draw_layout(1, 4, 1, 4);
+  constexpr std::int64_t kBig = std::int64_t{1} << 40;
+  for (int i = 0; i < l.m; ++i) {
+    if (!draw_nontrivial(l, i)) {
+      d.add_dim(1, 0, 0, *rc::gen::inRange<std::int64_t>(0, kBig + 1));
+      continue;
+    }
+    const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, (std::int64_t{1} << 15) + 1);
+    const std::int64_t n = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, kBig + 1);  // o or s
+    const std::int64_t total = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, n * b + 1);
+    const std::int64_t s = *rc::gen::inRange<std::int64_t>(0, total + 1);
+    if (op == Op::kSpaceToBatchND) d.add_dim(b, s, total - s, n * b - total);
+    else d.add_dim(b, s, total - s, n);
+  }
+  const int rest_rank = *rc::gen::inRange(0, 3);
+  for (int r = 0; r < rest_rank; ++r) d.rest.push_back(*rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1));
+  return d;
+}
+
+Draw draw_small(Op op, SpaceBatchMode mode) {
+  Draw d;
+  d.op = op;
+  draw_types(d);
+  SizeBudget budget(kMaxCaseElements);
+  const bool s2b = op == Op::kSpaceToBatchND;
+  std::int64_t batch_out = 0;  // BatchToSpaceND: the output batch
+  if (mode == SpaceBatchMode::kSquareNHWC) {
+    const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, 5);
+    const std::int64_t n = budget.draw(0, 3);
+    budget.take(b * b);
+    const std::int64_t h = budget.draw(0, 3), w = budget.draw(0, 3);
+    d.rest = {budget.draw(0, 3)};
+    d.add_dim(b, 0, 0, s2b ? h * b : h);
+    d.add_dim(b, 0, 0, s2b ? w * b : w);
+    d.batch = s2b ? n : n * b * b;
+    return d;
+  }
+  const bool need_internal = mode == SpaceBatchMode::kNotIdentity;
+  const Layout l = draw_layout(need_internal ? 1 : 0, 6, need_internal ? 1 : 0, 4);
+  if (s2b) d.batch = budget.draw(0, 3);
+  else batch_out = budget.draw(0, 3);
+  for (int i = 0; i < l.m; ++i) {
+    if (!draw_nontrivial(l, i)) d.add_dim(1, 0, 0, budget.draw(0, 3));
+    else if (s2b) add_valid_s2b_dim(d, budget);
+    else add_valid_b2s_dim(d, budget);
+  }
+  const int rest_rank = *rc::gen::inRange(0, 6 - l.m + 1);
+  for (int r = 0; r < rest_rank; ++r) d.rest.push_back(budget.draw(0, 3));
+  if (!s2b) {
+    // The quirk: two negative block values on internal dims of size 0 with zero crops.
+    std::vector<int> internal;
+    for (int i = l.lead; i < l.lead + l.internal; ++i)
+      if (!d.trivial(i)) internal.push_back(i);
+    if (internal.size() >= 2 && *rc::gen::weightedElement<bool>({{7, false}, {1, true}})) {
+      for (int k = 0; k < 2; ++k) {
+        const int i = internal[k];
+        d.block[i] = -d.block[i];
+        d.start[i] = d.end[i] = d.size[i] = 0;
+      }
+    }
+    d.batch = batch_out * static_cast<std::int64_t>(d.block_product());
+  }
+  return d;
+}
+
+Draw draw_valid(Op op, SpaceBatchMode mode) {
+  if (mode == SpaceBatchMode::kAny && *rc::gen::weightedElement<bool>({{7, false}, {1, true}}))
+    return draw_huge_empty(op);
+  return draw_small(op, mode == SpaceBatchMode::kAny ? SpaceBatchMode::kSmall : mode);
+}
+
+// --- invalid cases -------------------------------------------------------------------------
+
+// A base for the pre-check rules: a valid case or one failing one of the op's own checks (the
+// pre-check must win over both).
+GeneratedCase draw_invalid(Op op, std::string_view rule);
+GeneratedCase draw_base(Op op) {
+  std::vector<std::string_view> own;
+  for (const Rule& r : rules_of(op))
+    if (r.id.substr(0, 9) != "arg-types" && r.id != "registration") own.push_back(r.id);
+  if (*rc::gen::arbitrary<bool>()) return build(draw_valid(op, SpaceBatchMode::kAny));
+  return draw_invalid(op, *rc::gen::elementOf(own));
+}
+
+// Picks a dim of the internal span of a Draw that has one.
+int draw_span_dim(const Draw& d) {
+  const auto [first, last] = d.span();
+  return *rc::gen::inRange(first, last + 1);
+}
+
+// More than four internal dims; blocks small and positive; input empty or small.
+Draw draw_too_many_internal(Op op) {
+  Draw d;
+  d.op = op;
+  draw_types(d);
+  Layout l;
+  l.m = *rc::gen::inRange(5, 7);
+  l.internal = *rc::gen::inRange(5, l.m + 1);
+  l.lead = *rc::gen::inRange(0, l.m - l.internal + 1);
+  SizeBudget budget(kMaxCaseElements);
+  for (int i = 0; i < l.m; ++i) {
+    if (!draw_nontrivial(l, i)) {
+      d.add_dim(1, 0, 0, budget.draw(0, 2));
+      continue;
+    }
+    const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, 4);
+    const std::int64_t total = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, 4);
+    const std::int64_t s = *rc::gen::inRange<std::int64_t>(0, total + 1);
+    d.add_dim(b, s, total - s, budget.draw(0, 2));
+  }
+  const auto p = static_cast<std::int64_t>(d.block_product());
+  d.batch = op == Op::kSpaceToBatchND ? budget.draw(0, 3) : p * *rc::gen::inRange(0, 2);
+  if (d.batch > 0 && op == Op::kBatchToSpaceND) d.size[0] = 0;  // keeps the input empty
+  return d;
+}
+
+// SpaceToBatchND: the output shape's element count overflows at a prefix dim, an internal
+// dim or a remaining dim; the input stays valid because it has a zero-size spatial dim there.
+Draw draw_output_shape_overflow() {
+  Draw d;
+  d.op = Op::kSpaceToBatchND;
+  draw_types(d);
+  const int variant = *rc::gen::inRange(0, 3);
+  if (variant == 0) {  // overflow at the last of the leading trivial dims
+    const int lead = *rc::gen::inRange(1, 3);
+    std::vector<std::int64_t> prefix;
+    d.batch = *rc::gen::inRange<std::int64_t>(1, (1 << 20) + 1);
+    I128 x = d.batch;  // the input's running product
+    for (int i = 0; i + 1 < lead; ++i) {
+      prefix.push_back(*rc::gen::inRange<std::int64_t>(1, (1 << 10) + 1));
+      x *= prefix.back();
+    }
+    const int internal = *rc::gen::inRange(1, 3);
+    std::vector<std::int64_t> blocks;
+    I128 p = 1;
+    for (int i = 0; i < internal; ++i) {
+      blocks.push_back(*rc::gen::inRange<std::int64_t>(2, 5));
+      p *= blocks.back();
+    }
+    const I128 q = x * p;  // the output's running product before the last prefix dim
+    prefix.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q),
+                               static_cast<std::int64_t>((kTwoPow63 - 1) / x)));
+    for (std::int64_t s : prefix) d.add_dim(1, 0, 0, s);
+    for (std::int64_t b : blocks) d.add_dim(b, 0, 0, 0);
+    return d;
+  }
+  d.batch = *rc::gen::inRange<std::int64_t>(2, (1 << 10) + 1);
+  if (variant == 1) {  // overflow at an internal dim padded up from size 0
+    if (*rc::gen::arbitrary<bool>()) d.add_dim(1, 0, 0, *rc::gen::inRange<std::int64_t>(1, 5));
+    I128 q = d.batch * static_cast<I128>(d.m() > 0 ? d.size[0] : 1);
+    if (*rc::gen::arbitrary<bool>()) {  // a valid internal dim before it
+      const std::int64_t b = *rc::gen::inRange<std::int64_t>(2, 4), o = *rc::gen::inRange<std::int64_t>(1, 4);
+      d.add_dim(b, 0, 0, o * b);
+      q *= b * o;
+    }
+    const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, 5);
+    q *= b;  // B * P also holds this dim's block
+    const auto o = draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q),
+                             static_cast<std::int64_t>((kTwoPow63 - 1) / b));
+    const std::int64_t total = o * b;
+    const std::int64_t s = draw_edge(0, total);
+    d.add_dim(b, s, total - s, 0);
+    return d;
+  }
+  // overflow at a remaining dim, after an internal dim padded from 0 to one block
+  const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, 5);
+  d.add_dim(b, 0, b, 0);
+  I128 q = static_cast<I128>(d.batch) * b;
+  const int rest = *rc::gen::inRange(1, 4);
+  for (int r = 0; r + 1 < rest; ++r) {
+    d.rest.push_back(*rc::gen::inRange<std::int64_t>(1, (1 << 10) + 1));
+    q *= d.rest.back();
+  }
+  d.rest.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q), kInt64Max));
+  return d;
+}
+
+GeneratedCase draw_invalid(Op op, std::string_view rule) {
+  const std::string id(rule);
+  const bool s2b = op == Op::kSpaceToBatchND;
+  const std::string pairs = pairs_name(op);
+
+  // README pre-checks: an index input of a dtype other than int32/int64; T not registered.
+  if (id == "arg-types-block-shape" || id == "arg-types-paddings" || id == "arg-types-crops") {
+    GeneratedCase g = draw_base(op);
+    Tensor& t = std::get<Tensor>(g.c.inputs.at(id == "arg-types-block-shape" ? "block_shape" : pairs));
+    t = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32, DType::kInt64})), t.shape());
+    g.rule = id;
+    return g;
+  }
+  if (id == "registration") {
+    GeneratedCase g = draw_base(op);
+    Tensor& input = std::get<Tensor>(g.c.inputs.at("input"));
+    input = *gen_payload(*gen_dtype_among(unregistered_dtypes(op)), input.shape());
+    g.rule = id;
+    return g;
+  }
+  // Checks 1-3: the shapes of block_shape, input and the pairs.
+  if (id == "block-shape-rank") {
+    const Draw d = draw_valid(op, SpaceBatchMode::kSmall);
+    std::vector<std::int64_t> values = d.block;
+    Shape shape = *rc::gen::elementOf(std::vector<Shape>{
+        {}, {1, d.m()}, {d.m(), 1}, {d.m(), 1, 1}});
+    if (shape.empty()) values = {d.m() > 0 ? d.block[0] : 2};
+    return build(op, id, *gen_payload(d.dtype, d.input_shape()),
+                 index_tensor(fitting(d.block_dtype, values), shape, values), pairs_tensor(d));
+  }
+  if (id == "input-rank") {
+    const Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const Shape full = d.input_shape();
+    const Shape shape(full.begin(), full.begin() + *rc::gen::inRange(0, d.m() + 1));
+    return build(op, id, *gen_payload(d.dtype, shape), block_tensor(d), pairs_tensor(d));
+  }
+  if (id == "paddings-shape" || id == "crops-shape") {
+    const Draw d = draw_valid(op, SpaceBatchMode::kSmall);
+    const std::int64_t m = d.m();
+    std::vector<Shape> wrong = {{m}, {m, 3}, {m + 1, 2}, {m, 2, 1}, {}, {m, 1}};
+    if (m >= 1) wrong.push_back({m - 1, 2});
+    if (m != 2) wrong.push_back({2, m});
+    const Shape shape = *rc::gen::elementOf(wrong);
+    const std::int64_t count = checked_num_elements(shape);
+    const auto values = *rc::gen::container<std::vector<std::int64_t>>(
+        static_cast<std::size_t>(count), rc::gen::inRange<std::int64_t>(0, 4));
+    return build(op, id, *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
+                 index_tensor(d.pair_dtype, shape, values));
+  }
+  // Check 4 of SpaceToBatchND: a block value below 1.
+  if (id == "block-positive") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const int i = *rc::gen::inRange(0, d.m());
+    d.block[i] = draw_edge(dtype_min(d.block_dtype), 0);
+    return build(d, id);
+  }
+  // Check 5 of SpaceToBatchND: the checked product turns negative at the last factor.
+  if (id == "block-product") {
+    Draw d;
+    d.op = op;
+    draw_types(d);
+    const int m = *rc::gen::inRange(d.block_dtype == DType::kInt32 ? 3 : 2, 7);
+    for (std::int64_t b : factors_reaching_2pow63(m, dtype_max(d.block_dtype)))
+      d.add_dim(b, 0, *rc::gen::inRange<std::int64_t>(0, 3), *rc::gen::inRange<std::int64_t>(0, 3));
+    d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
+    return build(d, id);
+  }
+  // Check 4 of BatchToSpaceND: the exact product lies outside int64 (no zero factor; signs
+  // anywhere; the prefix stays inside, so only the last factor takes it out).
+  if (id == "block-product-overflow") {
+    Draw d;
+    d.op = op;
+    draw_types(d);
+    const int m = *rc::gen::inRange(d.block_dtype == DType::kInt32 ? 3 : 2, 7);
+    for (std::int64_t b : factors_reaching_2pow63(m, dtype_max(d.block_dtype)))
+      d.add_dim(*rc::gen::arbitrary<bool>() ? -b : b, 0, 0, *rc::gen::inRange<std::int64_t>(0, 3));
+    const I128 p = d.block_product();
+    if (p == -kTwoPow63) d.block[0] = -d.block[0];  // -2^63 fits: make it +2^63
+    d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
+    return build(d, id);
+  }
+  // Check 4 of BatchToSpaceND: the exact product is 0 or negative (down to -2^63 exactly).
+  if (id == "block-product-positive") {
+    Draw d;
+    d.op = op;
+    draw_types(d);
+    const int m = *rc::gen::inRange(1, 7);
+    const std::int64_t dmax = dtype_max(d.block_dtype);
+    if (*rc::gen::arbitrary<bool>()) {  // a zero factor among values of any size and sign
+      for (int i = 0; i < m; ++i) d.add_dim(draw_edge(dtype_min(d.block_dtype), dmax), 0, 0, 1);
+      d.block[*rc::gen::inRange(0, m)] = 0;
+    } else {  // an odd number of negative values, |product| <= 2^63
+      I128 p = 1;
+      for (int i = 0; i < m; ++i) {
+        const auto cap = static_cast<std::int64_t>(std::min<I128>(dmax, kTwoPow63 / p));
+        d.add_dim(draw_edge(1, cap), 0, 0, *rc::gen::inRange<std::int64_t>(0, 3));
+        p *= d.block.back();
+      }
+      int negatives = 0;
+      for (int i = 0; i < m; ++i)
+        if (*rc::gen::arbitrary<bool>()) d.block[i] = -d.block[i], ++negatives;
+      if (negatives % 2 == 0) d.block[0] = -d.block[0];  // |product| <= 2^63: -2^63 fits
+    }
+    d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
+    return build(d, id);
+  }
+  if (id == "batch-divisible") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const int i = d.span().first;
+    if (d.block[i] == 1 || d.block[i] == -1) d.block[i] *= 2;
+    if (*rc::gen::weightedElement<bool>({{2, false}, {1, true}}))
+      d.block[i] = (d.block[i] < 0 ? -1 : 1) * draw_edge(2, kInt32Max);
+    const auto p = static_cast<std::int64_t>(d.block_product());  // >= 2
+    d.batch = *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(p - 1, 7) + 1);
+    if (p <= 8 && *rc::gen::arbitrary<bool>()) d.batch += p;
+    return build(d, id);
+  }
+  if (id == "max-internal-dims") return build(draw_too_many_internal(op), id);
+  // Check 8 of SpaceToBatchND: B * P overflows (the input is empty: a zero-size dim after B).
+  if (id == "batch-overflow") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const int i = d.span().first;
+    d.block[i] = std::max<std::int64_t>(d.block[i], 2);
+    const auto p = static_cast<std::int64_t>(d.block_product());
+    d.batch = draw_edge(static_cast<std::int64_t>((kTwoPow63 + p - 1) / p), kInt64Max);
+    d.size[0] = 0;
+    return build(d, id);
+  }
+  if (id == "output-shape-overflow") return build(draw_output_shape_overflow(), id);
+  // Check 10 / 9: a negative padding or crop on an internal dim (earlier dims valid).
+  if (id == "paddings-negative" || id == "crops-negative") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const int i = draw_span_dim(d);
+    (*rc::gen::arbitrary<bool>() ? d.start : d.end)[i] = draw_edge(dtype_min(d.pair_dtype), -1);
+    return build(d, id);
+  }
+  // Check 10 (deviation): s_i + pad_start_i + pad_end_i overflows, at the first or second add.
+  if (id == "padded-overflow") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    d.batch = 0;
+    const int i = draw_span_dim(d);
+    d.size[i] = draw_edge(0, kInt64Max);
+    d.start[i] = draw_edge(d.size[i] == 0 ? 1 : 0, kInt64Max);  // s + start >= 1: end can pass 2^63 - 1
+    const I128 sum = static_cast<I128>(d.size[i]) + d.start[i];
+    d.end[i] = sum > kInt64Max ? draw_edge(0, kInt64Max)
+                               : draw_edge(static_cast<std::int64_t>(kTwoPow63 - sum), kInt64Max);
+    return build(d, id);
+  }
+  if (id == "divisibility") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const int i = draw_span_dim(d);
+    if (d.block[i] == 1) d.block[i] = *rc::gen::inRange<std::int64_t>(2, 5);
+    if (*rc::gen::weightedElement<bool>({{3, false}, {1, true}})) d.block[i] = draw_edge(2, kInt32Max);
+    const std::int64_t padded = d.size[i] + d.start[i] + d.end[i];
+    const std::int64_t remainder = padded % d.block[i];
+    if (remainder == 0) d.end[i] += *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(d.block[i] - 1, 5) + 1);
+    return build(d, id);
+  }
+  // Check 9 (deviation): s_i * b_i - crop_start_i - crop_end_i lies outside int64.
+  if (id == "cropped-overflow") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    d.batch = 0;
+    const int i = draw_span_dim(d);
+    if (*rc::gen::arbitrary<bool>()) {  // s * b above int64
+      I128 others = 1;
+      for (int k = 0; k < d.m(); ++k)
+        if (k != i) others *= d.block[k] < 0 ? -d.block[k] : d.block[k];
+      const auto cap = static_cast<std::int64_t>(
+          std::min<I128>(dtype_max(d.block_dtype), (kTwoPow63 - 1) / std::max<I128>(1, others)));
+      d.block[i] = draw_edge(2, std::max<std::int64_t>(2, cap));
+      if (d.block_product() < 0) d.block[i] = -d.block[i];  // another dim has the quirk's sign
+      // s * |b| >= 2^63 overflows a positive product; a negative one must pass 2^63 (-2^63 fits).
+      const std::int64_t magnitude = d.block[i] < 0 ? -d.block[i] : d.block[i];
+      const I128 lo = d.block[i] > 0 ? (kTwoPow63 + magnitude - 1) / magnitude : kTwoPow63 / magnitude + 1;
+      d.size[i] = draw_edge(static_cast<std::int64_t>(lo), kInt64Max);
+      d.start[i] = d.end[i] = 0;
+    } else {  // s * b - crops below -2^63
+      d.block[i] = std::abs(d.block[i]);
+      if (d.block_product() <= 0) d.block[i] = -d.block[i];
+      d.start[i] = draw_edge(std::int64_t{1} << 62, kInt64Max);
+      const I128 sb = static_cast<I128>(d.size[i]) * d.block[i];
+      d.end[i] = draw_edge(static_cast<std::int64_t>(std::max<I128>(0, kTwoPow63 + sb - d.start[i] + 1)), kInt64Max);
+    }
+    return build(d, id);
+  }
+  if (id == "cropped-negative") {
+    Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
+    const auto [first, last] = d.span();
+    if (last > first && d.block[first] > 0 && d.block[last] > 0 &&
+        *rc::gen::weightedElement<bool>({{2, false}, {1, true}})) {
+      // The quirk's other side: a negative block value on a non-empty dim.
+      const std::int64_t batch_out = d.batch / static_cast<std::int64_t>(d.block_product());
+      d.block[first] = -d.block[first];
+      d.block[last] = -d.block[last];
+      if (d.size[first] == 0) d.size[first] = 1;
+      d.batch = batch_out * static_cast<std::int64_t>(d.block_product());
+      return build(d, id);
+    }
+    const int i = draw_span_dim(d);
+    const I128 sb = static_cast<I128>(d.size[i]) * d.block[i];
+    const std::int64_t over = draw_edge(1, static_cast<std::int64_t>(std::min<I128>(kInt64Max - sb, kTwoPow63 + sb)));
+    const std::int64_t total = static_cast<std::int64_t>(sb + over);
+    d.start[i] = *rc::gen::inRange<std::int64_t>(-1, total) + 1;  // [0, total]; total may be 2^63-1
+    d.end[i] = total - d.start[i];
+    return build(d, id);
+  }
+  if (id == "memory-limit") {
+    if (s2b && *rc::gen::arbitrary<bool>()) {  // a huge output from an empty input
+      Draw d;
+      d.op = op;
+      draw_types(d);
+      d.batch = 1;
+      const std::int64_t b = *rc::gen::inRange<std::int64_t>(2, (1 << 20) + 1);
+      const std::int64_t o = draw_edge(((std::int64_t{1} << 33) + b - 1) / b, std::int64_t{1} << 40);
+      const std::int64_t s = *rc::gen::inRange<std::int64_t>(0, o * b + 1);
+      d.add_dim(b, s, o * b - s, 0);
+      return build(d, id);
+    }
+    GeneratedCase g = build(draw_valid(op, SpaceBatchMode::kNotIdentity), id);
+    const std::int64_t request = predicted_request_bytes(*predicted_outputs(g.c));
+    g.c.memory_limit = draw_edge(0, request - 1);
+    return g;
+  }
+  throw std::logic_error("no generator for rule " + id + " of " + op_name(op));
+}
+
+// --- predicted outputs ---------------------------------------------------------------------
+
+struct Parsed {
+  Shape input;
+  DType dtype;
+  std::vector<std::int64_t> block, pairs;
+  bool identity = false;
+};
+
+std::optional<Parsed> parse(const conformance::Case& c) {
+  const Tensor& input = input_tensor(c, "input");
+  const Tensor& block = input_tensor(c, "block_shape");
+  const Tensor& pairs = input_tensor(c, pairs_name(c.op));
+  auto index = [](const Tensor& t) { return t.dtype() == DType::kInt32 || t.dtype() == DType::kInt64; };
+  if (!index(block) || !index(pairs) || block.rank() != 1) return std::nullopt;
+  const std::int64_t m = block.dim(0);
+  if (input.rank() < m + 1 || pairs.shape() != Shape{m, 2}) return std::nullopt;
+  Parsed p{input.shape(), input.dtype(), index_values(block), index_values(pairs)};
+  int first = 0, last = static_cast<int>(m) - 1;
+  auto trivial = [&](int i) { return p.block[i] == 1 && p.pairs[2 * i] == 0 && p.pairs[2 * i + 1] == 0; };
+  while (first < m && trivial(first)) ++first;
+  while (last >= first && trivial(last)) --last;
+  if (last - first + 1 > 4) return std::nullopt;
+  p.identity = last < first;
+  return p;
+}
+
+}  // namespace
+
+rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode) {
+  return rc::gen::exec([mode] { return build(draw_valid(Op::kSpaceToBatchND, mode)); });
+}
+rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule) {
+  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(Op::kSpaceToBatchND, rule); });
+}
+rc::Gen<GeneratedCase> valid_batch_to_space_nd(SpaceBatchMode mode) {
+  return rc::gen::exec([mode] { return build(draw_valid(Op::kBatchToSpaceND, mode)); });
+}
+rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view rule) {
+  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(Op::kBatchToSpaceND, rule); });
+}
+
+std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conformance::Case& c) {
+  const std::optional<Parsed> p = parse(c);
+  if (!p) return std::nullopt;
+  if (p->identity) return std::vector<PredictedOutput>{};
+  std::int64_t product = 1;
+  for (std::int64_t b : p->block) {
+    if (b < 1) return std::nullopt;
+    product = multiply_without_overflow(product, b);
+  }
+  if (product <= 0) return std::nullopt;
+  ShapeBuilder shape;
+  if (!shape.add_dim(multiply_without_overflow(p->input[0], product)).ok()) return std::nullopt;
+  for (std::size_t i = 0; i < p->block.size(); ++i) {
+    std::int64_t padded = 0;
+    if (p->pairs[2 * i] < 0 || p->pairs[2 * i + 1] < 0 ||
+        __builtin_add_overflow(p->input[1 + i], p->pairs[2 * i], &padded) ||
+        __builtin_add_overflow(padded, p->pairs[2 * i + 1], &padded) || padded % p->block[i] != 0 ||
+        !shape.add_dim(padded / p->block[i]).ok())
+      return std::nullopt;
+  }
+  for (std::size_t d = 1 + p->block.size(); d < p->input.size(); ++d)
+    if (!shape.add_dim(p->input[d]).ok()) return std::nullopt;
+  return std::vector<PredictedOutput>{{p->dtype, shape.dims()}};
+}
+
+std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conformance::Case& c) {
+  const std::optional<Parsed> p = parse(c);
+  if (!p) return std::nullopt;
+  I128 product = 1;
+  for (std::int64_t b : p->block)
+    if (__builtin_mul_overflow(product, static_cast<I128>(b), &product)) return std::nullopt;
+  if (product <= 0 || product > kInt64Max || p->input[0] % static_cast<std::int64_t>(product) != 0)
+    return std::nullopt;
+  if (p->identity) return std::vector<PredictedOutput>{};
+  ShapeBuilder shape;
+  if (!shape.add_dim(p->input[0] / static_cast<std::int64_t>(product)).ok()) return std::nullopt;
+  for (std::size_t i = 0; i < p->block.size(); ++i) {
+    const I128 cropped = static_cast<I128>(p->input[1 + i]) * p->block[i] - p->pairs[2 * i] - p->pairs[2 * i + 1];
+    if (p->pairs[2 * i] < 0 || p->pairs[2 * i + 1] < 0 || cropped < 0 || cropped > kInt64Max ||
+        !shape.add_dim(static_cast<std::int64_t>(cropped)).ok())
+      return std::nullopt;
+  }
+  for (std::size_t d = 1 + p->block.size(); d < p->input.size(); ++d)
+    if (!shape.add_dim(p->input[d]).ok()) return std::nullopt;
+  return std::vector<PredictedOutput>{{p->dtype, shape.dims()}};
+}
+
+}  // namespace opconform::generators

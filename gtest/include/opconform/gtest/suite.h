@@ -1,0 +1,57 @@
+// The conformance suite inside your own GoogleTest run, against kernels linked into your test
+// binary (an OpTable: opconform/ops.h, the same signatures as the bundled ops).
+//
+//   #include <gtest/gtest.h>
+//   #include "opconform/gtest/suite.h"
+//
+//   int main(int argc, char** argv) {
+//     testing::InitGoogleTest(&argc, argv);
+//     opconform::gtest::register_suite("MyKernels", mykernels::op_table());
+//     return RUN_ALL_TESTS();
+//   }
+//
+// For every op whose table entry is set (a null entry leaves the op out), it registers
+//   MyKernels/Vectors.<op>/<vector>   each bundled conformance vector of the op (tf-cpu profile;
+//                                     the others are skipped with the reason), stable names
+//   MyKernels/Properties.<Op>_valid   generated valid cases (RapidCheck, opconform::generators)
+//   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
+// Every case is judged against the reference kernels with the contract's comparison: outputs
+// bit for bit widened by the unspecified-behaviour rules, errors by code (and message with
+// strict_messages). The properties print RapidCheck's seed; a failure prints the shrunk case and
+// an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a crash ends the
+// test binary (use `opconform validate` for crash isolation).
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+
+#include "opconform/ops.h"
+
+namespace opconform::gtest {
+
+// OPCONFORM_GTEST_VECTORS is set by the opconform::gtest target: the vectors installed with it
+// (the source tree's, in opconform's own build).
+#ifndef OPCONFORM_GTEST_VECTORS
+#error "opconform/gtest/suite.h needs the opconform::gtest target (it sets OPCONFORM_GTEST_VECTORS)"
+#endif
+
+// Where register_suite looks for vectors by default: $OPCONFORM_VECTORS, else the installed ones.
+inline std::string default_vectors_dir() {
+  const char* env = std::getenv("OPCONFORM_VECTORS");
+  return env && *env ? env : OPCONFORM_GTEST_VECTORS;
+}
+
+struct SuiteOptions {
+  std::string vectors_dir = default_vectors_dir();
+  bool vectors = true;
+  bool properties = true;
+  int property_cases = 200;       // per property (RC_PARAMS="max_success=N" overrides)
+  bool strict_messages = false;   // compare error messages too, not only codes
+};
+
+// Registers the suite's tests under `name` (a GoogleTest suite-name prefix). Call after
+// testing::InitGoogleTest and before RUN_ALL_TESTS. The table must outlive the run.
+void register_suite(const std::string& name, const OpTable& table, const SuiteOptions& options = {});
+
+}  // namespace opconform::gtest

@@ -1,0 +1,171 @@
+#include "opconform/gtest/suite.h"
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <memory>
+#include <vector>
+
+#include "opconform/conformance/compare.h"
+#include "opconform/conformance/format.h"
+#include "opconform/conformance/run.h"
+#include "opconform/conformance/unspecified.h"
+#include "opconform/conformance/vector.h"
+#include "opconform/generators/cases.h"
+#include "opconform/reference/op_table.h"
+
+namespace opconform::gtest {
+namespace {
+
+namespace fs = std::filesystem;
+using conformance::Case;
+using conformance::Strictness;
+
+bool implements(const OpTable& t, Op op) {
+  switch (op) {
+    case Op::kSpaceToBatchND: return t.space_to_batch_nd != nullptr;
+    case Op::kBatchToSpaceND: return t.batch_to_space_nd != nullptr;
+    case Op::kDynamicStitch: return t.dynamic_stitch != nullptr;
+    case Op::kParallelDynamicStitch: return t.parallel_dynamic_stitch != nullptr;
+    case Op::kDynamicPartition: return t.dynamic_partition != nullptr;
+    case Op::kSparseConcat: return t.sparse_concat != nullptr;
+  }
+  return false;
+}
+
+// "SpaceToBatchND" -> "space_to_batch_nd", the vectors' folder name.
+std::string folder_of(Op op) {
+  std::string out;
+  const std::string name = op_name(op);
+  for (std::size_t i = 0; i < name.size(); ++i) {
+    const char ch = name[i];
+    const bool upper = ch >= 'A' && ch <= 'Z';
+    const bool next_lower = i + 1 < name.size() && name[i + 1] >= 'a' && name[i + 1] <= 'z';
+    const bool prev_lower = i > 0 && name[i - 1] >= 'a' && name[i - 1] <= 'z';
+    if (upper && i > 0 && (prev_lower || next_lower) && out.back() != '_') out += '_';
+    out += static_cast<char>(upper ? ch - 'A' + 'a' : ch);
+  }
+  return out;
+}
+
+Strictness strictness(const SuiteOptions& o) { return o.strict_messages ? Strictness::kStrict : Strictness::kCodeOnly; }
+
+// The case's outcome under `table`, judged against `expectation`; a failure prints both.
+void expect_conforms(const OpTable& table, const Case& expectation, Strictness s) {
+  const conformance::Outcome actual = conformance::run_case(table, expectation);
+  const conformance::Comparison result = conformance::compare(expectation, actual, s);
+  EXPECT_TRUE(result.pass) << result.description << "\ncase:\n"
+                           << conformance::format_case(expectation) << "\n" << table.name << " returned:\n"
+                           << conformance::format_outcome(actual, "  ");
+}
+
+class VectorTest : public testing::Test {
+ public:
+  VectorTest(const OpTable& table, std::string file, Strictness s) : table_(table), file_(std::move(file)), s_(s) {}
+  void TestBody() override {
+    Case c;
+    const Status loaded = conformance::load_case_file(file_, &c);
+    ASSERT_TRUE(loaded.ok()) << loaded.message();
+    if (c.profile != "tf-cpu") GTEST_SKIP() << "profile " << c.profile << " (the suite judges tf-cpu)";
+    expect_conforms(table_, c, s_);
+  }
+
+ private:
+  const OpTable& table_;
+  std::string file_;
+  Strictness s_;
+};
+
+// One generated case: the reference's outcome, widened by the unspecified rules, is expected.
+void check_generated(const OpTable& table, const generators::GeneratedCase& g, Strictness s) {
+  Case c = g.c;
+  c.expected = conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
+  const conformance::Outcome actual = conformance::run_case(table, c);
+  const conformance::Comparison result = conformance::compare(c, actual, s);
+  if (!result.pass)
+    RC_FAIL(result.description + "\ncase:\n" + conformance::format_case(c) + "\n" + table.name +
+            " returned:\n" + conformance::format_outcome(actual, "  "));
+}
+
+class PropertyTest : public testing::Test {
+ public:
+  PropertyTest(const OpTable& table, Op op, bool valid, const SuiteOptions& o)
+      : table_(table), op_(op), valid_(valid), cases_(o.property_cases), s_(strictness(o)) {}
+  void TestBody() override {
+    // RC_PARAMS (seed, max_success, reproduce) overrides the count set here.
+    const std::string params = std::getenv("RC_PARAMS") ? std::getenv("RC_PARAMS") : "";
+    if (params.find("max_success") == std::string::npos)
+      ::setenv("RC_PARAMS", (params + (params.empty() ? "" : " ") + "max_success=" + std::to_string(cases_)).c_str(), 1);
+    const OpTable& table = table_;
+    const Strictness s = s_;
+    const Op op = op_;
+    const bool ok = valid_ ? rc::check([&table, s, op] { check_generated(table, *generators::valid_case(op), s); })
+                           : rc::check([&table, s, op] { check_generated(table, *generators::any_invalid_case(op), s); });
+    if (params.empty()) ::unsetenv("RC_PARAMS");
+    else ::setenv("RC_PARAMS", params.c_str(), 1);
+    EXPECT_TRUE(ok) << "RapidCheck found a counterexample (printed above, with the RC_PARAMS line that replays it)";
+  }
+
+ private:
+  const OpTable& table_;
+  Op op_;
+  bool valid_;
+  int cases_;
+  Strictness s_;
+};
+
+std::vector<fs::path> vector_files(const fs::path& dir) {
+  std::vector<fs::path> files;
+  std::error_code ec;
+  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+    if (it->path().extension() == ".json") files.push_back(it->path());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace
+
+void register_suite(const std::string& name, const OpTable& table, const SuiteOptions& options) {
+  const fs::path dir = options.vectors_dir;
+  const Strictness s = strictness(options);
+  for (Op op : kAllOps) {
+    if (!implements(table, op)) continue;
+    if (options.vectors) {
+      const std::vector<fs::path> files = vector_files(dir / folder_of(op));
+      if (files.empty()) {
+        // No vectors is a broken install or a wrong path, never a silent pass.
+        const std::string where = (dir / folder_of(op)).string();
+        testing::RegisterTest((name + "/Vectors").c_str(), (folder_of(op) + "/no_vectors").c_str(), nullptr,
+                              nullptr, __FILE__, __LINE__, [where]() -> testing::Test* {
+                                struct Missing : testing::Test {
+                                  std::string where;
+                                  void TestBody() override { FAIL() << "no *.json vectors in " << where; }
+                                };
+                                auto* t = new Missing;
+                                t->where = where;
+                                return t;
+                              });
+      }
+      for (const fs::path& file : files) {
+        const std::string test = folder_of(op) + "/" + file.stem().string();
+        const std::string path = file.string();
+        testing::RegisterTest((name + "/Vectors").c_str(), test.c_str(), nullptr, nullptr, path.c_str(), 1,
+                              [&table, path, s]() -> testing::Test* { return new VectorTest(table, path, s); });
+      }
+    }
+    if (options.properties) {
+      for (bool valid : {true, false}) {
+        const std::string test = std::string(op_name(op)) + (valid ? "_valid" : "_invalid");
+        testing::RegisterTest((name + "/Properties").c_str(), test.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                              [&table, op, valid, options]() -> testing::Test* {
+                                return new PropertyTest(table, op, valid, options);
+                              });
+      }
+    }
+  }
+}
+
+}  // namespace opconform::gtest

@@ -1,0 +1,59 @@
+// Exports an OpTable through the plug-in C ABI (include/opconform/impl.h): converts the
+// caller's tensor descriptors to Tensors, runs the op, and copies each output into a buffer from
+// call->allocate_output. The bundled plug-in and the test fakes are built on it.
+//
+//   extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_stitch(
+//       const opconform_call* call, const opconform_tensor* indices, int64_t n,
+//       const opconform_tensor* data, int64_t m) {
+//     return abi_export::dynamic_stitch(optimized::op_table(), call, indices, n, data, m);
+//   }
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "opconform/plugin_abi.h"
+#include "opconform/ops.h"
+
+#define OPCONFORM_PLUGIN_EXPORT __attribute__((visibility("default")))
+
+namespace opconform::validator::abi_export {
+
+// Each returns the op's code (OPCONFORM_CODE_*) and sets the message through the call. A
+// malformed descriptor gives INVALID_ARGUMENT "bad tensor descriptor: ...", a refused output
+// allocation RESOURCE_EXHAUSTED, an exception INTERNAL.
+std::int32_t space_to_batch_nd(const OpTable& table, const opconform_call* call,
+                               const opconform_tensor* input, const opconform_tensor* block_shape,
+                               const opconform_tensor* paddings);
+std::int32_t batch_to_space_nd(const OpTable& table, const opconform_call* call,
+                               const opconform_tensor* input, const opconform_tensor* block_shape,
+                               const opconform_tensor* crops);
+std::int32_t dynamic_stitch(const OpTable& table, const opconform_call* call,
+                            const opconform_tensor* indices, std::int64_t num_indices,
+                            const opconform_tensor* data, std::int64_t num_data);
+std::int32_t parallel_dynamic_stitch(const OpTable& table, const opconform_call* call,
+                                     const opconform_tensor* indices, std::int64_t num_indices,
+                                     const opconform_tensor* data, std::int64_t num_data);
+std::int32_t dynamic_partition(const OpTable& table, const opconform_call* call,
+                               const opconform_tensor* data, const opconform_tensor* partitions,
+                               std::int64_t num_partitions);
+std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
+                           const opconform_tensor* indices, std::int64_t num_indices,
+                           const opconform_tensor* values, std::int64_t num_values,
+                           const opconform_tensor* shapes, std::int64_t num_shapes,
+                           std::int64_t concat_dim);
+
+// A manifest entry for `op` accepting every dtype (data and index-like: the kernels answer
+// the argument-type and registration checks themselves) and any rank.
+opconform_op_caps unlimited_caps(int op);
+
+// The plumbing, for fakes that sabotage one step.
+// Reads a descriptor into a Tensor (deep copy); false with *error set when malformed.
+bool tensor_from_abi(const opconform_tensor& t, Tensor* out, std::string* error);
+// Allocates output `index` through the call and copies `t` into it; false when refused.
+bool write_output(const opconform_call* call, std::int32_t index, const Tensor& t);
+// Sets the message and returns the code of `status`.
+std::int32_t finish(const opconform_call* call, const Status& status);
+
+}  // namespace opconform::validator::abi_export

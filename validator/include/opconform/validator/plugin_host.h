@@ -1,0 +1,44 @@
+// The worker side of a C-ABI plug-in (docs/plugin-abi.md, section 1): loads the library,
+// checks its symbols, ABI version and manifest, and runs cases through its entry points with
+// fenced, poisoned output buffers. Runs inside opconform-worker, never in the validator.
+//
+//   std::unique_ptr<PluginHost> host;
+//   Status s = PluginHost::load("libimpl.so", &host);     // the first load failure
+//   ImplAnswer answer = host->run(c);                     // outputs, error, or fault
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "opconform/conformance/vector.h"
+#include "opconform/plugin_abi.h"
+#include "opconform/validator/protocol.h"
+
+namespace opconform::validator {
+
+// Guard bytes before and after every output buffer, and the poison byte of fresh outputs.
+inline constexpr std::size_t kGuardBytes = 64;
+inline constexpr std::uint8_t kGuardByte = 0xC3;
+inline constexpr std::uint8_t kPoisonByte = 0xA5;
+// opconform-worker's exit status when the plug-in ran out of memory (std::bad_alloc).
+inline constexpr int kWorkerExitOutOfMemory = 86;
+
+class PluginHost {
+ public:
+  static Status load(const std::string& path, std::unique_ptr<PluginHost>* out);
+  ~PluginHost();
+
+  const Manifest& manifest() const { return manifest_; }
+
+  // Runs `c` (its inputs, attrs and memory limit) through the entry point of its op.
+  // An op the manifest does not list is a fault.
+  ImplAnswer run(const conformance::Case& c);
+
+ private:
+  PluginHost() = default;
+  void* handle_ = nullptr;
+  Manifest manifest_;
+  void* entry_[OPCONFORM_NUM_OPS] = {};
+};
+
+}  // namespace opconform::validator

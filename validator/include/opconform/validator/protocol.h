@@ -1,0 +1,97 @@
+// The subprocess protocol of docs/plugin-abi.md (section 2): message framing, the manifest, and
+// the run/result messages that carry conformance vectors. Used on both sides: by the validator
+// (worker_client.h) and by opconform-worker, which speaks it for a C-ABI plug-in.
+//
+//   std::string wire = frame(run_message(7, c));       // 4-byte LE length + JSON
+//   ImplAnswer answer;
+//   Status s = parse_result_message(body, c, 7, &answer);
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "opconform/conformance/vector.h"
+#include "opconform/ops.h"
+#include "opconform/status.h"
+
+namespace opconform::validator {
+
+inline constexpr int kProtocolVersion = 1;
+inline constexpr std::uint32_t kMaxMessageBytes = std::uint32_t{1} << 30;
+
+// What an implementation declares for one op (impl.h, opconform_op_caps). Masks have bit
+// static_cast<int>(DType) set per dtype; a max of -1 means no limit.
+struct OpCaps {
+  Op op = Op::kSpaceToBatchND;
+  std::uint64_t dtypes = 0;
+  std::uint64_t param_dtypes = 0;
+  int min_rank = 0;
+  int max_rank = -1;
+  int min_block_dims = 0;
+  int max_block_dims = -1;
+};
+
+struct Manifest {
+  std::string name;
+  std::string profile = "tf-cpu";
+  std::vector<OpCaps> ops;
+  const OpCaps* find(Op op) const;  // nullptr when the op is not listed
+};
+
+// Whether `c` lies inside the manifest (docs/plugin-abi.md, "The manifest"); when not,
+// *reason says why ("op not listed", "dtype string not declared", "rank 5 > max_rank 4", ...).
+bool inside_manifest(const Manifest& manifest, const conformance::Case& c, std::string* reason);
+
+// What an implementation answered for one case.
+struct ImplAnswer {
+  enum class Kind { kOutputs, kError, kFault };
+  Kind kind = Kind::kFault;
+  conformance::Values outputs;  // kOutputs
+  Status error;                 // kError
+  std::string fault;            // kFault: the ABI or protocol violation
+};
+
+// Framing: 4-byte little-endian length, then the body.
+std::string frame(std::string_view body);
+
+// Accumulates bytes from a stream and cuts them into message bodies.
+class FrameDecoder {
+ public:
+  void feed(const char* data, std::size_t size) { buffer_.append(data, size); }
+  // The next complete body, if any. Sets *error (and returns nullopt) for a length of 0 or
+  // above kMaxMessageBytes.
+  std::optional<std::string> next(std::string* error);
+  bool empty() const { return buffer_.empty(); }
+
+ private:
+  std::string buffer_;
+};
+
+// Blocking helpers for the worker side. read_message: false at EOF or on error (*error set,
+// empty at a clean EOF between messages).
+bool read_message(int fd, std::string* body, std::string* error);
+bool write_message(int fd, std::string_view body);
+
+// Messages (JSON bodies).
+std::string hello_message();
+std::string load_error_message(std::string_view message);
+std::string manifest_message(const Manifest& manifest);
+// The program's answer to hello: its manifest, or a load error (returned as the Status
+// message).
+Status parse_manifest_message(std::string_view body, Manifest* out);
+
+// A run request: the case without expected, tags or provenance, memory_limit always set.
+std::string run_message(std::int64_t id, const conformance::Case& c);
+Status parse_run_message(std::string_view body, std::int64_t* id, conformance::Case* out);
+
+std::string result_message(std::int64_t id, const conformance::Case& request,
+                           const ImplAnswer& answer);
+// Reads a result for `request`; a malformed one is an error Status (the caller records it as
+// a fault).
+Status parse_result_message(std::string_view body, const conformance::Case& request,
+                            std::int64_t id, ImplAnswer* out);
+
+}  // namespace opconform::validator

@@ -1,0 +1,79 @@
+// The validator's side of the subprocess protocol: starts an implementation's program (the
+// C-ABI worker or an exec: command) in its own process group with pipes, handshakes, and runs
+// cases with a per-case timeout. A crash, hang or runaway allocation comes back as a RunResult
+// and the next run() starts a fresh process.
+//
+//   Worker worker({.argv = {"/path/opconform-worker", "lib.so"}, .address_space_bytes = 8 << 30});
+//   Manifest manifest;
+//   Status loaded = worker.start(&manifest);   // a load failure: stop the whole run
+//   RunResult r = worker.run(c);
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "opconform/conformance/vector.h"
+#include "opconform/validator/protocol.h"
+
+namespace opconform::validator {
+
+struct WorkerOptions {
+  std::vector<std::string> argv;          // program and arguments, exec'd directly
+  std::int64_t address_space_bytes = 0;   // RLIMIT_AS of the process; 0: none
+  std::vector<std::string> environment;   // NAME=VALUE entries added to (or replacing) ours
+  // A process that dies with a peak RSS of at least this many bytes ran out of memory
+  // (0: address_space_bytes * 3/4).
+  std::int64_t oom_rss_bytes = 0;
+  double timeout_seconds = 10;            // per case
+  double handshake_timeout_seconds = 30;  // start-up and manifest
+};
+
+struct RunResult {
+  enum class Kind { kAnswer, kCrash, kTimeout, kOutOfMemory, kProtocolFault };
+  Kind kind = Kind::kCrash;
+  ImplAnswer answer;   // kAnswer
+  std::string detail;  // otherwise: what happened, with the end of the process's stderr
+  double seconds = 0;
+};
+
+class Worker {
+ public:
+  explicit Worker(WorkerOptions options);
+  ~Worker();
+  Worker(const Worker&) = delete;
+  Worker& operator=(const Worker&) = delete;
+
+  // Starts the program and reads its manifest. An error is a load failure (message, plus the
+  // program's stderr when it says more).
+  Status start(Manifest* manifest);
+  // Runs one case, (re)starting the program first when it is not running.
+  RunResult run(const conformance::Case& c);
+  // Kills the process group, if any.
+  void stop();
+
+  int starts() const { return starts_; }
+
+ private:
+  enum class Wait { kMessage, kEof, kTimeout, kError };
+  Status spawn();
+  bool send(const std::string& wire, double deadline);
+  Wait receive(std::string* body, double deadline, std::string* error);
+  void drain_stderr();
+  // Reaps the process after its stdout closed (or kills it first when `kill`); describes how
+  // it ended and whether it looks like running out of memory.
+  std::string reap(bool kill, bool* out_of_memory);
+  std::string stderr_tail() const;
+
+  WorkerOptions options_;
+  pid_t pid_ = -1;
+  int stdin_fd_ = -1, stdout_fd_ = -1, stderr_fd_ = -1;
+  FrameDecoder decoder_;
+  std::string stderr_;  // the last bytes of the process's stderr in this case
+  std::int64_t next_id_ = 1;
+  int starts_ = 0;
+};
+
+}  // namespace opconform::validator
