@@ -17,7 +17,8 @@
 //   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
 // Every case is judged against the reference kernels with the contract's comparison: outputs
 // bit for bit widened by the unspecified-behaviour rules, errors by code (and message with
-// strict_messages). The properties print RapidCheck's seed; a failure prints the shrunk case and
+// strict_messages). Cases whose T is outside SuiteOptions::dtypes may be declined with an error.
+// The properties print RapidCheck's seed; a failure prints the shrunk case and
 // an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a crash ends the
 // test binary (use `opconform validate` for crash isolation).
 #pragma once
@@ -25,7 +26,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
+#include "opconform/dtype.h"
 #include "opconform/ops.h"
 
 namespace opconform::gtest {
@@ -48,6 +51,10 @@ struct SuiteOptions {
   bool properties = true;
   int property_cases = 200;       // per property (RC_PARAMS="max_success=N" overrides)
   bool strict_messages = false;   // compare error messages too, not only codes
+  // The element dtypes (T: the data or values) the implementation supports, as a plug-in's
+  // manifest declares them; empty: all. On a case of another T an error passes (the vector is
+  // reported skipped); a result is still judged.
+  std::vector<DType> dtypes;
 };
 
 // Registers the suite's tests under `name` (a GoogleTest suite-name prefix). Call after
