@@ -1,27 +1,29 @@
 #!/usr/bin/env bash
 # One entry point for a fresh Debian 12 machine (as root) and for CI:
-#   bash scripts/do.sh run    install what is missing, build, replay the bundled corpus
-#   bash scripts/do.sh test   install what is missing, build, run the whole ctest suite, then
-#                             a short libFuzzer smoke of every harness (fuzz preset)
-#   bash scripts/do.sh deps   only install the Debian packages
+#   bash scripts/do.sh run    install the product's packages, build the product only, and check
+#                             the bundled optimized kernels end to end with `opconform validate`
+#                             (every bundled vector, then generated cases): the verdict table
+#   bash scripts/do.sh test   install the developers' packages too, build everything, run the
+#                             whole ctest suite (the install + example + .deb check included),
+#                             then a short libFuzzer smoke of every harness (fuzz preset)
+#   bash scripts/do.sh deps [run|test]   only install the Debian packages of that command
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Every dependency is a Debian package (CMake never downloads anything).
-packages=(
+product_packages=(
   cmake ninja-build g++ python3
-  xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev
-  libgtest-dev librapidcheck-dev libbenchmark-dev
-  clang libclang-rt-14-dev libomp-14-dev llvm
+  xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev libgtest-dev librapidcheck-dev
+)
+test_packages=(
+  libbenchmark-dev clang libclang-rt-14-dev libomp-14-dev llvm pkg-config dpkg-dev
   # the third-party implementations the validator is tested against (adapters/)
   libarmnn-dev libarmnn-cpuref-backend22 libtorch-dev
 )
-# TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
-command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 
-install_deps() {
+install_packages() {
   local missing=()
-  for p in "${packages[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
   done
   if ((${#missing[@]})); then
@@ -32,23 +34,30 @@ install_deps() {
   fi
 }
 
-build() {
-  # tfjs versions are pinned in adapters/tfjs/package-lock.json; CMake itself never fetches.
-  (cd adapters/tfjs && npm ci --no-audit --no-fund --loglevel=error)
-  cmake --preset default
-  cmake --build --preset default -j "$(nproc)"
+product_deps() { install_packages "${product_packages[@]}"; }
+test_deps() {
+  local extra=()
+  # TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
+  command -v npm >/dev/null 2>&1 || extra+=(nodejs npm)
+  install_packages "${product_packages[@]}" "${test_packages[@]}" "${extra[@]}"
 }
 
 case "${1:-}" in
-  deps) install_deps ;;
+  deps)
+    if [[ ${2:-run} == test ]]; then test_deps; else product_deps; fi
+    ;;
   run)
-    install_deps
-    build
-    build/tools/opconform run
+    product_deps
+    cmake --preset product
+    cmake --build --preset product -j "$(nproc)"
+    build/bin/opconform validate --seed 1
     ;;
   test)
-    install_deps
-    build
+    test_deps
+    # tfjs versions are pinned in adapters/tfjs/package-lock.json; CMake itself never fetches.
+    (cd adapters/tfjs && npm ci --no-audit --no-fund --loglevel=error)
+    cmake --preset default
+    cmake --build --preset default -j "$(nproc)"
     ctest --preset default
     # fuzz-smoke: every libFuzzer harness (clang 14, ASan + UBSan) fuzzes briefly from its corpus
     cmake --preset fuzz
@@ -56,7 +65,7 @@ case "${1:-}" in
     ctest --test-dir build-fuzz -L fuzz-smoke -j "$(nproc)" --output-on-failure
     ;;
   *)
-    echo "usage: bash scripts/do.sh run|test|deps" >&2
+    echo "usage: bash scripts/do.sh run|test|deps [run|test]" >&2
     exit 2
     ;;
 esac
