@@ -1,4 +1,4 @@
-// Optimized BatchToSpaceND: the spec's checks in order (../shared/spec/space_to_batch_nd.md),
+// Optimized BatchToSpaceND: the spec's checks in order (docs/contract/space_to_batch_nd.md),
 // then the blocked kernel of space_batch_plan.h. Shares nothing with reference/.
 #include "opconform/optimized/batch_to_space_nd.h"
 

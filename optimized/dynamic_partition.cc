@@ -1,4 +1,4 @@
-// Optimized DynamicPartition (../shared/spec/dynamic_stitch.md): count, prefix-sum, stable
+// Optimized DynamicPartition (docs/contract/dynamic_stitch.md): count, prefix-sum, stable
 // scatter.
 //
 // The positions are split into contiguous chunks (one per thread, or per injected tile); each

@@ -1,4 +1,4 @@
-// Optimized DynamicStitch and ParallelDynamicStitch (../shared/spec/dynamic_stitch.md).
+// Optimized DynamicStitch and ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 //
 // Each row of the uninitialised output is written exactly once: its last writer's row, or
 // zero for a gap (string outputs start as empty strings, their zero). Extra memory stays

@@ -1,7 +1,7 @@
 // Private helper of optimized SpaceToBatchND and BatchToSpaceND (nothing else includes it,
 // except their tests): the checks both ops share, and the blocked data-movement kernel.
 //
-// After validation and collapsing (../shared/spec/space_to_batch_nd.md, "Collapsing") both
+// After validation and collapsing (docs/contract/space_to_batch_nd.md, "Collapsing") both
 // ops move data between two views of the same K internal block dims:
 //   space side  [batch] + space_0..space_{K-1} + [depth]
 //   batch side  [P * batch] + blocked_0..blocked_{K-1} + [depth],   P = prod(block_i)

@@ -1,4 +1,4 @@
-// Optimized SparseConcat (../shared/spec/sparse_concat.md).
+// Optimized SparseConcat (docs/contract/sparse_concat.md).
 //
 // Validation reads the entries once, for check 10's offset-overflow scan (the concat-dim column
 // of every input with a nonzero offset), before anything is allocated. Then:

@@ -1,4 +1,4 @@
-// Properties of BatchToSpaceND (../../shared/spec/space_to_batch_nd.md): the five every op has
+// Properties of BatchToSpaceND (docs/contract/space_to_batch_nd.md): the five every op has
 // (support/op_properties.h), then the page's laws, each checked on both layers. The round trip
 // with SpaceToBatchND is in space_to_batch_nd_properties.cc.
 #include <algorithm>

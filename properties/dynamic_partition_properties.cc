@@ -1,4 +1,4 @@
-// Properties of DynamicPartition (../../shared/spec/dynamic_stitch.md): the five every op has
+// Properties of DynamicPartition (docs/contract/dynamic_stitch.md): the five every op has
 // (support/op_properties.h), then the page's laws, each checked on both layers. The round trip
 // with DynamicStitch is in dynamic_stitch_properties.cc and parallel_dynamic_stitch_properties.cc.
 #include <gtest/gtest.h>

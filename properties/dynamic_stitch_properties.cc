@@ -1,4 +1,4 @@
-// Properties of DynamicStitch (../../shared/spec/dynamic_stitch.md): the five every op has
+// Properties of DynamicStitch (docs/contract/dynamic_stitch.md): the five every op has
 // (support/op_properties.h), then the page's laws, each checked on both layers.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>

@@ -1,4 +1,4 @@
-// Properties of ParallelDynamicStitch (../../shared/spec/dynamic_stitch.md): the five every op
+// Properties of ParallelDynamicStitch (docs/contract/dynamic_stitch.md): the five every op
 // has (support/op_properties.h; the differential one accepts any allowed winner), then the
 // page's laws, each checked on both layers.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Properties of SpaceToBatchND (../../shared/spec/space_to_batch_nd.md): the five every op has
+// Properties of SpaceToBatchND (docs/contract/space_to_batch_nd.md): the five every op has
 // (support/op_properties.h), then the page's laws, each checked on both layers.
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-// Properties of SparseConcat (../../shared/spec/sparse_concat.md): the five every op has
+// Properties of SparseConcat (docs/contract/sparse_concat.md): the five every op has
 // (support/op_properties.h; equal-coordinate runs compare as multisets), then the page's laws,
 // each checked on both layers. The expected outputs of the laws are built here from the spec.
 #include <algorithm>

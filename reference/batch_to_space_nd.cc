@@ -1,6 +1,6 @@
 // Reference BatchToSpaceND: the spec's checks in order, then the inverse of SpaceToBatchND's
 // documented steps (reshape, permute, reshape, crop) on xt::xarray, each step materialised, on
-// the input seen through the collapsing rule. See ../shared/spec/space_to_batch_nd.md.
+// the input seen through the collapsing rule. See docs/contract/space_to_batch_nd.md.
 #include "opconform/reference/batch_to_space_nd.h"
 
 #include <exception>

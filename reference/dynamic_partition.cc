@@ -1,4 +1,4 @@
-// Reference DynamicPartition: a literal transcription of ../shared/spec/dynamic_stitch.md.
+// Reference DynamicPartition: a literal transcription of docs/contract/dynamic_stitch.md.
 // Checks run in the page's order (after the README's pre-checks); then each slice data[j, ...]
 // is appended to outputs[partitions[j]], j in row-major order (a stable split).
 //

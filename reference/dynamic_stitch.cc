@@ -1,5 +1,5 @@
 // Reference DynamicStitch and ParallelDynamicStitch: a literal transcription of
-// ../shared/spec/dynamic_stitch.md. Checks run in the page's order (after the README's
+// docs/contract/dynamic_stitch.md. Checks run in the page's order (after the README's
 // pre-checks), then rows are copied in order over m, then over the flat position i, so the
 // last (m, i) wins. ParallelDynamicStitch takes the same path (processing the lists in order is
 // one of its allowed outcomes) and names itself in its messages.

@@ -1,6 +1,6 @@
 // Reference SpaceToBatchND: the spec's checks in order, then its four documented steps
 // (zero-pad, reshape, permute, reshape) on xt::xarray, each step materialised, on the input
-// seen through the collapsing rule. See ../shared/spec/space_to_batch_nd.md.
+// seen through the collapsing rule. See docs/contract/space_to_batch_nd.md.
 #include "opconform/reference/space_to_batch_nd.h"
 
 #include <exception>

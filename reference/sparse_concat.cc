@@ -1,4 +1,4 @@
-// Reference SparseConcat: a literal transcription of ../shared/spec/sparse_concat.md.
+// Reference SparseConcat: a literal transcription of docs/contract/sparse_concat.md.
 //
 // Validation runs the spec's checks in its order (README pre-checks, then steps 1-11); the
 // compute step offsets the concat-dim coordinate of every entry of input k by the sum of the

@@ -26,7 +26,7 @@ bool any_nonzero(const Tensor* t) {
   return false;
 }
 
-// The differences spec/profiles.md documents, for a case whose expectation is tf-cpu's and
+// The differences docs/contract/profiles.md documents, for a case whose expectation is tf-cpu's and
 // whose comparison failed with `verdict`. Deliberately simple predicates on the tf-cpu
 // message; the docs list them.
 bool documented_profile_difference(const conformance::Case& c, Verdict verdict, const Status& actual,

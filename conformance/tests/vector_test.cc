@@ -230,7 +230,7 @@ TEST(Vector, ReadmeExamplesLoad) {
     }
   },
   "tags": ["golden"],
-  "provenance": "spec/space_to_batch_nd.md, golden example 1"
+  "provenance": "docs/contract/space_to_batch_nd.md, golden example 1"
 }
 )");
   s = load_case_file(OPCONFORM_TEST_DATA_DIR "/readme_error_example.json", &c);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the bundled conformance vectors under corpus/vectors/<op>/ (not tf-tests/).
 
-Every expected value below is written literally: copied from ../../shared/spec (page and example
+Every expected value below is written literally: copied from docs/contract/ (page and example
 named in each vector's provenance) or worked out by hand from the spec's formula; nothing here
 runs an implementation. The format is corpus/README.md ("opconform-vector/1").
 
@@ -35,11 +35,11 @@ I64_MAX = "9223372036854775807"    # 2^63 - 1
 I64_MIN = "-9223372036854775808"   # -2^63
 GIB4 = 4294967296
 
-SPEC_S2B = "spec/space_to_batch_nd.md"
-SPEC_DS = "spec/dynamic_stitch.md"
-SPEC_SC = "spec/sparse_concat.md"
-SPEC_ADV = "spec/advisories.md"
-SPEC_README = "spec/README.md"
+SPEC_S2B = "docs/contract/space_to_batch_nd.md"
+SPEC_DS = "docs/contract/dynamic_stitch.md"
+SPEC_SC = "docs/contract/sparse_concat.md"
+SPEC_ADV = "docs/contract/advisories.md"
+SPEC_README = "docs/contract/README.md"
 
 VECTORS = []  # (folder, file stem, vector)
 

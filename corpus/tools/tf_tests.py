@@ -10,9 +10,9 @@ Writes corpus/vectors/<op>/tf-tests/*.json (format: corpus/README.md) and corpus
 Every input and every expected outcome below is a literal from a TensorFlow test, except:
 - where a test computes its expectation at run time (a NumPy helper, another op), the
   expectation comes from the spec's documented index formula (`s2b_formula`, `b2s_formula`,
-  written from spec/space_to_batch_nd.md and checked against every literal case first);
+  written from docs/contract/space_to_batch_nd.md and checked against every literal case first);
 - error messages: TensorFlow's tests assert a substring or only an exception type; the exact
-  text is the spec's (spec/*.md), and for substring tests `check_contains` proves the
+  text is the spec's (docs/contract/*.md), and for substring tests `check_contains` proves the
   test's substring is inside it.
 Nothing here runs our own kernels.
 """
@@ -154,7 +154,7 @@ def to_json(obj, indent=0):
 
 
 # ---------------------------------------------------------------------------------------------
-# The spec's index formula for SpaceToBatchND / BatchToSpaceND (spec/space_to_batch_nd.md,
+# The spec's index formula for SpaceToBatchND / BatchToSpaceND (docs/contract/space_to_batch_nd.md,
 # "Result"), used only where a TensorFlow test computes its expectation at run time.
 
 def unravel(k, dims):
@@ -548,7 +548,7 @@ def spacetobatch_op_test():
                   "block_shape must be positive"),
               block_dtype="int64", pads_dtype="int32", x_dtype="float32",
               tags=["advisory:TFSA-2022-076"],
-              note="the regression test of TFSA-2022-076 (spec/advisories.md)")
+              note="the regression test of TFSA-2022-076 (docs/contract/advisories.md)")
     s2b_error(f, "SpaceToBatchNDErrorHandlingTest.testOutputSizeOutOfBounds",
               Fill("float32", [10, 19, 22], -3.5e35), [1879048192, 1879048192],
               [[0, 0], [0, 0]],
@@ -557,7 +557,7 @@ def spacetobatch_op_test():
                              "Negative.* dimension size caused by overflow"),
               block_dtype="int64", pads_dtype="int32", x_dtype="float32",
               tags=["advisory:TFSA-2022-076"],
-              note="the regression test of TFSA-2022-076 (spec/advisories.md)")
+              note="the regression test of TFSA-2022-076 (docs/contract/advisories.md)")
 
     for name in ("testSmall", "testSmall2", "testSmallPad1x1"):
         not_ported(f, "SpaceToBatchGradientTest." + name, GRADIENT)
@@ -729,7 +729,7 @@ def dynamic_stitch_op_test_py():
                                                  188.45382690429688)],
                message=check_contains("indices[0] is out of range", "out of range"),
                tags=["advisory:TFSA-2023-018"],
-               note="the regression test of TFSA-2023-018 (spec/advisories.md)")
+               note="the regression test of TFSA-2023-018 (docs/contract/advisories.md)")
 
     # ParallelDynamicStitchTest's own tests call data_flow_ops.dynamic_stitch (not parallel).
     p = "ParallelDynamicStitchTest."
@@ -1131,7 +1131,7 @@ def batch_to_space_nd_test_cc():
 
 
 # ---------------------------------------------------------------------------------------------
-# XLA's tests (tensorflow/compiler/tests): valid input behaves as in tf-cpu (spec/profiles.md
+# XLA's tests (tensorflow/compiler/tests): valid input behaves as in tf-cpu (docs/contract/profiles.md
 # lists XLA's differences: error checks only), so these are tf-cpu vectors; most repeat the
 # kernel tests' cases and only add their tag.
 
@@ -1225,7 +1225,7 @@ Rules followed:
   index formula (`s2b_formula`/`b2s_formula` in the generator, checked against every literal
   case of both ops first); never from our kernels.
 - TensorFlow's tests assert an exception type or a substring; the exact message is the spec's
-  (`../../shared/spec/`), and the generator checks that each asserted substring is inside it.
+  (`docs/contract/`), and the generator checks that each asserted substring is inside it.
 - A case stated by several tests (e.g. a TFLite `...ConstTest` and `...DynamicTest`, or the
   same data in the C++ and Python tests) is one file carrying every test's tag.
 - dtypes: Python ints are int32, `np.array` of Python ints is int64, the v1 wrappers

@@ -1,4 +1,4 @@
-// Tests of the optimized DynamicPartition (../shared/spec/dynamic_stitch.md): every check with
+// Tests of the optimized DynamicPartition (docs/contract/dynamic_stitch.md): every check with
 // its exact message and in its order, the golden example, the memory check (the first output
 // over the limit, a huge num_partitions without num_partitions-sized bookkeeping), then a
 // tile-boundary matrix (0, 1, t-1, t, t+1, 2t+1 positions for injected tiles of t rows; every

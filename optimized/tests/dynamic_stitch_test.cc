@@ -1,5 +1,5 @@
 // Tests of the optimized DynamicStitch and ParallelDynamicStitch
-// (../shared/spec/dynamic_stitch.md): every check with its exact message and in its order,
+// (docs/contract/dynamic_stitch.md): every check with its exact message and in its order,
 // the golden examples and advisories, then a tile-boundary matrix (rows 0, 1, t-1, t, t+1,
 // 2t+1 for injected destination blocks of t rows; every element width, bool and string; 1, 2,
 // 3 and 7 threads) with duplicates, gaps and scalar indices, compared bit for bit with a naive

@@ -1,4 +1,4 @@
-// Optimized SpaceToBatchND against the spec (../shared/spec/space_to_batch_nd.md): every check's
+// Optimized SpaceToBatchND against the spec (docs/contract/space_to_batch_nd.md): every check's
 // code and message, the golden examples, and bit-exact equality with an independent index
 // formula oracle (below) and with reference::SpaceToBatchND over a tile-boundary matrix,
 // every element width (1, 2, 4, 8, 16 bytes, string), thread counts 1, 2, 3, 7, injected

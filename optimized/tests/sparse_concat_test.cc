@@ -1,4 +1,4 @@
-// Tests of the optimized SparseConcat (../shared/spec/sparse_concat.md): every check with its
+// Tests of the optimized SparseConcat (docs/contract/sparse_concat.md): every check with its
 // exact message and in its order, the advisory and crash-path inputs, the golden examples,
 // then a tile-boundary matrix (0, 1, t-1, t, t+1, 2t+1 entries per input for injected tiles
 // of t entries; every element width, bool and string; ranks 1, 2, 3 and 5; every concat dim,

@@ -1,4 +1,4 @@
-// Unit tests of the reference BatchToSpaceND (../../shared/spec/space_to_batch_nd.md): every
+// Unit tests of the reference BatchToSpaceND (docs/contract/space_to_batch_nd.md): every
 // check with its exact message in the spec's order, the inverses of the golden examples, the
 // collapsing rule, the advisory, the quirks, dtypes, the memory limit, the xtensor steps
 // against the spec's formula, and BatchToSpaceND(SpaceToBatchND(x)) == x.

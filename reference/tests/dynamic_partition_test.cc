@@ -1,4 +1,4 @@
-// Unit tests of the reference DynamicPartition (../shared/spec/dynamic_stitch.md): every check
+// Unit tests of the reference DynamicPartition (docs/contract/dynamic_stitch.md): every check
 // with its exact message, the golden examples, scalar partitions, memory accounting with a
 // huge num_partitions, every dtype bit for bit, and outputs left untouched on error.
 #include "opconform/reference/dynamic_partition.h"

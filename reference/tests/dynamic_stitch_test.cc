@@ -1,5 +1,5 @@
 // Unit tests of the reference DynamicStitch and ParallelDynamicStitch
-// (../shared/spec/dynamic_stitch.md): every check with its exact message, the golden examples,
+// (docs/contract/dynamic_stitch.md): every check with its exact message, the golden examples,
 // the advisories TFSA-2022-145 and TFSA-2023-018, the 2147483647 index, duplicates, every dtype
 // bit for bit, and outputs left untouched on error.
 #include "opconform/reference/dynamic_stitch.h"

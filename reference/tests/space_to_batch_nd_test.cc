@@ -1,4 +1,4 @@
-// Unit tests of the reference SpaceToBatchND (../../shared/spec/space_to_batch_nd.md): every
+// Unit tests of the reference SpaceToBatchND (docs/contract/space_to_batch_nd.md): every
 // check with its exact message in the spec's order, the golden examples, the collapsing rule,
 // the advisories, dtypes, the memory limit, and the xtensor steps against the spec's formula.
 #include "opconform/reference/space_to_batch_nd.h"

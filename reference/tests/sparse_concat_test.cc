@@ -1,4 +1,4 @@
-// Unit tests of the reference SparseConcat against ../shared/spec/sparse_concat.md: every
+// Unit tests of the reference SparseConcat against docs/contract/sparse_concat.md: every
 // check with its exact code and message (in the spec's order), the advisory and crash-path
 // inputs of advisories.md, the golden examples, and bit-exact results over every dtype.
 #include "opconform/reference/sparse_concat.h"

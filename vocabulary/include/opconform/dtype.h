@@ -1,4 +1,4 @@
-// The dtypes of ../shared/spec/README.md with TensorFlow's names, their in-memory element
+// The dtypes of docs/contract/README.md with TensorFlow's names, their in-memory element
 // types, and a visitor that turns a runtime DType into a static element type.
 //
 //   visit_dtype(t.dtype(), [&](auto tag) { using T = typename decltype(tag)::type; ... });

@@ -15,7 +15,7 @@
 //                       std::span<const Tensor> shapes, std::int64_t concat_dim,
 //                       SparseTensor* output, const ExecOptions& = {});
 //
-// Contract (../shared/spec/README.md): on error the outputs are left untouched; on success
+// Contract (docs/contract/README.md): on error the outputs are left untouched; on success
 // they are replaced. Checks run in the spec's order; the first failing one is reported.
 // Attributes are int64 so out-of-range attribute values can be expressed and rejected.
 #pragma once

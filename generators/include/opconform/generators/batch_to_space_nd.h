@@ -1,4 +1,4 @@
-// Case generators of BatchToSpaceND (../../../shared/spec/space_to_batch_nd.md).
+// Case generators of BatchToSpaceND (docs/contract/space_to_batch_nd.md).
 //
 // Valid cases are built by construction: block shape, input spatial sizes and the output
 // batch are drawn, the input batch is output batch * P and the crops are drawn inside

@@ -1,4 +1,4 @@
-// Case generators of DynamicPartition (../../../shared/spec/dynamic_stitch.md).
+// Case generators of DynamicPartition (docs/contract/dynamic_stitch.md).
 //
 // Valid cases are built by construction: partitions of rank 0..3 (a scalar too), data =
 // partitions.shape + a slice shape of rank 0..2, num_partitions mostly in [1, 6] (sometimes up

@@ -1,4 +1,4 @@
-// Case generators of DynamicStitch and ParallelDynamicStitch (../../../shared/spec/
+// Case generators of DynamicStitch and ParallelDynamicStitch (docs/contract/
 // dynamic_stitch.md); both ops take the same inputs and run the same checks, so every function
 // takes the op.
 //

@@ -1,4 +1,4 @@
-// Case generators of SpaceToBatchND (../../../shared/spec/space_to_batch_nd.md).
+// Case generators of SpaceToBatchND (docs/contract/space_to_batch_nd.md).
 //
 // Valid cases are built by construction: the block shape, the output sizes and the paddings
 // are drawn first and the input sizes derived from them. M runs from 0 to 6 (input rank up to

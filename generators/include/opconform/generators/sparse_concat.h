@@ -1,4 +1,4 @@
-// Case generators of SparseConcat (../../../shared/spec/sparse_concat.md).
+// Case generators of SparseConcat (docs/contract/sparse_concat.md).
 //
 // Valid cases are built by construction: N in [2, 4] inputs of rank r in [1, 4] sharing every
 // dim but the concat dim cd, concat_dim given as cd or cd - r; each input's entries sorted,

@@ -1,4 +1,4 @@
-// Optimized BatchToSpaceND (../shared/spec/space_to_batch_nd.md).
+// Optimized BatchToSpaceND (docs/contract/space_to_batch_nd.md).
 #pragma once
 
 #include "opconform/ops.h"

@@ -1,4 +1,4 @@
-// Optimized DynamicPartition (../shared/spec/dynamic_stitch.md).
+// Optimized DynamicPartition (docs/contract/dynamic_stitch.md).
 #pragma once
 
 #include "opconform/ops.h"

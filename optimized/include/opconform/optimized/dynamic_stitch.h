@@ -1,4 +1,4 @@
-// Optimized DynamicStitch and ParallelDynamicStitch (../shared/spec/dynamic_stitch.md).
+// Optimized DynamicStitch and ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 #pragma once
 
 #include "opconform/ops.h"

@@ -1,4 +1,4 @@
-// Optimized SpaceToBatchND (../shared/spec/space_to_batch_nd.md).
+// Optimized SpaceToBatchND (docs/contract/space_to_batch_nd.md).
 #pragma once
 
 #include "opconform/ops.h"

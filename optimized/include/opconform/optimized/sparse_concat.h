@@ -1,4 +1,4 @@
-// Optimized SparseConcat (../shared/spec/sparse_concat.md).
+// Optimized SparseConcat (docs/contract/sparse_concat.md).
 #pragma once
 
 #include "opconform/ops.h"

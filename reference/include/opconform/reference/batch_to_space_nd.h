@@ -1,4 +1,4 @@
-// Reference BatchToSpaceND (../shared/spec/space_to_batch_nd.md).
+// Reference BatchToSpaceND (docs/contract/space_to_batch_nd.md).
 #pragma once
 
 #include "opconform/ops.h"

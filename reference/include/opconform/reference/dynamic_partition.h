@@ -1,4 +1,4 @@
-// Reference DynamicPartition (../shared/spec/dynamic_stitch.md).
+// Reference DynamicPartition (docs/contract/dynamic_stitch.md).
 #pragma once
 
 #include "opconform/ops.h"

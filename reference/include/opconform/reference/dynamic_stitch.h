@@ -1,4 +1,4 @@
-// Reference DynamicStitch and ParallelDynamicStitch (../shared/spec/dynamic_stitch.md).
+// Reference DynamicStitch and ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 #pragma once
 
 #include "opconform/ops.h"

@@ -1,6 +1,6 @@
 // Private helpers of the reference SpaceToBatchND and BatchToSpaceND (these two ops only):
 // the pre-checks of spec README, the collapsing rule, and copies between Tensor and
-// xt::xarray. See ../shared/spec/space_to_batch_nd.md.
+// xt::xarray. See docs/contract/space_to_batch_nd.md.
 #pragma once
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Reference SpaceToBatchND (../shared/spec/space_to_batch_nd.md).
+// Reference SpaceToBatchND (docs/contract/space_to_batch_nd.md).
 #pragma once
 
 #include "opconform/ops.h"

@@ -1,4 +1,4 @@
-// Reference SparseConcat (../shared/spec/sparse_concat.md).
+// Reference SparseConcat (docs/contract/sparse_concat.md).
 #pragma once
 
 #include "opconform/ops.h"
