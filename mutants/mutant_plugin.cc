@@ -1,6 +1,6 @@
-// A mutant as a plug-in (include/opconform/impl.h): the one op OPCONFORM_MUTANT_OP
+// A mutant as a plug-in (opconform/plugin_abi.h): the one op OPCONFORM_MUTANT_OP
 // (an OPCONFORM_OP_* number), computed by the mutated copy of its reference kernel that this
-// library is linked with (tests/mutants/catalogue.py), exported through the validator's
+// library is linked with (mutants/catalogue.py), exported through the validator's
 // abi_export like the bundled plug-in. Compiled once per op; mutant_name.cc names the mutant.
 //
 // Heap model: BufferChecks are on in the mutant (buffers from Tensor::uninitialized hold the

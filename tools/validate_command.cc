@@ -18,7 +18,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       "process, judged against the reference (docs/plugin-abi.md)\n"
       "exit 0: all passed, 1: a case failed, 2: the implementation could not be used");
   cmd->add_option("--impl", options->impl,
-                  "a plug-in shared library (include/opconform/impl.h) or exec:COMMAND speaking the "
+                  "a plug-in shared library (opconform/plugin_abi.h) or exec:COMMAND speaking the "
                   "subprocess protocol (default: the bundled optimized kernels)");
   cmd->add_option("--profile", options->profile, "judge under this profile (default: the implementation's)")
       ->check(CLI::IsMember({"tf-cpu", "xla", "tflite"}));

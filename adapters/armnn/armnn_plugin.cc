@@ -1,4 +1,4 @@
-// Arm NN (CpuRef backend) as an opconform plug-in (include/opconform/impl.h, ABI v1):
+// Arm NN (CpuRef backend) as an opconform plug-in (opconform/plugin_abi.h, ABI v1):
 // SpaceToBatchND and BatchToSpaceND, each call built as a one-layer network
 // input -> SpaceToBatchNd/BatchToSpaceNd -> output, optimized for CpuRef and run once.
 //
@@ -8,7 +8,7 @@
 // negative or > UINT32_MAX value, an input rank other than 4) never reach Arm NN: the adapter
 // answers INVALID_ARGUMENT with a message starting "adapter:" so reports can tell them apart.
 // Everything else — shape checks, output shape inference, the copy — is Arm NN's.
-#include <opconform/impl.h>
+#include <opconform/plugin_abi.h>
 
 #include <armnn/ArmNN.hpp>
 #include <armnn/BackendId.hpp>

@@ -1,4 +1,4 @@
-// libtorch (CPU) as an opconform plug-in (include/opconform/impl.h, ABI v1). Torch has none of
+// libtorch (CPU) as an opconform plug-in (opconform/plugin_abi.h, ABI v1). Torch has none of
 // these ops by name; each is the obvious composition of torch calls, and every check and
 // result is torch's:
 //   SparseConcat:     sparse_coo_tensor per input, at::cat along concat_dim, coalesce()
@@ -8,7 +8,7 @@
 //                     undefined in torch's docs, so the adapter answers UNIMPLEMENTED there).
 //   DynamicPartition: outputs[i] = data[partitions == i] (boolean-mask indexing).
 // Kept to this one translation unit on ATen only: torch headers are slow to compile.
-#include <opconform/impl.h>
+#include <opconform/plugin_abi.h>
 
 #include <ATen/ATen.h>
 #include <torch/csrc/api/include/torch/version.h>

@@ -1,4 +1,4 @@
-// Exports an OpTable through the plug-in C ABI (include/opconform/impl.h): converts the
+// Exports an OpTable through the plug-in C ABI (opconform/plugin_abi.h): converts the
 // caller's tensor descriptors to Tensors, runs the op, and copies each output into a buffer from
 // call->allocate_output. The bundled plug-in and the test fakes are built on it.
 //

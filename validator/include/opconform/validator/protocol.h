@@ -22,7 +22,7 @@ namespace opconform::validator {
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::uint32_t kMaxMessageBytes = std::uint32_t{1} << 30;
 
-// What an implementation declares for one op (impl.h, opconform_op_caps). Masks have bit
+// What an implementation declares for one op (plugin_abi.h, opconform_op_caps). Masks have bit
 // static_cast<int>(DType) set per dtype; a max of -1 means no limit.
 struct OpCaps {
   Op op = Op::kSpaceToBatchND;
