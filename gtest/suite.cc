@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <vector>
 
 #include "opconform/conformance/compare.h"
@@ -119,19 +120,30 @@ class PropertyTest : public testing::Test {
   PropertyTest(const OpTable& table, Op op, bool valid, const SuiteOptions& o)
       : table_(table), op_(op), valid_(valid), cases_(o.property_cases), s_(strictness(o)), dtypes_(o.dtypes) {}
   void TestBody() override {
-    // RC_PARAMS (seed, max_success, reproduce) overrides the count set here.
-    const std::string params = std::getenv("RC_PARAMS") ? std::getenv("RC_PARAMS") : "";
-    if (params.find("max_success") == std::string::npos)
-      ::setenv("RC_PARAMS", (params + (params.empty() ? "" : " ") + "max_success=" + std::to_string(cases_)).c_str(), 1);
+    // As RC_GTEST_PROP does, with the configured parameters (RC_PARAMS: seed, reproduce, ...)
+    // and this suite's case count unless RC_PARAMS sets max_success.
+    const testing::TestInfo* info = testing::UnitTest::GetInstance()->current_test_info();
+    rc::detail::TestMetadata metadata;
+    metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
+    metadata.description = info->name();
+    rc::detail::TestParams params = rc::detail::configuration().testParams;
+    const char* env = std::getenv("RC_PARAMS");
+    if (env == nullptr || std::string(env).find("max_success") == std::string::npos) params.maxSuccess = cases_;
     const OpTable& table = table_;
     const Strictness s = s_;
     const Op op = op_;
     const std::vector<DType>& dtypes = dtypes_;
-    const bool ok = valid_ ? rc::check([&] { check_generated(table, *generators::valid_case(op), s, dtypes); })
-                           : rc::check([&] { check_generated(table, *generators::any_invalid_case(op), s, dtypes); });
-    if (params.empty()) ::unsetenv("RC_PARAMS");
-    else ::setenv("RC_PARAMS", params.c_str(), 1);
-    EXPECT_TRUE(ok) << "RapidCheck found a counterexample (printed above, with the RC_PARAMS line that replays it)";
+    const rc::detail::TestResult result =
+        valid_ ? rc::detail::checkTestable([&] { check_generated(table, *generators::valid_case(op), s, dtypes); },
+                                           metadata, params)
+               : rc::detail::checkTestable([&] { check_generated(table, *generators::any_invalid_case(op), s, dtypes); },
+                                           metadata, params);
+    if (!result.template is<rc::detail::SuccessResult>()) {
+      std::ostringstream message;
+      rc::detail::printResultMessage(result, message);
+      FAIL() << message.str() << "\n(when the test binary exits, RapidCheck prints the RC_PARAMS=\"reproduce=...\" "
+             << "line that replays this case; add --gtest_filter=" << info->test_suite_name() << "." << info->name() << ")";
+    }
   }
 
  private:
