@@ -5,12 +5,16 @@ Every case registered through bench/bench_common.h runs <Op>/<case>/optimized/th
 .../threads:2 and .../memcpy in the same process. For each repetition this computes
 memcpy time / kernel time (1.0 = as fast as copying the output bytes) and the two-thread
 speed-up t(1 thread) / t(2 threads), pairing runs of the same repetition of the same file,
-then reports the median, min and max over all repetitions of all files given.
+then reports the median, min and max over all repetitions of all files given. The Markdown
+table goes to stdout (or --markdown FILE); --data writes the file bench/plot.gp draws.
 
-  build-bench-s2b/bench/opconform_bench --benchmark_filter='SpaceToBatchND|BatchToSpaceND' \\
-      --benchmark_repetitions=5 --benchmark_format=json > run1.json
-  python3 bench/report.py run1.json [run2.json ...] --markdown table.md --data bench/ratios.dat
+  bench/measure.sh build-bench OUT/a 2 3            # run*.json, ref.json, runs.log, uptime.log in OUT/a
+  python3 bench/report.py OUT/a/run*.json OUT/a/ref.json --data bench/ratios.dat
   gnuplot -e "data='bench/ratios.dat'; out='bench/ratios.png'" bench/plot.gp
+
+The table in bench/RESULTS.md is exactly what this prints for the raw files kept with it:
+
+  python3 bench/report.py bench/results/[ab]/run*.json.gz bench/results/[ab]/ref.json.gz
 """
 
 import argparse
@@ -20,7 +24,7 @@ import statistics
 import sys
 from collections import defaultdict
 
-# Single-thread median ratio targets (issue 3); cases without one print "-".
+# Single-thread median ratio targets; cases without one print "-".
 TARGETS = {
     ("SpaceToBatchND", "f32_8x256x256x32_b2x2"): 0.85,
     ("SpaceToBatchND", "f32_8x1024x1024x1_b2x2"): 0.60,
@@ -30,7 +34,7 @@ TARGETS = {
     ("BatchToSpaceND", "f32_8x1024x1024x1_b2x2"): 0.60,
     ("BatchToSpaceND", "f32_1x2048x2048x1_b4x4_pad1x3x2x2"): 0.60,
     ("BatchToSpaceND", "f32_64x64x64x64x4_b2x2x2"): 0.70,
-    # Stitch: the issue's target per row size, applied to the permutation and to dup50.
+    # Stitch: one target per row size, applied to the permutation and to dup50.
     ("DynamicStitch", "f32_16Mx4B_perm"): 0.15,
     ("DynamicStitch", "f32_16Mx4B_dup50"): 0.15,
     ("DynamicStitch", "f32_256Kx256B_perm"): 0.80,
@@ -41,7 +45,8 @@ TARGETS = {
     ("SparseConcat", "f32_4x2.5M_rank3_dim1_sorted"): 0.40,
     ("SparseConcat", "f32_4x2.5M_rank3_dim2_random"): 0.10,
 }
-# TensorFlow 2.21's CPU algorithm on the same cases, as given in issue 3 (Stitch: per row size).
+# memcpy/kernel of TensorFlow 2.21's CPU algorithm on the same cases, for comparison (Stitch: per
+# row size).
 TENSORFLOW = {
     ("SpaceToBatchND", "f32_8x256x256x32_b2x2"): 0.66,
     ("SpaceToBatchND", "f32_8x1024x1024x1_b2x2"): 0.32,
@@ -61,7 +66,7 @@ TENSORFLOW = {
     ("SparseConcat", "f32_4x2.5M_rank3_dim1_sorted"): 0.0095,
     ("SparseConcat", "f32_4x2.5M_rank3_dim2_random"): 0.0068,
 }
-# Peak extra memory target (percent of the output), issue 3; SparseConcat has none.
+# Peak extra memory target (percent of the output); SparseConcat has none.
 PEAK_EXTRA_PCT_TARGET = 5.0
 PEAK_EXTRA_OPS = {"SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "DynamicPartition"}
 SHORT_OP = {"SpaceToBatchND": "S2B", "BatchToSpaceND": "B2S", "DynamicStitch": "Stitch",
@@ -77,7 +82,7 @@ ROW_SIZE_ORDER = ["16Mx4B", "256Kx256B", "16Kx4KiB"]
 
 
 def row_order(op, case):
-    """Issue order: op, then the target table's order, then row size, then name."""
+    """Table order: op, then the target table's order, then row size, then name."""
     op_rank = OP_ORDER.index(op) if op in OP_ORDER else len(OP_ORDER)
     keys = list(TARGETS)
     target_rank = keys.index((op, case)) if (op, case) in keys else len(keys)
