@@ -4,8 +4,8 @@
 #
 #   fuzz/run.sh fuzz [HARNESS|all] [-t SECONDS] [-j JOBS]  fork-mode fuzzing, then merge what it
 #                                                         grew into corpus/HARNESS and triage crashes;
-#                                                         appends the run's CPU time to fuzz/ledger.tsv
-#   fuzz/run.sh hours                                      CPU hours per harness from fuzz/ledger.tsv
+#                                                         appends the run's CPU time to the ledger
+#   fuzz/run.sh hours                                      CPU hours per harness from the ledger
 #   fuzz/run.sh minimize [HARNESS|all] [DIR...]            rebuild corpus/HARNESS as its named seeds
 #                                                         plus the fewest grown inputs (and DIR's)
 #                                                         that keep every coverage feature
@@ -25,7 +25,8 @@
 # fuzz_parallel_dynamic_stitch, fuzz_dynamic_partition, fuzz_sparse_concat, fuzz_vector_reader
 # (or without the fuzz_ prefix). Environment: OPCONFORM_FUZZ_BUILD (libFuzzer build, default
 # build-fuzz), OPCONFORM_FUZZ_TOOL (opconform-fuzz, default from that build),
-# OPCONFORM_FUZZ_CORPUS (default corpus), OPCONFORM_COV_BUILD (default build-fuzz-cov).
+# OPCONFORM_FUZZ_CORPUS (default corpus), OPCONFORM_COV_BUILD (default build-fuzz-cov),
+# OPCONFORM_FUZZ_LEDGER (the local log of fuzz runs, default <libFuzzer build>/fuzz-work/ledger.tsv).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -33,7 +34,7 @@ build="${OPCONFORM_FUZZ_BUILD:-$root/build-fuzz}"
 tool="${OPCONFORM_FUZZ_TOOL:-$build/fuzz/opconform-fuzz}"
 corpus="${OPCONFORM_FUZZ_CORPUS:-$root/corpus}"
 cov_build="${OPCONFORM_COV_BUILD:-$root/build-fuzz-cov}"
-ledger="${OPCONFORM_FUZZ_LEDGER:-$root/fuzz/ledger.tsv}"
+ledger="${OPCONFORM_FUZZ_LEDGER:-$build/fuzz-work/ledger.tsv}"
 findings="$corpus/vectors-findings"
 all_harnesses=(fuzz_space_to_batch_nd fuzz_batch_to_space_nd fuzz_dynamic_stitch
   fuzz_parallel_dynamic_stitch fuzz_dynamic_partition fuzz_sparse_concat fuzz_vector_reader)
@@ -145,8 +146,8 @@ copy_named_seeds() {
 
 # exec-rate [--from seeds|corpus] [HARNESS|all]: exec/s of each harness, non-fork,
 # OPCONFORM_RATE_SECONDS (default 40) per run, median of 3 runs.
-#   --from seeds (default): libFuzzer starts from the harness's named seeds only, the inputs
-#     issue 5's throughput figure is about ("seed-sized inputs"), and fuzzing grows from them.
+#   --from seeds (default): libFuzzer starts from the harness's named seeds only (the
+#     throughput on seed-sized inputs, FUZZING.md), and fuzzing grows from them.
 #   --from corpus: from the whole committed corpus, grown inputs included; its slowest few per
 #     cent take most of the time (`costs`).
 # Fuzzing rate: executions after libFuzzer's INITED line (the starting inputs loaded) over the
@@ -287,5 +288,5 @@ case "$cmd" in
   coverage) coverage ;;
   hours) hours ;;
   minimize) mkdir -p "$build/fuzz-work"; minimize "$@" ;;
-  *) sed -n '2,28p' "$0"; exit 2 ;;
+  *) sed -n '2,29p' "$0"; exit 2 ;;
 esac
