@@ -4,8 +4,8 @@
 # reference kernels (one call each) next to memcpy. `uptime` is logged every 30 s, because
 # the 2-core machine is shared and its load decides how much the timings mean.
 #
-#   bench/measure.sh build-bench /tmp/bench [RUNS=3] [REPS=3] [FILTER=.]
-#   python3 bench/report.py /tmp/bench/run*.json /tmp/bench/ref.json --data bench/ratios.dat
+#   bench/measure.sh build-bench OUTDIR [RUNS=3] [REPS=3] [FILTER=.]
+#   python3 bench/report.py OUTDIR/run*.json OUTDIR/ref.json --data bench/ratios.dat
 set -euo pipefail
 build=$1 out=$2 runs=${3:-3} reps=${4:-3} filter=${5:-.}
 bin=$build/bench/opconform_bench

@@ -1,4 +1,4 @@
-// SpaceToBatchND and BatchToSpaceND benchmarks (float32): the four cases per op, each
+// SpaceToBatchND and BatchToSpaceND benchmarks (float32): four cases per op, each
 // as optimized/threads:1|2, reference and memcpy of the output bytes (bench_common.h).
 // BatchToSpaceND takes the SpaceToBatchND output shape of the same case, crops = paddings.
 //

@@ -15,8 +15,8 @@ namespace {
 using opconform::Status;
 using opconform::Tensor;
 
-// DynamicStitch that is right except that it drops the last data row of the last list when
-// two or more lists are given: the kind of off-by-one the suite exists to catch.
+// DynamicStitch that is right except that it ignores the last list when two or more are given
+// (an off-by-one over the lists): the kind of bug the suite exists to catch.
 Status broken_stitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
                      const opconform::ExecOptions& options) {
   if (indices.size() < 2 || indices.back().num_elements() == 0)
