@@ -155,13 +155,31 @@ class PropertyTest : public testing::Test {
   std::vector<DType> dtypes_;
 };
 
-std::vector<fs::path> vector_files(const fs::path& dir) {
+// Every *.json below `dir`, sorted; `error` says why a folder could not be listed.
+std::vector<fs::path> vector_files(const fs::path& dir, std::string* error) {
   std::vector<fs::path> files;
   std::error_code ec;
-  for (auto it = fs::directory_iterator(dir, ec); !ec && it != fs::directory_iterator(); it.increment(ec))
+  for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec))
     if (it->path().extension() == ".json") files.push_back(it->path());
+  if (ec) *error = "cannot list " + dir.string() + ": " + ec.message();
+  else if (files.empty()) *error = "no *.json vectors in " + dir.string();
   std::sort(files.begin(), files.end());
   return files;
+}
+
+// A test that fails with `message`: a broken install or a wrong path is never a silent pass.
+void register_failure(const std::string& suite, const std::string& test, const std::string& message) {
+  class Failure : public testing::Test {
+   public:
+    explicit Failure(std::string message) : message_(std::move(message)) {}
+    void TestBody() override { FAIL() << message_; }
+
+   private:
+    std::string message_;
+  };
+  testing::RegisterTest(suite.c_str(), test.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+                        [message]() -> testing::Test* { return new Failure(message); });
 }
 
 }  // namespace
@@ -171,23 +189,13 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
   for (Op op : kAllOps) {
     if (!implements(table, op)) continue;
     if (options.vectors) {
-      const std::vector<fs::path> files = vector_files(dir / folder_of(op));
-      if (files.empty()) {
-        // No vectors is a broken install or a wrong path, never a silent pass.
-        const std::string where = (dir / folder_of(op)).string();
-        testing::RegisterTest((name + "/Vectors").c_str(), (folder_of(op) + "/no_vectors").c_str(), nullptr,
-                              nullptr, __FILE__, __LINE__, [where]() -> testing::Test* {
-                                struct Missing : testing::Test {
-                                  std::string where;
-                                  void TestBody() override { FAIL() << "no *.json vectors in " << where; }
-                                };
-                                auto* t = new Missing;
-                                t->where = where;
-                                return t;
-                              });
-      }
+      std::string error;
+      const std::vector<fs::path> files = vector_files(dir / folder_of(op), &error);
+      if (!error.empty()) register_failure(name + "/Vectors", folder_of(op) + "/vectors_readable", error);
       for (const fs::path& file : files) {
-        const std::string test = folder_of(op) + "/" + file.stem().string();
+        // <op>/<path below the op's folder, without .json>: stable across runs and installs.
+        const std::string test =
+            folder_of(op) + "/" + file.lexically_relative(dir / folder_of(op)).replace_extension().string();
         const std::string path = file.string();
         testing::RegisterTest((name + "/Vectors").c_str(), test.c_str(), nullptr, nullptr, path.c_str(), 1,
                               [&table, path, options]() -> testing::Test* { return new VectorTest(table, path, options); });

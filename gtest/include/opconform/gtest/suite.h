@@ -11,8 +11,9 @@
 //   }
 //
 // For every op whose table entry is set (a null entry leaves the op out), it registers
-//   MyKernels/Vectors.<op>/<vector>   each bundled conformance vector of the op (tf-cpu profile;
-//                                     the others are skipped with the reason), stable names
+//   MyKernels/Vectors.<op>/<vector>   each bundled conformance vector of the op, subfolders too
+//                                     (<op>/tf-tests/<name>); the tf-cpu profile is judged,
+//                                     the others are skipped with the reason; stable names
 //   MyKernels/Properties.<Op>_valid   generated valid cases (RapidCheck, opconform::generators)
 //   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
 // Every case is judged against the reference kernels with the contract's comparison: outputs
