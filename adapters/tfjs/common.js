@@ -103,7 +103,29 @@ function encodeBool(v) {
   throw faultError(`bool output element with value ${v} (neither 0 nor 1)`);
 }
 
+// A tensor tfjs returned must be one: dims integers in [0, 2^63), TensorShape's element count
+// (the running product, dim by dim) within int64, and as many values as that count. One that
+// is not is answered as a fault here, with what is wrong: the validator would judge it a fault
+// too (a malformed result), but would then restart the program, which for the WebGL adapter
+// means a new browser.
+const INT64_MAX = (1n << 63n) - 1n;
+function checkOutputShape(shape, length) {
+  const text = `[${shape.map((d) => (Number.isInteger(d) ? String(BigInt(d)) : String(d))).join(',')}]`;
+  let count = 1n;
+  for (const d of shape) {
+    if (!Number.isInteger(d)) throw faultError(`tfjs returned shape ${text}: the dim ${d} is not an integer`);
+    if (d < 0) throw faultError(`tfjs returned shape ${text}: negative dim ${d}`);
+    if (BigInt(d) > INT64_MAX) throw faultError(`tfjs returned shape ${text}: the dim ${BigInt(d)} is beyond int64`);
+    count *= BigInt(d);
+    if (count > INT64_MAX) throw faultError(`tfjs returned shape ${text}: its element count overflows int64`);
+  }
+  if (BigInt(length) !== count) {
+    throw faultError(`tfjs returned ${length} elements for shape ${text} (${count} elements)`);
+  }
+}
+
 function encodeOutput(dtype, shape, values) {
+  checkOutputShape(shape, values.length);
   let parts;
   if (dtype === 'float32') {
     const bits = new Uint32Array(values.buffer, values.byteOffset, values.length);
