@@ -26,6 +26,32 @@
     return tf.backend().gpgpu.gl;
   }
 
+  // Whether this WebGL 2 context can render to an integer (R32I) and a float (R32F) texture: a
+  // context of its own, so that tfjs's state is not touched.
+  function renderableFormats() {
+    const g = document.createElement('canvas').getContext('webgl2');
+    if (!g) return null;
+    const renderable = (internalFormat, format, type) => {
+      const tex = g.createTexture();
+      g.bindTexture(g.TEXTURE_2D, tex);
+      g.texImage2D(g.TEXTURE_2D, 0, internalFormat, 1, 1, 0, format, type, null);
+      const fb = g.createFramebuffer();
+      g.bindFramebuffer(g.FRAMEBUFFER, fb);
+      g.framebufferTexture2D(g.FRAMEBUFFER, g.COLOR_ATTACHMENT0, g.TEXTURE_2D, tex, 0);
+      const ok = g.getError() === g.NO_ERROR &&
+                 g.checkFramebufferStatus(g.FRAMEBUFFER) === g.FRAMEBUFFER_COMPLETE;
+      g.deleteFramebuffer(fb);
+      g.deleteTexture(tex);
+      return ok;
+    };
+    const floatExt = g.getExtension('EXT_color_buffer_float') !== null;
+    const result = {r32i: renderable(g.R32I, g.RED_INTEGER, g.INT),
+                    r32f: renderable(g.R32F, g.RED, g.FLOAT), ext_color_buffer_float: floatExt};
+    const lose = g.getExtension('WEBGL_lose_context');
+    if (lose) lose.loseContext();
+    return result;
+  }
+
   // What the backend runs on: WebGL version, renderer, texture formats and limits.
   window.opconformInfo = async () => {
     if (!(await tf.setBackend('webgl')) || tf.getBackend() !== 'webgl') {
@@ -52,13 +78,16 @@
       render_float32_enabled: e.getBool('WEBGL_RENDER_FLOAT32_ENABLED'),
       download_float_enabled: e.getBool('WEBGL_DOWNLOAD_FLOAT_ENABLED'),
       force_f16_textures: e.getBool('WEBGL_FORCE_F16_TEXTURES'),
+      // The formats tfjs picked for its textures, and how it reads them back (WebGL 2: floats
+      // through a pixel-pack buffer).
       texture_formats: {float: glEnum(cfg.internalFormatFloat),
                         packed_float: glEnum(cfg.internalFormatPackedFloat),
-                        half_float: glEnum(cfg.internalFormatHalfFloat),
-                        download: glEnum(cfg.downloadTextureFormat)},
-      // tfjs has no integer textures: int32 and bool tensors live in the float textures above.
+                        half_float: glEnum(cfg.internalFormatHalfFloat)},
+      buffer_readback: e.getBool('WEBGL_BUFFER_SUPPORTED'),
+      // tfjs has no integer textures: int32 and bool tensors live in the float textures above,
+      // whatever the context could do (renderable: what this context can render to).
       int32_storage: e.getBool('WEBGL_RENDER_FLOAT32_ENABLED') ? 'float32 textures' : 'float16 textures',
-      webgl2_integer_textures_available: e.getNumber('WEBGL_VERSION') === 2,
+      renderable: renderableFormats(),
       pack: e.getBool('WEBGL_PACK'),
       cpu_forward: e.getBool('WEBGL_CPU_FORWARD'),
       cpu_handoff_size_threshold: e.getNumber('CPU_HANDOFF_SIZE_THRESHOLD'),
