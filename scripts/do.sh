@@ -56,6 +56,9 @@ case "${1:-}" in
     test_deps
     # tfjs versions are pinned in adapters/tfjs/package-lock.json; CMake itself never fetches.
     (cd adapters/tfjs && npm ci --no-audit --no-fund --loglevel=error)
+    # The WebAssembly backend's adapter likewise (adapters/tfjs-wasm, a few seconds). The WebGL
+    # one needs a browser and is installed by hand (docs/third-party.md).
+    (cd adapters/tfjs-wasm && npm ci --no-audit --no-fund --loglevel=error)
     cmake --preset default
     cmake --build --preset default -j "$(nproc)"
     ctest --preset default
