@@ -48,6 +48,7 @@ set(CPACK_PACKAGE_INSTALL_DIRECTORY opconform)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
+set(CPACK_STRIP_FILES TRUE)  # executables and plug-ins; the static libraries keep their symbols
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # libc6, libstdc++6, libgomp1, ... from the binaries
 # What the CMake package's targets need at the user's build: GoogleTest and RapidCheck.
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "libgtest-dev, librapidcheck-dev")
