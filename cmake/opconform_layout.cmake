@@ -32,8 +32,10 @@ file(CREATE_LINK ${PROJECT_SOURCE_DIR}/corpus/vectors ${CMAKE_BINARY_DIR}/${OPCO
 # A library of the installed package: opconform_<name> in the build, opconform::<name> for users
 # (an alias here, the exported name after install). Its public headers are
 # <dir>/include/opconform/..., valid in the build tree and, as <prefix>/include, after install.
+# Position-independent, so that users (and the bundled plug-in) can link them into shared
+# libraries.
 function(opconform_public_library name)
-  set_target_properties(opconform_${name} PROPERTIES EXPORT_NAME ${name})
+  set_target_properties(opconform_${name} PROPERTIES EXPORT_NAME ${name} POSITION_INDEPENDENT_CODE ON)
   add_library(opconform::${name} ALIAS opconform_${name})
   get_target_property(type opconform_${name} TYPE)
   set(scope PUBLIC)
