@@ -20,10 +20,10 @@ foreach(library IN LISTS opconform_libraries)
 endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/vectors/ DESTINATION ${OPCONFORM_DATA_DIR}/vectors)
-install(FILES README.md DESTINATION ${OPCONFORM_DOC_DIR})
-install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR} RENAME vectors.md)
-install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR} PATTERN "third-party" EXCLUDE)
-install(FILES FUZZING.md DESTINATION ${OPCONFORM_DOC_DIR})
+# The user docs keep the repository's relative layout, so their links between each other work.
+install(FILES README.md FUZZING.md DESTINATION ${OPCONFORM_DOC_DIR})
+install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
+install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR}/docs PATTERN "third-party" EXCLUDE)
 
 install(EXPORT opconformTargets NAMESPACE opconform:: DESTINATION ${OPCONFORM_CMAKE_DIR})
 configure_package_config_file(cmake/opconformConfig.cmake.in

@@ -26,7 +26,8 @@ for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libop
             lib/cmake/opconform/opconformConfig.cmake lib/cmake/opconform/opconformConfigVersion.cmake \
             lib/cmake/opconform/opconformTargets.cmake lib/pkgconfig/opconform-plugin-abi.pc \
             share/opconform/vectors/dynamic_stitch/golden_doc_example.json \
-            share/doc/opconform/README.md share/doc/opconform/contract/README.md share/doc/opconform/plugin-abi.md; do
+            share/doc/opconform/README.md share/doc/opconform/docs/contract/README.md share/doc/opconform/docs/plugin-abi.md \
+            share/doc/opconform/corpus/README.md; do
   [[ -e $prefix/$path ]] || fail "installed tree lacks $path"
 done
 [[ ! -e $prefix/include/opconform/reference/space_batch_common.h ]] || fail "an internal header was installed"
