@@ -256,6 +256,18 @@ TEST(Guards, AKernelThatWritesIntoItsInputsIsAFault) {
   EXPECT_CONTAINS(detail["stitch_int8"], "modified input 0 (indices[0]): 1 of 2 elements changed; element [0] was 1, now 8");
 }
 
+// 11. The corpus holds both sides of every range check: a partition range check that lets
+// num_partitions itself through (tools/boundary_coverage.py checks the other edges).
+TEST(Corpus, AnOffByOnePartitionRangeCheckFailsTheCorpus) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_PARTITION_OFF_BY_ONE);
+  o.corpus_dir = std::string(OPCONFORM_TEST_CORPUS) + "/dynamic_partition";
+  o.cases = 0;
+  const RunOutcome r = run_validator(o, "partition-off-by-one");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.count("error-vs-value"), 2) << r.out;
+  EXPECT_CONTAINS(r.out, "check_partition_range_equal_num_partitions");
+}
+
 // 12. and 13. Findings: grouped, each group shown once as its shrunk case.
 
 TEST(Findings, FailuresAreGroupedAndEachGroupIsShownOnce) {
