@@ -204,7 +204,7 @@ std::int64_t data_output_elements(const conformance::Case& c) {
 }
 
 rc::Gen<GeneratedCase> sized_valid_case(Op op) {
-  return rc::gen::exec([op] {
+  return rc::gen::resize(kValidatorCaseSize, rc::gen::exec([op] {
     // Empty outputs find no value bug: one case in twenty is empty on purpose (the empty paths),
     // the others are drawn until their output is not.
     const bool want_empty = *rc::gen::weightedElement<bool>({{1, true}, {19, false}});
@@ -218,11 +218,11 @@ rc::Gen<GeneratedCase> sized_valid_case(Op op) {
     GeneratedCase grown = g;
     grow(grown.c, (target + elements - 1) / elements);
     return small_enough(grown.c) ? grown : g;
-  });
+  }));
 }
 
 rc::Gen<GeneratedCase> validator_case(Op op) {
-  return rc::gen::weightedOneOf<GeneratedCase>({{2, sized_valid_case(op)}, {1, generators::any_invalid_case(op)}});
+  return rc::gen::oneOf(sized_valid_case(op), generators::any_invalid_case(op));
 }
 
 }  // namespace opconform::validator

@@ -17,13 +17,15 @@
 
 namespace opconform::validator {
 
-// The RapidCheck size the cases are drawn at (sizes come from the mix, not from RapidCheck).
+// The largest RapidCheck size (validate cycles through 0 .. kValidatorCaseSize). The invalid
+// cases use it as the generators do (small sizes give the minimal cases at a check's edge); the
+// valid ones are always drawn at this size, their own sizes come from the target above.
 inline constexpr int kValidatorCaseSize = 100;
 
-// Two valid cases (reshaped as above) to one invalid case (any rule of the op).
+// A valid case (reshaped as above) or an invalid case (any rule of the op), one to one.
 rc::Gen<generators::GeneratedCase> validator_case(Op op);
 
-// A valid case of `op`, reshaped as above.
+// A valid case of `op`, reshaped as above, at any RapidCheck size.
 rc::Gen<generators::GeneratedCase> sized_valid_case(Op op);
 
 // The elements of a case's data output (SpaceToBatchND/BatchToSpaceND output, merged, every

@@ -553,7 +553,7 @@ void Run::generated_phase() {
     std::string reason;
     for (int attempt = 0; attempt < kGenerationAttempts; ++attempt) {
       try {
-        Shrinkable s = validator_case(op)(random.split(), kValidatorCaseSize);
+        Shrinkable s = validator_case(op)(random.split(), static_cast<int>(i % (kValidatorCaseSize + 1)));
         Case candidate = s.value().c;
         if (!affordable(candidate)) continue;
         drawn = s;
