@@ -517,8 +517,8 @@ void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shr
       const std::size_t index = records_.size() - 1;
       present_group(index, c, j, shrinkable);
       if (jsonl_.is_open()) jsonl_ << jsonl_case_line(records_[index]) << std::flush;
+      write_reports(RunState::kRunning);
     }
-    write_reports(RunState::kRunning);
   }
   if (now_seconds() - last_report_ >= kReportInterval) write_reports(RunState::kRunning);
   progress(false);
