@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "conformance/format.h"
+#include "opconform/dtype.h"
 #include "validator/plugin_host.h"
 
 namespace opconform::validator {
@@ -69,7 +70,57 @@ std::string output_differences(const Tensor& expected, const Tensor& actual, con
 
 }  // namespace
 
+namespace {
+
+bool is_word_char(char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; }
+
+// `text` with every dtype name (a whole word) replaced by "<dtype>".
+std::string without_dtype_names(std::string_view text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    bool replaced = false;
+    if (i == 0 || !is_word_char(text[i - 1])) {
+      for (int d = 0; d < kNumDTypes && !replaced; ++d) {
+        const std::string_view name = dtype_name(all_dtypes()[d]);
+        const std::size_t end = i + name.size();
+        if (text.substr(i, name.size()) == name &&
+            (end == text.size() || !is_word_char(text[end]))) {
+          out += "<dtype>";
+          i = end;
+          replaced = true;
+        }
+      }
+    }
+    if (!replaced) out += text[i++];
+  }
+  return out;
+}
+
+// `text` with every bracketed list of blanked numbers ("[#]", "[#,#]", "[]", "[#:]") as "[…]".
+std::string without_number_lists(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '[') {
+      const std::size_t close = text.find(']', i);
+      if (close != std::string::npos &&
+          text.find_first_not_of("#,: -", i + 1) >= close) {
+        out += "[…]";
+        i = close;
+        continue;
+      }
+    }
+    out += text[i];
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string message_template(std::string_view text) {
+  return without_number_lists(blank_numbers(without_dtype_names(text)));
+}
+
+std::string blank_numbers(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
     const bool starts_number = std::isdigit(static_cast<unsigned char>(text[i])) && (i == 0 || !is_name_char(text[i - 1]));

@@ -17,10 +17,15 @@
 
 namespace opconform::validator {
 
-// `text` with every number that is not part of a name blanked to '#': "partitions[3] = 5 is not
-// in [0, 5)" -> "partitions[#] = # is not in [#, #)"; "float32" and "0x7fc00001" -> "float32",
-// "0x#". The template of a message: equal for the messages one check produces.
+// The template of a message: equal for the messages one check produces. Dtype names become
+// "<dtype>", numbers that are not part of a name '#' (blank_numbers), and a bracketed list of them
+// (a shape, an index, a slice) "[…]": "partitions[3] = 5 is not in [0, 5)" -> "partitions[…] = #
+// is not in [#, #)"; "type float32" -> "type <dtype>".
 std::string message_template(std::string_view text);
+
+// `text` with every number that is not part of a name blanked to '#': "data[1] = 2.5e-3" ->
+// "data[#] = #", "nan(0x7fc00001)" -> "nan(0x#)", "int64" stays.
+std::string blank_numbers(std::string_view text);
 
 // The differences between the case's expected outputs and `actual` (outputs of the op), up to
 // `max_shown` elements per output, each with its coordinate:

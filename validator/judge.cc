@@ -66,7 +66,14 @@ bool documented_profile_difference(const conformance::Case& c, Verdict verdict, 
   return false;
 }
 
-std::string summary(const conformance::Outcome& o) { return conformance::format_outcome(o, "    ", 16); }
+std::string without_final_newline(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+std::string summary(const conformance::Outcome& o) {
+  return without_final_newline(conformance::format_outcome(o, "    ", 16));
+}
 
 std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
 
@@ -75,7 +82,7 @@ std::string first_line(const std::string& text) { return text.substr(0, text.fin
 // signal's name).
 std::string failure_key(const std::string& detail, bool keep_parentheses = false) {
   std::string line = first_line(detail);
-  if (keep_parentheses) return message_template(line.substr(0, 160));
+  if (keep_parentheses) return blank_numbers(line.substr(0, 160));
   if (const std::size_t semicolon = line.find("; "); semicolon != std::string::npos) line.resize(semicolon);
   std::string key;
   int depth = 0;
@@ -116,7 +123,7 @@ std::string comparison_key(Verdict verdict, const conformance::Case& c, const St
 
 // What the case expected, for details that otherwise show only what went wrong.
 std::string expected_block(const conformance::Case& c) {
-  return "\n  expected:\n" + conformance::format_expected(c, "    ", 16);
+  return "\n  expected:\n" + without_final_newline(conformance::format_expected(c, "    ", 16));
 }
 }  // namespace
 

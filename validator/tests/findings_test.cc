@@ -11,12 +11,17 @@
 namespace opconform::validator {
 namespace {
 
-TEST(Findings, MessageTemplatesBlankNumbersButNotNames) {
-  EXPECT_EQ(message_template("partitions[3] = 5 is not in [0, 5)"), "partitions[#] = # is not in [#, #)");
-  EXPECT_EQ(message_template("data[1].shape = [2,3] does not start with indices[1].shape = [2]"),
-            "data[#].shape = [#,#] does not start with indices[#].shape = [#]");
-  EXPECT_EQ(message_template("float32 and int64, nan(0x7fc00001), -2.5e-3"), "float32 and int64, nan(0x#), -#");
-  EXPECT_EQ(message_template("killed by signal 11 (Segmentation fault)"), "killed by signal # (Segmentation fault)");
+TEST(Findings, MessageTemplatesBlankNumbersDtypesAndShapes) {
+  EXPECT_EQ(blank_numbers("partitions[3] = 5 is not in [0, 5)"), "partitions[#] = # is not in [#, #)");
+  EXPECT_EQ(blank_numbers("float32 and int64, nan(0x7fc00001), -2.5e-3"), "float32 and int64, nan(0x#), -#");
+  EXPECT_EQ(blank_numbers("killed by signal 11 (Segmentation fault)"), "killed by signal # (Segmentation fault)");
+  EXPECT_EQ(message_template("partitions[3] = 5 is not in [0, 5)"), "partitions[…] = # is not in [#, #)");
+  // One check, other shapes and dtypes: one template.
+  EXPECT_EQ(message_template("data.shape = [2,3] does not start with partitions.shape = [2]"),
+            message_template("data.shape = [] does not start with partitions.shape = [4,5,6]"));
+  EXPECT_EQ(message_template("Input 'data' has type uint8 that does not match type complex64"),
+            "Input 'data' has type <dtype> that does not match type <dtype>");
+  EXPECT_EQ(message_template("uint8x int32_t bfloat16"), "uint8x int32_t <dtype>");
 }
 
 conformance::Case stitch_with_expected(Tensor merged) {
