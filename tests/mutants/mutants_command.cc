@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "conformance/vector.h"
+#include "validator/interrupt.h"
 #include "validator/validate.h"
 #ifdef OPCONFORM_MUTANTS_FUZZ_CORPUS
 #include "fuzz/convert.h"
@@ -248,6 +250,11 @@ int run(const Options& o) {
   int exit_code = 0;
   for (const Mutant* m : selected) {
     Result r = hunt(*m, o, work);
+    if (const int sig = validator::interrupt_signal(); sig != 0) {  // Ctrl-C: stop, as validate does
+      fs::remove_all(work, ec);
+      std::signal(sig, SIG_DFL);
+      std::raise(sig);
+    }
     if (!r.error.empty()) {
       std::cerr << "opconform mutants: " << m->name << ": the plug-in could not be used:\n" << r.error;
       exit_code = 2;
