@@ -494,6 +494,8 @@ Status load_case_file(const std::filesystem::path& path, Case* out, const ReadLi
   const std::string source = path.string();
   std::error_code ec;
   const fs::file_status status = fs::status(path, ec);
+  if (ec && ec != std::errc::no_such_file_or_directory)  // a looping link, a folder without access, ...
+    return invalid_argument(source, ": cannot read: ", ec.message());
   if (!fs::exists(status)) return invalid_argument(source, ": cannot read: no such file");
   if (fs::is_directory(status)) return invalid_argument(source, ": cannot read: is a directory");
   const std::uintmax_t size = fs::file_size(path, ec);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -17,6 +18,7 @@
 
 #include "opconform/conformance/vector.h"
 #include "opconform/validator/install_layout.h"
+#include "opconform/validator/interrupt.h"
 #include "opconform/validator/validate.h"
 #ifdef OPCONFORM_HAVE_FUZZ
 #include "opconform/fuzz/convert.h"
@@ -108,7 +110,15 @@ bool fuzz_corpus_as_vectors(Op op, const std::string& fuzz_corpus, const fs::pat
     conformance::Case c;
     const std::string stem = entry.path().filename().string();
     if (!fuzz::fuzz_to_vector(harness, bytes, stem, &c).ok()) continue;
-    if (conformance::save_case_file(c, dir / (stem + ".json")).ok()) ++written;
+    const fs::path vector = dir / (stem + ".json");
+    if (!conformance::save_case_file(c, vector).ok()) continue;
+    // A vector larger than the reader takes (conformance::ReadLimits) could not be replayed, and
+    // validate reports an input it cannot read as an error: not kept.
+    if (fs::file_size(vector, ec) > static_cast<std::uintmax_t>(conformance::ReadLimits{}.max_file_bytes)) {
+      fs::remove(vector, ec);
+      continue;
+    }
+    ++written;
   }
   return written > 0;
 }
@@ -243,6 +253,11 @@ int run(const Options& o) {
   int exit_code = 0;
   for (const Mutant* m : selected) {
     Result r = hunt(*m, o, work);
+    if (const int sig = validator::interrupt_signal(); sig != 0) {  // Ctrl-C: stop, as validate does
+      fs::remove_all(work, ec);
+      std::signal(sig, SIG_DFL);
+      std::raise(sig);
+    }
     if (!r.error.empty()) {
       std::cerr << "opconform mutants: " << m->name << ": the plug-in could not be used:\n" << r.error;
       exit_code = 2;

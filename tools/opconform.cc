@@ -1,12 +1,13 @@
 // The opconform command line: `run` replays conformance vectors, `show` prints one,
 // `validate` checks an implementation, `mutants` measures the suite's detection power.
-// Each subcommand is added by its own function; usage errors are CLI11's (exit codes >= 100).
+// Each subcommand is added by its own function; a usage error exits with status 2.
 #include <iostream>
 
 #include <CLI/CLI.hpp>
 
 #include "opconform/conformance/format.h"
 #include "opconform/conformance/vector.h"
+#include "arguments.h"
 #include "replay.h"
 #include "mutants_command.h"
 #include "validate_command.h"
@@ -15,21 +16,33 @@ namespace {
 
 using namespace opconform;
 
+// `run --impl` beyond the built-in layers: a plug-in or an exec: program, through the validator.
+int run_other_implementation(const tools::ReplayOptions& options) {
+  const std::vector<std::string> paths = options.paths.empty() ? std::vector{tools::default_corpus()} : options.paths;
+  return tools::replay_through_validator(paths, options.impl,
+                                         options.strictness == conformance::Strictness::kStrict, options.json_report);
+}
+
 void add_run_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<tools::ReplayOptions>();
+  auto strict = std::make_shared<bool>(false);
   auto code_only = std::make_shared<bool>(false);
   CLI::App* run = app.add_subcommand(
       "run", "Replay conformance vectors (files, or folders of *.json; default: the bundled corpus)\n"
-             "exit 0: all passed, 1: a case failed, 2: a file could not be loaded");
+             "exit 0: all passed, 1: a case failed, 2: a file could not be loaded, or no vector ran");
   run->add_option("paths", options->paths, "vector files or folders (default: " + tools::default_corpus() + ")");
-  run->add_option("--impl", options->impl, "implementation to run")
-      ->check(CLI::IsMember({"reference", "optimized"}))
+  run->add_option("--impl", options->impl,
+                  "reference, optimized, a plug-in shared library or exec:COMMAND (as validate takes them)")
       ->capture_default_str();
   run->add_option("--json", options->json_report, "also write a machine-readable report to FILE");
-  run->add_flag("--code-only", *code_only, "compare error codes only, not messages");
-  run->callback([options, code_only, &exit_code] {
-    if (*code_only) options->strictness = conformance::Strictness::kCodeOnly;
-    exit_code = tools::replay(*options, std::cout, std::cerr);
+  CLI::Option* strict_flag = run->add_flag("--strict-messages", *strict, "compare error messages too, not only codes");
+  run->add_flag("--code-only", *code_only, "compare error codes only (the default)")->excludes(strict_flag);
+  run->callback([options, strict, &exit_code] {
+    options->strictness = *strict ? conformance::Strictness::kStrict : conformance::Strictness::kCodeOnly;
+    if (options->impl == "reference" || options->impl == "optimized")
+      exit_code = tools::replay(*options, std::cout, std::cerr);
+    else
+      exit_code = run_other_implementation(*options);
   });
 }
 
@@ -40,7 +53,7 @@ void add_show_command(CLI::App& app, int& exit_code) {
   CLI::App* show = app.add_subcommand("show", "Print one vector readably (exit 2 if it cannot be loaded)");
   show->add_option("file", *file, "the vector file")->required();
   show->add_option("--max-elements", *max_elements, "elements shown per tensor")
-      ->check(CLI::PositiveNumber)
+      ->check(tools::whole_number(1, std::int64_t{1} << 40))
       ->capture_default_str();
   show->add_flag("--canonical", *canonical, "print the vector's canonical JSON form instead");
   show->callback([file, max_elements, canonical, &exit_code] {
@@ -66,6 +79,10 @@ int main(int argc, char** argv) {
   add_show_command(app, exit_code);
   tools::add_validate_command(app, exit_code);
   mutants::add_mutants_command(app, exit_code);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return tools::exit_code_of_usage_error(app, e);
+  }
   return exit_code;
 }

@@ -12,6 +12,7 @@
 
 #include "opconform/conformance/format.h"
 #include "opconform/conformance/run.h"
+#include "opconform/conformance/vector_files.h"
 #include "opconform/reference/op_table.h"
 #include "opconform/validator/install_layout.h"
 #include "opconform/optimized/op_table.h"
@@ -35,26 +36,17 @@ struct CaseReport {
   std::string expected, actual;
 };
 
-// Every file named, and every *.json below the folders named, in sorted order; a path that
-// cannot be listed becomes a bad report.
+// Every file named, and every *.json below the folders named, in sorted order
+// (conformance/vector_files.h); every path, folder or entry that cannot be read, and every named
+// folder without vectors, becomes a bad report.
 std::vector<std::string> collect(const std::vector<std::string>& paths, std::vector<CaseReport>& bad) {
-  std::vector<std::string> files;
-  for (const std::string& path : paths) {
-    std::error_code ec;
-    if (!fs::is_directory(path, ec)) {
-      files.push_back(path);  // load_case_file reports a missing or unreadable one
-      continue;
-    }
-    std::vector<std::string> found;
-    for (auto it = fs::recursive_directory_iterator(path, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec)) {
-      if (it->path().extension() == ".json" && it->is_regular_file(ec)) found.push_back(it->path().string());
-    }
-    if (ec) bad.push_back({path, Result::kBad, "", "", path + ": cannot list: " + ec.message(), "", ""});
-    std::sort(found.begin(), found.end());
-    files.insert(files.end(), found.begin(), found.end());
-  }
-  return files;
+  const conformance::VectorFiles found = conformance::find_vector_files(paths);
+  for (const conformance::VectorFileProblem& p : found.problems)
+    bad.push_back({p.path, Result::kBad, "", "", conformance::problem_text(p), "", ""});
+  for (const std::string& folder : found.empty_folders)
+    if (found.files.size() + found.problems.size() > 0)  // else the "no vectors" error says it
+      bad.push_back({folder, Result::kBad, "", "", folder + ": no vectors (*.json) in this folder", "", ""});
+  return found.files;
 }
 
 const OpTable& choose_table(const std::string& impl, std::ostream& err) {
@@ -126,7 +118,7 @@ void print_table(const std::map<std::string, Counts>& by_op, const Counts& total
   if (n[3] > 0) out << "bad files: " << n[3] << "\n";
 }
 
-void write_json(const std::string& path, const ReplayOptions& options, const std::string& table_name,
+bool write_json(const std::string& path, const ReplayOptions& options, const std::string& table_name,
                 const std::vector<std::string>& paths, const std::map<std::string, Counts>& by_op,
                 const Counts& total, const std::vector<CaseReport>& reports, std::ostream& err) {
   using json = nlohmann::ordered_json;
@@ -154,7 +146,9 @@ void write_json(const std::string& path, const ReplayOptions& options, const std
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << report.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  file.close();
   if (!file) err << "error: cannot write " << path << "\n";
+  return static_cast<bool>(file);
 }
 
 }  // namespace
@@ -179,15 +173,19 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
     if (!r.op.empty()) ++by_op[r.op].by_result[static_cast<int>(r.result)];
   }
   print_table(by_op, total, out);
-  if (!options.json_report.empty())
-    write_json(options.json_report, options, table.name, paths, by_op, total, reports, err);
+  const bool written =
+      options.json_report.empty() || write_json(options.json_report, options, table.name, paths, by_op, total, reports, err);
   if (files.empty() && total.by_result[3] == 0) {
     err << "error: no vectors (*.json) found under";
     for (const std::string& p : paths) err << " " << p;
     err << "\n";
     return 2;
   }
-  if (total.by_result[static_cast<int>(Result::kBad)] > 0) return 2;
+  if (total.by_result[static_cast<int>(Result::kBad)] > 0 || !written) return 2;
+  if (total.by_result[static_cast<int>(Result::kPass)] + total.by_result[static_cast<int>(Result::kFail)] == 0) {
+    err << "error: no vector was checked (all were skipped); nothing checked is not a pass\n";
+    return 2;
+  }
   return total.by_result[static_cast<int>(Result::kFail)] > 0 ? 1 : 0;
 }
 

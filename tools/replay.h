@@ -15,17 +15,17 @@ namespace opconform::tools {
 
 struct ReplayOptions {
   std::vector<std::string> paths;  // files or folders (every *.json below); empty: the corpus
-  std::string impl = "reference";  // "reference" or "optimized"
+  std::string impl = "reference";  // "reference" or "optimized" (others go through the validator)
   std::string json_report;         // write a JSON report here when set
-  conformance::Strictness strictness = conformance::Strictness::kStrict;
+  conformance::Strictness strictness = conformance::Strictness::kCodeOnly;  // as validate's default
 };
 
 // The bundled vectors: $OPCONFORM_VECTORS, else the installed ones (install_layout.h).
 std::string default_corpus();
 
 // Prints failures and bad files as they come, then a per-op table. Returns 0 when every case
-// passed, 1 when a case failed, 2 when a file could not be loaded or nothing was found (the
-// other files are still checked).
+// passed, 1 when a case failed, 2 when a path, folder or file could not be read or loaded (each
+// named, with the reason; the other files are still checked) or no vector ran.
 int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace opconform::tools

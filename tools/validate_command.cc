@@ -1,22 +1,61 @@
 #include "validate_command.h"
 
+#include <csignal>
+#include <filesystem>
 #include <iostream>
+#include <limits>
 #include <memory>
 
+#include "arguments.h"
+#include "opconform/validator/interrupt.h"
 #include "opconform/validator/validate.h"
 
 namespace opconform::tools {
+
+namespace {
+
+std::string shell_quoted(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
+
+// "<this executable, absolute> validate": what a printed replay command starts with.
+std::string validate_command_line() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (ec ? std::string("opconform") : shell_quoted(self.string())) + " validate";
+}
+
+// Runs the validator; after an interrupt, dies of the same signal once the reports are written,
+// as a shell and a CI runner expect of an interrupted program.
+int run_and_propagate_interrupt(const validator::ValidateOptions& options) {
+  const int code = validator::run_validate(options, std::cout, std::cerr);
+  if (const int sig = validator::interrupt_signal(); sig != 0) {
+    std::cout.flush();
+    std::signal(sig, SIG_DFL);
+    std::raise(sig);
+  }
+  return code;
+}
+
+}  // namespace
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<validator::ValidateOptions>();
   auto ops = std::make_shared<std::vector<std::string>>();
   auto seed = std::make_shared<std::uint64_t>(0);
   auto no_corpus = std::make_shared<bool>(false);
+  auto code_only = std::make_shared<bool>(false);
   CLI::App* cmd = app.add_subcommand(
       "validate",
       "Validate an implementation: the bundled vectors, then generated cases, each in a worker\n"
       "process, judged against the reference (docs/plugin-abi.md)\n"
-      "exit 0: all passed, 1: a case failed, 2: the implementation could not be used");
+      "exit 0: all passed, 1: a case failed, 2: the implementation, an input or a report could not\n"
+      "be used, or no case ran");
   cmd->add_option("--impl", options->impl,
                   "a plug-in shared library (opconform/plugin_abi.h) or exec:COMMAND speaking the "
                   "subprocess protocol (default: the bundled optimized kernels)");
@@ -24,27 +63,37 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"tf-cpu", "xla", "tflite"}));
   cmd->add_option("--ops", *ops, "only these ops (comma-separated, e.g. SpaceToBatchND,dynamic_stitch)")
       ->delimiter(',');
-  CLI::Option* seed_option = cmd->add_option("--seed", *seed, "seed of the generated cases (default: random)");
-  CLI::Option* cases = cmd->add_option("--cases", options->cases, "number of generated cases (default 500)")
-                           ->check(CLI::NonNegativeNumber);
-  CLI::Option* time = cmd->add_option("--time", options->time_seconds, "generate cases for this many seconds")
-                          ->check(CLI::NonNegativeNumber);
-  cases->excludes(time);
-  cmd->add_flag("--strict-messages", options->strict_messages, "compare error messages too, not only codes");
-  cmd->add_option("--junit", options->junit_path, "write a JUnit XML report to FILE");
-  cmd->add_option("--json", options->json_path, "write a JSON report to FILE");
+  CLI::Option* seed_option =
+      cmd->add_option("--seed", *seed, "seed of the generated cases (default: 1, so runs repeat)")->check(unsigned_64());
+  CLI::Option* fresh = cmd->add_flag("--fresh-seed", options->fresh_seed, "draw a new seed (printed) instead of 1");
+  seed_option->excludes(fresh);
+  cmd->add_option("--cases", options->cases, "number of generated cases (default 500; unlimited under --time)")
+      ->check(whole_number(0, 1000000000));
+  cmd->add_option("--time", options->time_seconds,
+                  "stop the whole run (vectors, generated cases, shrinking) after this many seconds")
+      ->check(decimal_number(0, 1e7, false));
+  cmd->add_option("--max-failures", options->stop_after_failures, "stop after this many failing cases")
+      ->check(whole_number(1, 1000000000));
+  CLI::Option* strict =
+      cmd->add_flag("--strict-messages", options->strict_messages, "compare error messages too, not only codes");
+  cmd->add_flag("--code-only", *code_only, "compare error codes only (the default)")->excludes(strict);
+  cmd->add_option("--junit", options->junit_path, "write a JUnit XML report to FILE (rewritten as the run goes)");
+  cmd->add_option("--json", options->json_path, "write a JSON report to FILE (rewritten as the run goes)");
+  cmd->add_option("--jsonl", options->jsonl_path, "write one JSON line per case to FILE as it is judged");
   cmd->add_option("--save-failures", options->save_failures_dir,
-                  "save each failing case, shrunk, as a vector in DIR (default: a folder under $TMPDIR)");
-  cmd->add_option("--replay", options->replay, "run only these vector files (no corpus, no generated cases)");
+                  "save each failure group's case, shrunk, as a vector in DIR (default: a folder under $TMPDIR;\n"
+                  "a --replay run saves only with this option)");
+  cmd->add_option("--replay", options->replay,
+                  "run only these vector files or folders (no corpus, no generated cases)");
   cmd->add_option("--corpus", options->corpus_dir, "the vectors to run (default: the bundled corpus/vectors)");
   cmd->add_flag("--no-corpus", *no_corpus, "skip the vectors, run generated cases only");
   cmd->add_option("--timeout", options->timeout_seconds, "seconds one case may take (default 10)")
-      ->check(CLI::PositiveNumber);
+      ->check(decimal_number(0, 86400, false));
   cmd->add_option("--worker-memory", options->worker_memory_mib,
                   "address-space limit of the worker in MiB (default: 8192 for a .so, none for exec:)")
-      ->check(CLI::PositiveNumber);
+      ->check(whole_number(1, std::int64_t{1} << 24));
   cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one failure")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number(0, 1000000));
   cmd->callback([options, ops, seed, seed_option, no_corpus, &exit_code] {
     for (const std::string& name : *ops) {
       const std::optional<Op> op = validator::parse_op_name(name);
@@ -57,8 +106,20 @@ void add_validate_command(CLI::App& app, int& exit_code) {
     }
     if (seed_option->count() > 0) options->seed = *seed;
     options->run_corpus = !*no_corpus;
-    exit_code = validator::run_validate(*options, std::cout, std::cerr);
+    options->replay_command = validate_command_line();
+    exit_code = run_and_propagate_interrupt(*options);
   });
+}
+
+int replay_through_validator(const std::vector<std::string>& paths, const std::string& impl, bool strict_messages,
+                             const std::string& json_report) {
+  validator::ValidateOptions options;
+  options.impl = impl;
+  options.replay = paths;
+  options.strict_messages = strict_messages;
+  options.json_path = json_report;
+  options.replay_command = validate_command_line();
+  return run_and_propagate_interrupt(options);
 }
 
 }  // namespace opconform::tools

@@ -2,12 +2,22 @@
 // spec with the reference as oracle, crash-isolated (validator/validate.h, docs/plugin-abi.md).
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include <CLI/CLI.hpp>
 
 namespace opconform::tools {
 
 // Adds the subcommand; when it runs, exit_code becomes 0 (all passed), 1 (a case failed) or
-// 2 (the implementation could not be used, or a bad argument).
+// 2 (the implementation, an input or a report could not be used, no case ran, or a bad
+// argument). After SIGINT/SIGTERM it writes its reports and dies of that signal.
 void add_validate_command(CLI::App& app, int& exit_code);
+
+// `opconform run --impl <lib.so | exec:COMMAND>`: the vectors under `paths` (files or folders;
+// empty: the bundled corpus) through the validator, as `validate --replay` runs them. Returns
+// validate's exit status.
+int replay_through_validator(const std::vector<std::string>& paths, const std::string& impl, bool strict_messages,
+                             const std::string& json_report);
 
 }  // namespace opconform::tools

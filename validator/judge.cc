@@ -4,6 +4,7 @@
 
 #include "opconform/conformance/compare.h"
 #include "opconform/conformance/format.h"
+#include "opconform/validator/findings.h"
 
 namespace opconform::validator {
 
@@ -65,8 +66,65 @@ bool documented_profile_difference(const conformance::Case& c, Verdict verdict, 
   return false;
 }
 
-std::string summary(const conformance::Outcome& o) { return conformance::format_outcome(o, "    ", 16); }
+std::string without_final_newline(std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
 
+std::string summary(const conformance::Outcome& o) {
+  return without_final_newline(conformance::format_outcome(o, "    ", 16));
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// The key of a run that gave no answer, or a faulty one: its first clause without parenthesised
+// particulars (an output's dtype and shape, a pointer), numbers blanked; a crash keeps them (the
+// signal's name).
+std::string failure_key(const std::string& detail, bool keep_parentheses = false) {
+  std::string line = first_line(detail);
+  if (keep_parentheses) return blank_numbers(line.substr(0, 160));
+  if (const std::size_t semicolon = line.find("; "); semicolon != std::string::npos) line.resize(semicolon);
+  std::string key;
+  int depth = 0;
+  for (char ch : line) {
+    if (ch == '(') ++depth;
+    if (depth == 0) key += ch;
+    if (ch == ')' && depth > 0) --depth;
+  }
+  if (key.size() > 160) key.resize(160);
+  return message_template(key);
+}
+
+// The key of a comparison failure: for outputs, the first differing output and how it differs;
+// for errors, the codes and the template of the message that matters.
+std::string comparison_key(Verdict verdict, const conformance::Case& c, const Status& actual,
+                           const std::string& description) {
+  const std::string code = c.expected.error ? std::string(code_name(c.expected.error->code())) : "";
+  switch (verdict) {
+    case Verdict::kErrorVsValue:
+      return str_cat("expected ", code, " ", message_template(c.expected.error->message()));
+    case Verdict::kValueVsError:
+      return str_cat("got ", code_name(actual.code()), " ", message_template(actual.message()));
+    case Verdict::kErrorMismatch:
+      return str_cat("expected ", code, ", got ", code_name(actual.code()), ": ",
+                     message_template(c.expected.error->message()));
+    default: break;
+  }
+  const std::string line = first_line(description);
+  const std::size_t colon = line.find(": ");
+  if (colon == std::string::npos) return message_template(line);
+  const std::string label = message_template(line.substr(0, colon));
+  const std::string rest = line.substr(colon + 2);
+  if (rest.find("elements differ") != std::string::npos) return label + ": elements differ";
+  for (const char* kind : {"dtype", "shape", "row", "rows"})
+    if (rest.rfind(std::string(kind) + " ", 0) == 0) return label + ": " + kind;
+  return label + ": " + message_template(rest);
+}
+
+// What the case expected, for details that otherwise show only what went wrong.
+std::string expected_block(const conformance::Case& c) {
+  return "\n  expected:\n" + without_final_newline(conformance::format_expected(c, "    ", 16));
+}
 }  // namespace
 
 std::string_view verdict_name(Verdict v) {
@@ -107,14 +165,17 @@ bool is_failure(Verdict v) {
 
 Judgement judge(const conformance::Case& c, const RunResult& result, const JudgeOptions& options) {
   switch (result.kind) {
-    case RunResult::Kind::kCrash: return {Verdict::kCrash, result.detail};
-    case RunResult::Kind::kTimeout: return {Verdict::kTimeout, result.detail};
-    case RunResult::Kind::kOutOfMemory: return {Verdict::kOutOfMemory, result.detail};
-    case RunResult::Kind::kProtocolFault: return {Verdict::kFault, result.detail};
+    case RunResult::Kind::kCrash:
+      return {Verdict::kCrash, result.detail + expected_block(c), failure_key(result.detail, true)};
+    case RunResult::Kind::kTimeout: return {Verdict::kTimeout, result.detail + expected_block(c), ""};
+    case RunResult::Kind::kOutOfMemory: return {Verdict::kOutOfMemory, result.detail + expected_block(c), ""};
+    case RunResult::Kind::kProtocolFault:
+      return {Verdict::kFault, result.detail + expected_block(c), failure_key(result.detail)};
     case RunResult::Kind::kAnswer: break;
   }
   const ImplAnswer& answer = result.answer;
-  if (answer.kind == ImplAnswer::Kind::kFault) return {Verdict::kFault, answer.fault};
+  if (answer.kind == ImplAnswer::Kind::kFault)
+    return {Verdict::kFault, answer.fault + expected_block(c), failure_key(answer.fault)};
 
   conformance::Outcome actual;
   if (answer.kind == ImplAnswer::Kind::kError) {
@@ -124,28 +185,33 @@ Judgement judge(const conformance::Case& c, const RunResult& result, const Judge
   }
   const bool expected_error = c.expected.error.has_value();
   if (!options.inside_manifest && !actual.status.ok())
-    return {Verdict::kUnsupported, actual.status.to_string()};
+    return {Verdict::kUnsupported, actual.status.to_string(), ""};
   if (actual.status.code() == Code::kResourceExhausted &&
       !(expected_error && c.expected.error->code() == Code::kResourceExhausted))
-    return {Verdict::kResourceExhausted, actual.status.to_string()};
+    return {Verdict::kResourceExhausted, actual.status.to_string(), ""};
 
   const conformance::Comparison comparison = conformance::compare(
       c, actual, options.strict_messages ? conformance::Strictness::kStrict : conformance::Strictness::kCodeOnly);
-  if (comparison.pass) return {expected_error ? Verdict::kBothError : Verdict::kAgree, ""};
+  if (comparison.pass) return {expected_error ? Verdict::kBothError : Verdict::kAgree, "", ""};
 
   Verdict verdict;
   if (expected_error) verdict = actual.status.ok() ? Verdict::kErrorVsValue : Verdict::kErrorMismatch;
   else verdict = actual.status.ok() ? Verdict::kMismatch : Verdict::kValueVsError;
   std::string detail = comparison.description;
-  if (verdict != Verdict::kMismatch)
-    detail += "\n  expected:\n" + conformance::format_expected(c, "    ", 16) + "\n  actual:\n" + summary(actual);
+  if (verdict == Verdict::kMismatch) {
+    if (std::string listed = describe_differences(c, actual.outputs, options.poison_outputs); !listed.empty())
+      detail = listed;
+  } else {
+    detail += expected_block(c) + "\n  implementation:\n" + summary(actual);
+  }
+  const std::string key = comparison_key(verdict, c, actual.status, comparison.description);
 
-  if (c.has_tag("quirk")) return {Verdict::kQuirk, detail};
-  if (c.has_tag("deviation")) return {Verdict::kDeviation, detail};
+  if (c.has_tag("quirk")) return {Verdict::kQuirk, detail, key};
+  if (c.has_tag("deviation")) return {Verdict::kDeviation, detail, key};
   if (options.profile != "tf-cpu" && c.profile == "tf-cpu" &&
       documented_profile_difference(c, verdict, actual.status, options.profile))
-    return {Verdict::kProfileDifference, detail};
-  return {verdict, detail};
+    return {Verdict::kProfileDifference, detail, key};
+  return {verdict, detail, key};
 }
 
 }  // namespace opconform::validator

@@ -27,47 +27,8 @@ struct alignas(64) EmptyData {
 };
 const EmptyData kEmptyData;
 
-// One fenced buffer: kGuardBytes of guard, `size` bytes of payload, kGuardBytes of guard.
-class FencedBuffer {
- public:
-  // nullptr when the memory cannot be had.
-  static std::unique_ptr<FencedBuffer> make(std::size_t size, std::uint8_t fill) {
-    if (size > (std::size_t{1} << 46)) return nullptr;
-    void* block = ::operator new(size + 2 * kGuardBytes, std::align_val_t{64}, std::nothrow);
-    if (block == nullptr) return nullptr;
-    return std::unique_ptr<FencedBuffer>(new FencedBuffer(static_cast<std::uint8_t*>(block), size, fill));
-  }
-  ~FencedBuffer() { ::operator delete(block_, std::align_val_t{64}); }
-  FencedBuffer(const FencedBuffer&) = delete;
-  FencedBuffer& operator=(const FencedBuffer&) = delete;
-
-  std::uint8_t* data() const { return block_ + kGuardBytes; }
-  std::size_t size() const { return size_; }
-  bool contains(const char* p, std::int64_t n) const {
-    const auto* begin = reinterpret_cast<const char*>(data());
-    return p >= begin && n >= 0 && static_cast<std::uint64_t>(n) <= size_ &&
-           static_cast<std::size_t>(p - begin) <= size_ - static_cast<std::size_t>(n);
-  }
-  // "" when both guards are intact, else which one was written.
-  std::string damage() const {
-    auto intact = [](const std::uint8_t* g) {
-      return std::all_of(g, g + kGuardBytes, [](std::uint8_t b) { return b == kGuardByte; });
-    };
-    std::string d;
-    if (!intact(block_)) d = "wrote before the start";
-    if (!intact(block_ + kGuardBytes + size_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
-    return d;
-  }
-
- private:
-  FencedBuffer(std::uint8_t* block, std::size_t size, std::uint8_t fill) : block_(block), size_(size) {
-    std::memset(block_, kGuardByte, kGuardBytes);
-    std::memset(block_ + kGuardBytes, fill, size);
-    std::memset(block_ + kGuardBytes + size, kGuardByte, kGuardBytes);
-  }
-  std::uint8_t* block_;
-  std::size_t size_;
-};
+// Every buffer handed to a plug-in is guarded by inaccessible pages (guard_pages.h).
+using FencedBuffer = GuardedBuffer;
 
 struct OutputBuffer {
   DType dtype;
@@ -115,7 +76,8 @@ void* allocate_output_cb(void* caller, std::int32_t index, std::int32_t dtype, s
   const std::size_t bytes = static_cast<std::size_t>(elements) * dtype_storage_size(d);
   const std::size_t slot_bytes =
       d == DType::kString ? static_cast<std::size_t>(elements) * sizeof(opconform_string) : bytes;
-  auto buffer = FencedBuffer::make(slot_bytes, d == DType::kString ? 0 : kPoisonByte);
+  auto buffer = FencedBuffer::make(slot_bytes, d == DType::kString ? 0 : kPoisonByte,
+                                   str_cat("output ", index, " (", dtype_name(d), " ", shape_string(shape), ")"));
   if (buffer == nullptr) return nullptr;
   OutputBuffer out{d, std::move(shape), elements, std::move(buffer)};
   void* data = out.buffer->data();
@@ -129,7 +91,8 @@ char* allocate_bytes_cb(void* caller, std::int64_t size) {
     state->faults.push_back(str_cat("allocate_bytes(", size, "): size outside [0, memory limit]"));
     return nullptr;
   }
-  auto block = FencedBuffer::make(static_cast<std::size_t>(size), kPoisonByte);
+  auto block = FencedBuffer::make(static_cast<std::size_t>(size), kPoisonByte,
+                                  str_cat("allocate_bytes block of ", size, " bytes"));
   if (block == nullptr) return nullptr;
   state->byte_blocks.push_back(std::move(block));
   return reinterpret_cast<char*>(state->byte_blocks.back()->data());
@@ -229,6 +192,67 @@ bool read_output(const CallState& state, std::int32_t index, const OutputBuffer&
   *t = std::move(result);
   return true;
 }
+
+// c's input tensors in the order the entry point takes them, each with its name ("input",
+// "block_shape", "indices[0]", ...).
+std::vector<std::pair<std::string, const Tensor*>> ordered_inputs(const conformance::Case& c) {
+  std::vector<std::pair<std::string, const Tensor*>> out;
+  for (const conformance::Slot& slot : conformance::op_signature(c.op).inputs) {
+    auto it = c.inputs.find(std::string(slot.name));
+    if (it == c.inputs.end()) continue;
+    if (const auto* t = std::get_if<Tensor>(&it->second)) {
+      out.emplace_back(std::string(slot.name), t);
+      continue;
+    }
+    const auto& list = std::get<std::vector<Tensor>>(it->second);
+    for (std::size_t i = 0; i < list.size(); ++i) out.emplace_back(str_cat(slot.name, "[", i, "]"), &list[i]);
+  }
+  return out;
+}
+
+bool same_element(const Tensor& a, const Tensor& b, std::int64_t i) {
+  if (a.dtype() == DType::kString) return a.data<std::string>()[i] == b.data<std::string>()[i];
+  const std::size_t size = dtype_storage_size(a.dtype());
+  return std::memcmp(static_cast<const char*>(a.raw_data()) + i * size,
+                     static_cast<const char*>(b.raw_data()) + i * size, size) == 0;
+}
+
+// Deep copies of a case's inputs taken before the call, to tell whether the call changed them
+// (through a cast-away const or a stray pointer).
+class InputSnapshot {
+ public:
+  explicit InputSnapshot(const conformance::Case& c) {
+    for (const auto& [name, t] : ordered_inputs(c)) copies_.push_back(t->clone());
+  }
+  // "" when every input of c still has its snapshot's dtype, shape and bits; else the first
+  // change: "modified input 2 (data[0]): element [1] was 5, now 7".
+  std::string changes(const conformance::Case& c) const {
+    const auto now = ordered_inputs(c);
+    for (std::size_t k = 0; k < now.size() && k < copies_.size(); ++k) {
+      const Tensor& was = copies_[k];
+      const Tensor& is = *now[k].second;
+      const std::string which = str_cat("modified input ", k, " (", now[k].first, "): ");
+      if (was.dtype() != is.dtype() || was.shape() != is.shape())
+        return which + str_cat("was ", dtype_name(was.dtype()), " ", shape_string(was.shape()), ", now ",
+                               dtype_name(is.dtype()), " ", shape_string(is.shape()));
+      std::int64_t first = -1, changed = 0;
+      for (std::int64_t i = 0; i < was.num_elements(); ++i)
+        if (!same_element(was, is, i)) {
+          if (first < 0) first = i;
+          ++changed;
+        }
+      if (first >= 0)
+        return which + str_cat(changed, " of ", was.num_elements(), " elements changed; element ",
+                               conformance::format_coordinate(was.shape(), first), " was ",
+                               conformance::format_element(was, first), ", now ",
+                               conformance::format_element(is, first));
+    }
+    return "";
+  }
+
+ private:
+  std::vector<Tensor> copies_;
+};
 
 std::optional<Code> code_from_abi(std::int32_t code) {
   switch (code) {
@@ -334,6 +358,7 @@ ImplAnswer PluginHost::run(const conformance::Case& c) {
   }
   state.output_allowance = std::max(state.output_allowance, input_bytes);
   InputDescriptors in(&state);
+  const InputSnapshot inputs_before(c);
   std::int32_t code = OPCONFORM_CODE_OK;
   try {
     switch (c.op) {
@@ -381,6 +406,7 @@ ImplAnswer PluginHost::run(const conformance::Case& c) {
     return fault("an exception crossed the C ABI");
   }
 
+  if (std::string changed = inputs_before.changes(c); !changed.empty()) state.faults.push_back(changed);
   for (const auto& [index, out] : state.outputs)
     if (std::string d = out.buffer->damage(); !d.empty())
       state.faults.push_back(str_cat("output ", index, " (", dtype_name(out.dtype), " ",

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <set>
@@ -163,10 +164,48 @@ std::optional<std::string> FrameDecoder::next(std::string* error) {
     *error = str_cat("message length ", std::uint64_t{n}, " outside [1, 2^30]");
     return std::nullopt;
   }
+  if (n > limit_) {
+    *error = str_cat("a message of ", std::uint64_t{n}, " bytes, more than the ", std::uint64_t{limit_},
+                     " bytes allowed here (not read)");
+    return std::nullopt;
+  }
   if (buffer_.size() < 4 + std::size_t{n}) return std::nullopt;
   std::string body = buffer_.substr(4, n);
   buffer_.erase(0, 4 + std::size_t{n});
   return body;
+}
+
+void FrameDecoder::set_limit(std::size_t max_bytes) { limit_ = std::min<std::size_t>(max_bytes, kMaxMessageBytes); }
+
+namespace {
+
+// An upper bound of the JSON text of t's elements (conformance/vector_writer.cc's encoding:
+// numbers, "0x…" bit patterns, big integers as strings, strings escaped or hex).
+std::size_t json_bytes(const Tensor& t) {
+  std::size_t bytes = 64 + 24 * static_cast<std::size_t>(t.rank());
+  if (t.dtype() == DType::kString) {
+    for (const std::string& s : t.values<std::string>()) bytes += 6 * s.size() + 16;
+    return bytes;
+  }
+  const bool complex = t.dtype() == DType::kComplex64 || t.dtype() == DType::kComplex128;
+  return bytes + static_cast<std::size_t>(t.num_elements()) * (complex ? 64 : 32);
+}
+
+std::size_t json_bytes(const conformance::Values& values) {
+  std::size_t bytes = 0;
+  for (const auto& [name, value] : values) {
+    if (const auto* t = std::get_if<Tensor>(&value)) bytes += json_bytes(*t);
+    else
+      for (const Tensor& member : std::get<std::vector<Tensor>>(value)) bytes += json_bytes(member);
+  }
+  return bytes;
+}
+
+}  // namespace
+
+std::size_t max_result_bytes(const conformance::Case& c) {
+  const std::size_t largest = std::max(json_bytes(c.expected.outputs), json_bytes(c.inputs));
+  return std::min<std::size_t>(kMaxMessageBytes, 2 * largest + (std::size_t{1} << 20));
 }
 
 namespace {
@@ -327,6 +366,20 @@ Status parse_run_message(std::string_view body, std::int64_t* id, conformance::C
   return conformance::parse_case(c.dump(-1, ' ', false, json::error_handler_t::replace), "run.case", out);
 }
 
+namespace {
+// The reader names the fields of the vector it parsed the answer into ("result:
+// expected.outputs.merged.data: ..."); the answer is the implementation's, not an expectation.
+Status implementation_result_error(const Status& s) {
+  std::string message = s.message();
+  for (const std::string prefix : {"result: expected.", "result: expected: ", "result: "})
+    if (message.rfind(prefix, 0) == 0) {
+      message = "the implementation's result: " + message.substr(prefix.size());
+      break;
+    }
+  return Status(s.code(), message);
+}
+}  // namespace
+
 std::string result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer) {
   json j = {{"type", "result"}, {"id", id}};
   switch (answer.kind) {
@@ -368,8 +421,9 @@ Status parse_result_message(std::string_view body, const conformance::Case& requ
   const bool is_error = j.contains("error");
   c["expected"] = is_error ? json{{"error", std::move(j["error"])}} : json{{"outputs", std::move(j["outputs"])}};
   conformance::Case parsed;
-  OPCONFORM_RETURN_IF_ERROR(
-      conformance::parse_case(c.dump(-1, ' ', false, json::error_handler_t::replace), "result", &parsed));
+  if (Status s = conformance::parse_case(c.dump(-1, ' ', false, json::error_handler_t::replace), "result", &parsed);
+      !s.ok())
+    return implementation_result_error(s);
   if (is_error) {
     answer.kind = ImplAnswer::Kind::kError;
     answer.error = *parsed.expected.error;

@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -19,14 +22,20 @@
 #include <rapidcheck.h>
 
 #include "opconform/conformance/compare.h"
+#include "opconform/conformance/format.h"
 #include "opconform/conformance/run.h"
-#include "opconform/conformance/unspecified.h"
 #include "opconform/conformance/vector.h"
+#include "opconform/conformance/vector_files.h"
 #include "opconform/generators/cases.h"
-#include "opconform/reference/op_table.h"
+#include "opconform/conformance/unspecified.h"
 #include "opconform/validator/install_layout.h"
+#include "opconform/reference/op_table.h"
+#include "opconform/validator/case_mix.h"
+#include "opconform/validator/findings.h"
+#include "opconform/validator/interrupt.h"
 #include "opconform/validator/judge.h"
 #include "opconform/validator/protocol.h"
+#include "opconform/validator/reports.h"
 #include "opconform/validator/shrink.h"
 #include "opconform/validator/worker_client.h"
 
@@ -40,7 +49,7 @@ namespace {
 constexpr std::int64_t kDefaultGeneratedCases = 500;
 constexpr std::int64_t kDefaultSoWorkerMemoryMiB = 8192;
 constexpr int kGenerationAttempts = 20;  // draws per case to land inside the manifest
-constexpr int kMaxRcSize = 100;
+constexpr double kReportInterval = 5;    // seconds between rewrites of the reports
 // Generated cases whose outputs exceed these are drawn again: each output crosses the pipe as
 // JSON and the oracle materialises it (the generators also make valid cases that request
 // gigabytes or 2^26 outputs, for the memory-limit properties).
@@ -72,23 +81,6 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-std::string xml_escape(std::string_view s) {
-  std::string out;
-  for (char ch : s) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      default:
-        // XML 1.0 has no control characters but tab, newline and carriage return.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') out += '?';
-        else out += ch;
-    }
-  }
-  return out;
-}
-
 bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
 // The oracle: the reference kernels' outcome, widened by the spec's unspecified rules.
@@ -117,16 +109,40 @@ void set_oracle(Case* c) {
   if (!c->expected.unspecified.empty()) c->tags.push_back("unspecified");
 }
 
-struct Record {
-  Op op;
-  std::string name;
-  std::string origin;  // the vector file, or "generated"
-  Verdict verdict;
-  std::string detail;
-  double seconds;
-  std::string saved;   // the saved (shrunk) vector
-  std::string replay;  // the one-line replay command
-};
+using Shrinkable = rc::Shrinkable<generators::GeneratedCase>;
+
+// "cd DIR && " when `impl` is a command whose relative paths depend on the working folder.
+std::string working_folder_prefix(const std::string& impl) {
+  if (impl.rfind("exec:", 0) != 0) return "";
+  std::error_code ec;
+  const fs::path cwd = fs::current_path(ec);
+  return ec ? "" : "cd " + shell_quote(cwd.string()) + " && ";
+}
+
+std::string absolute(const std::string& path) {
+  std::error_code ec;
+  const fs::path p = fs::absolute(path, ec);
+  return ec ? path : p.lexically_normal().string();
+}
+
+// Every line of `text` after the first indented by `indent`.
+std::string indent_rest(const std::string& text, const std::string& indent) {
+  std::string out;
+  for (char ch : text) {
+    out += ch;
+    if (ch == '\n') out += indent;
+  }
+  return out;
+}
+
+// The case's inputs (and attrs and memory limit), as a failure shows them.
+std::string case_text(const Case& c, const std::string& indent) {
+  std::string text;
+  for (const auto& [name, value] : c.attrs) text += str_cat(indent, "attr ", name, " = ", value, "\n");
+  if (c.memory_limit != conformance::kDefaultMemoryLimit)
+    text += str_cat(indent, "memory_limit = ", c.memory_limit, "\n");
+  return text + conformance::format_values(c.inputs, indent, 16);
+}
 
 class Run {
  public:
@@ -136,39 +152,65 @@ class Run {
   int main();
 
  private:
+  // Setting up.
   Status start_worker();
   std::vector<Case> corpus_cases();
+  bool open_reports();
+  // Stopping: --max-failures, --time, SIGINT/SIGTERM; each records why in stopped_.
   bool stopped() const { return options_.stop_after_failures > 0 && failures_ >= options_.stop_after_failures; }
+  bool must_end();     // interrupted, or the --time budget is used up
+  bool should_stop();  // must_end(), or --max-failures reached
   bool wanted(Op op) const {
     return options_.ops.empty() || std::find(options_.ops.begin(), options_.ops.end(), op) != options_.ops.end();
   }
-  Judgement run_one(const Case& c);
-  void handle(const Case& c, const std::string& origin, const rc::Shrinkable<generators::GeneratedCase>* shrinkable);
-  Case shrink(const Case& c, Verdict verdict, const rc::Shrinkable<generators::GeneratedCase>* shrinkable, int* steps);
+  // Running and judging. nullopt: the run's deadline or an interrupt cut the case short.
+  std::optional<Judgement> run_one(const Case& c);
+  void corpus_phase();
+  void generated_phase();
+  void handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable);
+  void present_group(std::size_t index, const Case& c, const Judgement& j, const Shrinkable* shrinkable);
+  Case shrink(const Case& c, const Judgement& j, const Shrinkable* shrinkable, int* steps, Judgement* final);
+  void keep_other_failure(const Case& candidate, const Judgement& j, const std::string& while_shrinking);
+  bool saves_failures() const { return options_.replay.empty() || !options_.save_failures_dir.empty(); }
   std::string save(const Case& c, Verdict verdict, const std::string& origin, int steps);
+  std::string replay_command(const std::string& vector) const;
+  void print_group(const CaseRecord& r, const Case& shown, int steps, const std::string& key);
+  void add_record(CaseRecord r);
+  // Reporting.
   void progress(bool force);
   void clear_progress();
   void report();
-  void write_json(const std::string& path) const;
-  void write_junit(const std::string& path) const;
+  ReportData report_data(RunState state) const;
+  bool write_reports(RunState state, int exit_code = -1);
+  int finish(int exit_code, RunState state);
 
   const ValidateOptions& options_;
   std::ostream& out_;
   std::ostream& err_;
   std::unique_ptr<Worker> worker_;
   Manifest manifest_;
+  bool loaded_ = false;
   std::string impl_display_;
   std::string profile_;
   std::uint64_t seed_ = 0;
   std::string failures_dir_;
-  std::vector<Record> records_;
+  std::vector<CaseRecord> records_;
   std::map<Op, std::array<std::int64_t, kNumVerdicts>> counts_;
   std::int64_t failures_ = 0;
   std::int64_t not_listed_ = 0;
+  FailureGroups groups_;
+  std::vector<std::size_t> representatives_;  // per group: its record
+  std::vector<conformance::VectorFileProblem> input_problems_;
+  std::string error_;    // a load failure, or why no case ran
+  std::string stopped_;  // why the run ended early
   double started_ = now_seconds();
+  double deadline_ = 0;  // the run's end under --time (0: none)
   double last_progress_ = started_;
+  double last_report_ = started_;
   bool tty_ = false;
   bool progress_shown_ = false;
+  std::ofstream jsonl_;
+  std::string report_error_;  // the first report that could not be written
 };
 
 Status Run::start_worker() {
@@ -198,61 +240,120 @@ Status Run::start_worker() {
 #endif
   }
   worker_ = std::make_unique<Worker>(std::move(w));
+  worker_->set_deadline(deadline_);
   return worker_->start(&manifest_);
 }
 
+// The vectors to run: the --replay files and folders, or the corpus. Every path or file that
+// cannot be read is kept in input_problems_ (and printed); the others still run.
 std::vector<Case> Run::corpus_cases() {
   std::vector<Case> cases;
-  std::vector<fs::path> files;
+  std::vector<std::string> paths;
   if (!options_.replay.empty()) {
-    for (const std::string& f : options_.replay) files.emplace_back(f);
+    paths = options_.replay;
   } else if (options_.run_corpus) {
     const fs::path dir = options_.corpus_dir.empty() ? fs::path(default_vectors_dir()) : fs::path(options_.corpus_dir);
-    std::error_code ec;
-    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
-         it.increment(ec))
-      if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path());
-    if (ec) err_ << "opconform validate: cannot list " << dir.string() << ": " << ec.message() << "\n";
-    std::sort(files.begin(), files.end());
+    paths = {dir.string()};
   }
-  for (const fs::path& f : files) {
+  const conformance::VectorFiles found = conformance::find_vector_files(paths);
+  input_problems_ = found.problems;
+  for (const std::string& folder : found.empty_folders)
+    input_problems_.push_back({folder, "no vectors (*.json) in this folder"});
+  for (const std::string& f : found.files) {
     Case c;
     if (Status s = conformance::load_case_file(f, &c); !s.ok()) {
-      err_ << "opconform validate: skipping a vector that does not read: " << s.message() << "\n";
+      const std::string prefix = f + ": ";
+      const std::string reason = s.message().rfind(prefix, 0) == 0 ? s.message().substr(prefix.size()) : s.message();
+      input_problems_.push_back({f, reason});
       continue;
     }
     if (!wanted(c.op)) continue;
     if (c.profile != "tf-cpu" && c.profile != profile_) continue;  // another profile's expectation
     cases.push_back(std::move(c));
   }
+  for (const auto& p : input_problems_) err_ << "opconform validate: " << conformance::problem_text(p) << "\n";
   return cases;
 }
 
-Judgement Run::run_one(const Case& c) {
+// Creates each report at once (state "running"), so that an unwritable path stops the run
+// before it starts, and opens the JSON Lines stream.
+bool Run::open_reports() {
+  if (!options_.jsonl_path.empty()) {
+    jsonl_.open(options_.jsonl_path, std::ios::trunc);
+    if (!jsonl_) {
+      err_ << "opconform validate: cannot write " << options_.jsonl_path << ": " << std::strerror(errno) << "\n";
+      return false;
+    }
+    jsonl_ << jsonl_start_line(report_data(RunState::kRunning)) << std::flush;
+  }
+  if (!write_reports(RunState::kRunning)) {
+    err_ << "opconform validate: " << report_error_ << "\n";
+    return false;
+  }
+  return true;
+}
+
+bool Run::must_end() {
+  if (interrupted()) {
+    stopped_ = interrupt_signal() == SIGINT ? "interrupted by SIGINT" : "interrupted by SIGTERM";
+    return true;
+  }
+  if (deadline_ > 0 && now_seconds() >= deadline_) {
+    if (stopped_.empty()) stopped_ = str_cat("the --time budget of ", options_.time_seconds, " s was used up");
+    return true;
+  }
+  return false;
+}
+
+bool Run::should_stop() {
+  if (must_end()) return true;
+  if (stopped() && stopped_.empty()) stopped_ = str_cat("stopped after ", failures_, " failing cases (--max-failures)");
+  return stopped();
+}
+
+std::optional<Judgement> Run::run_one(const Case& c) {
   std::string reason;
   const bool inside = inside_manifest(manifest_, c, &reason);
-  const RunResult result = worker_->run(c);
-  Judgement j = judge(c, result, JudgeOptions{profile_, options_.strict_messages, inside});
+  const RunResult result = worker_->run(c, max_result_bytes(c));
+  if (result.cut_short) {
+    must_end();
+    return std::nullopt;
+  }
+  const bool poison = impl_display_.rfind("exec:", 0) != 0;  // C-ABI outputs start as poison
+  Judgement j = judge(c, result, JudgeOptions{profile_, options_.strict_messages, inside, poison});
   if (!inside) j.detail = "outside the manifest (" + reason + "): " + j.detail;
   return j;
 }
 
-Case Run::shrink(const Case& original, Verdict verdict, const rc::Shrinkable<generators::GeneratedCase>* shrinkable,
-                 int* steps) {
+// Shrinks a failing case while the candidates fail with the same signature (outcome and key).
+// A candidate that fails with another outcome (a crash while shrinking a mismatch) is kept as a
+// failure of its own when its signature is new (keep_other_failure). *final is the judgement of
+// the returned case.
+Case Run::shrink(const Case& original, const Judgement& j, const Shrinkable* shrinkable, int* steps,
+                 Judgement* final) {
   *steps = 0;
+  *final = j;
   int runs = 0;
-  const std::string name = original.name;
+  const std::string name = original.display_name();
+  const std::string wanted = signature(original.op, verdict_name(j.verdict), j.key);
   auto still_fails = [&](Case x) {
-    if (!affordable(x)) return false;
+    if (!affordable(x) || must_end()) return false;
     ++runs;
     x.name = name;
     set_oracle(&x);
-    return run_one(x).verdict == verdict;
+    const std::optional<Judgement> jx = run_one(x);
+    if (!jx || !is_failure(jx->verdict)) return false;
+    if (signature(x.op, verdict_name(jx->verdict), jx->key) == wanted) {
+      *final = *jx;
+      return true;
+    }
+    if (jx->verdict != j.verdict) keep_other_failure(x, *jx, name);
+    return false;
   };
   Case best = original;
   if (shrinkable != nullptr) {
     // RapidCheck's own shrinks first: the first shrink that still fails, repeatedly.
-    rc::Shrinkable<generators::GeneratedCase> current = *shrinkable;
+    Shrinkable current = *shrinkable;
     bool progress = true;
     while (progress && runs < options_.max_shrink_runs) {
       progress = false;
@@ -285,6 +386,26 @@ Case Run::shrink(const Case& original, Verdict verdict, const rc::Shrinkable<gen
   return best;
 }
 
+// A failure seen on a shrink candidate only (a crash while shrinking a mismatch, say): recorded,
+// saved and shown as a group of its own, when no group has its signature yet.
+void Run::keep_other_failure(const Case& candidate, const Judgement& j, const std::string& while_shrinking) {
+  const std::string sig = signature(candidate.op, verdict_name(j.verdict), j.key);
+  if (groups_.contains(sig)) return;
+  Case c = candidate;
+  const int number = static_cast<int>(groups_.groups().size()) + 1;
+  c.name = str_cat(while_shrinking, "-shrinking-", number);
+  const std::string origin = "found while shrinking " + while_shrinking;
+  ++counts_[c.op][static_cast<int>(j.verdict)];
+  ++failures_;
+  auto [group, fresh] = groups_.add(sig, c.name);
+  CaseRecord r{c.op, c.name, origin, j.verdict, j.detail, 0, "", "", group};
+  r.saved = save(c, j.verdict, origin, 0);
+  r.replay = replay_command(r.saved);
+  representatives_.push_back(records_.size());
+  add_record(r);
+  print_group(r, c, 0, j.key);
+}
+
 std::string Run::save(const Case& c, Verdict verdict, const std::string& origin, int steps) {
   if (failures_dir_.empty()) {
     failures_dir_ = options_.save_failures_dir;
@@ -292,13 +413,15 @@ std::string Run::save(const Case& c, Verdict verdict, const std::string& origin,
       const char* tmp = std::getenv("TMPDIR");
       failures_dir_ = str_cat(tmp && *tmp ? tmp : "/tmp", "/opconform-validate-", ::getpid());
     }
+    failures_dir_ = absolute(failures_dir_);
     std::error_code ec;
     fs::create_directories(failures_dir_, ec);
   }
   Case saved = c;
   saved.provenance = str_cat("opconform validate: ", verdict_name(verdict), " of ", impl_display_, " on ", origin,
+                             origin == "generated" ? str_cat(" (seed ", seed_, ")") : std::string(),
                              steps > 0 ? str_cat(", shrunk in ", steps, " steps") : std::string(),
-                             "; expected: ", steps > 0 || origin == "generated" ? "the reference" : "the vector");
+                             "; expected: ", steps > 0 || origin != c.source ? "the reference" : "the vector");
   std::string stem;
   for (char ch : c.display_name()) stem += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.' ? ch : '_';
   fs::path path = fs::path(failures_dir_) / (stem + ".json");
@@ -310,32 +433,127 @@ std::string Run::save(const Case& c, Verdict verdict, const std::string& origin,
   return path.string();
 }
 
-void Run::handle(const Case& c, const std::string& origin, const rc::Shrinkable<generators::GeneratedCase>* shrinkable) {
-  const double t0 = now_seconds();
-  Judgement j = run_one(c);
-  Record r{c.op, c.display_name(), origin, j.verdict, j.detail, now_seconds() - t0, "", ""};
-  ++counts_[c.op][static_cast<int>(j.verdict)];
-  if (is_failure(j.verdict)) {
-    ++failures_;
-    int steps = 0;
-    // A timeout costs the whole timeout per candidate: not shrunk.
-    const Case small = j.verdict == Verdict::kTimeout ? c : shrink(c, j.verdict, shrinkable, &steps);
-    r.saved = save(small, j.verdict, origin, steps);
-    std::string replay = options_.replay_command;
-    if (!options_.impl.empty()) replay += " --impl " + shell_quote(options_.impl);
-    if (!options_.profile.empty()) replay += " --profile " + options_.profile;
-    if (options_.strict_messages) replay += " --strict-messages";
-    replay += " --replay " + shell_quote(r.saved.empty() ? origin : r.saved);
-    r.replay = replay;
-    clear_progress();
-    out_ << "FAIL " << verdict_name(j.verdict) << " " << op_name(c.op) << " " << r.name
-         << (origin == "generated" ? " (generated)" : "") << "\n  " << j.detail << "\n";
-    if (steps > 0) out_ << "  shrunk in " << steps << " steps\n";
-    if (!r.saved.empty()) out_ << "  saved: " << r.saved << "\n";
-    out_ << "  replay: " << replay << "\n" << std::flush;
-  }
+// A command that replays `vector` when pasted anywhere: absolute paths, the working folder for
+// an exec: command, and the options that change the judgement.
+std::string Run::replay_command(const std::string& vector) const {
+  std::string replay = working_folder_prefix(options_.impl) + options_.replay_command;
+  if (!options_.impl.empty())
+    replay += " --impl " + shell_quote(options_.impl.rfind("exec:", 0) == 0 ? options_.impl : absolute(options_.impl));
+  if (!options_.profile.empty()) replay += " --profile " + options_.profile;
+  if (options_.strict_messages) replay += " --strict-messages";
+  if (options_.timeout_seconds != ValidateOptions{}.timeout_seconds)
+    replay += str_cat(" --timeout ", options_.timeout_seconds);
+  if (options_.worker_memory_mib > 0) replay += str_cat(" --worker-memory ", options_.worker_memory_mib);
+  return replay + " --replay " + shell_quote(absolute(vector));
+}
+
+void Run::print_group(const CaseRecord& r, const Case& shown, int steps, const std::string& key) {
+  clear_progress();
+  out_ << "FAIL " << verdict_name(r.verdict) << " " << op_name(r.op) << " " << r.name
+       << (r.origin == "generated" ? " (generated)" : "") << ", group #" << r.group << "\n";
+  if (r.origin.rfind("found while shrinking ", 0) == 0) out_ << "  " << r.origin << "\n";
+  out_ << "  " << indent_rest(r.detail, "  ") << "\n";
+  out_ << "  " << (steps > 0 ? str_cat("case, shrunk in ", steps, " steps:") : std::string("case:")) << "\n"
+       << case_text(shown, "    ");
+  if (!r.saved.empty()) out_ << "  saved: " << r.saved << "\n";
+  out_ << "  replay: " << r.replay << "\n";
+  out_ << "  signature: " << signature(r.op, verdict_name(r.verdict), key) << "\n" << std::flush;
+}
+
+void Run::add_record(CaseRecord r) {
+  if (jsonl_.is_open()) jsonl_ << jsonl_case_line(r) << std::flush;
   records_.push_back(std::move(r));
+}
+
+// The first failure of a new group: shrunk (unless it is a timeout, or a replay that saves
+// nothing), saved, and printed as the group's representative.
+void Run::present_group(std::size_t index, const Case& c, const Judgement& j, const Shrinkable* shrinkable) {
+  const std::string origin = records_[index].origin;
+  int steps = 0;
+  Judgement final = j;
+  Case small = c;
+  if (saves_failures() && j.verdict != Verdict::kTimeout) small = shrink(c, j, shrinkable, &steps, &final);
+  CaseRecord& r = records_[index];  // shrinking may have added records
+  r.detail = final.detail;
+  if (saves_failures()) r.saved = save(small, j.verdict, origin, steps);
+  r.replay = replay_command(!r.saved.empty() ? r.saved : origin);
+  print_group(r, small, steps, j.key);
+}
+
+void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable) {
+  const double t0 = now_seconds();
+  const std::optional<Judgement> judged = run_one(c);
+  if (!judged) return;  // cut short: not judged, not counted
+  const Judgement& j = *judged;
+  CaseRecord r{c.op, c.display_name(), origin, j.verdict, j.detail, now_seconds() - t0, "", "", 0};
+  ++counts_[c.op][static_cast<int>(j.verdict)];
+  if (!is_failure(j.verdict)) {
+    add_record(std::move(r));
+  } else {
+    ++failures_;
+    auto [group, fresh] = groups_.add(signature(c.op, verdict_name(j.verdict), j.key), r.name);
+    r.group = group;
+    if (!fresh) {
+      const CaseRecord& shown = records_[representatives_[group - 1]];
+      r.replay = origin == "generated" ? shown.replay : replay_command(origin);
+      add_record(std::move(r));
+    } else {
+      representatives_.push_back(records_.size());
+      records_.push_back(r);  // the JSON line follows once it is shrunk and saved
+      const std::size_t index = records_.size() - 1;
+      present_group(index, c, j, shrinkable);
+      if (jsonl_.is_open()) jsonl_ << jsonl_case_line(records_[index]) << std::flush;
+      write_reports(RunState::kRunning);
+    }
+  }
+  if (now_seconds() - last_report_ >= kReportInterval) write_reports(RunState::kRunning);
   progress(false);
+}
+
+// 1. Vectors: the bundled corpus, or the --replay files.
+void Run::corpus_phase() {
+  for (const Case& c : corpus_cases()) {
+    if (should_stop()) break;
+    if (manifest_.find(c.op) == nullptr) {
+      ++not_listed_;
+      continue;
+    }
+    handle(c, c.source, nullptr);
+  }
+}
+
+// 2. Generated cases (case_mix.h), ops in turn, until --cases, --time or a stop. Names depend only
+// on the op and the position, so one seed gives the same names and cases on every run.
+void Run::generated_phase() {
+  if (!options_.replay.empty()) return;
+  std::vector<Op> ops;
+  for (Op op : kAllOps)
+    if (wanted(op) && manifest_.find(op) != nullptr) ops.push_back(op);
+  const bool timed = options_.time_seconds >= 0;
+  const std::int64_t budget = options_.cases >= 0 ? options_.cases : timed ? -1 : kDefaultGeneratedCases;
+  rc::Random random(seed_);
+  for (std::int64_t i = 0; !ops.empty() && (budget < 0 || i < budget) && !should_stop(); ++i) {
+    const Op op = ops[static_cast<std::size_t>(i) % ops.size()];
+    std::optional<Shrinkable> drawn;
+    Case c;
+    std::string reason;
+    for (int attempt = 0; attempt < kGenerationAttempts; ++attempt) {
+      try {
+        Shrinkable s = validator_case(op)(random.split(), static_cast<int>(i % (kValidatorCaseSize + 1)));
+        Case candidate = s.value().c;
+        if (!affordable(candidate)) continue;
+        drawn = s;
+        c = std::move(candidate);
+        if (inside_manifest(manifest_, c, &reason)) break;
+      } catch (const std::exception&) {
+        // a generation failure: draw again
+      }
+    }
+    if (!drawn) continue;
+    c.name = str_cat("gen-", snake_name(op), "-", i);
+    set_oracle(&c);
+    handle(c, "generated", &*drawn);
+  }
 }
 
 void Run::progress(bool force) {
@@ -390,146 +608,112 @@ void Run::report() {
   row("total", total);
   out_ << "\n" << table.str();
   if (not_listed_ > 0) out_ << not_listed_ << " vectors of ops the manifest does not list were not run\n";
+  if (!groups_.groups().empty()) {
+    out_ << "\n" << failures_ << " failing cases in " << groups_.groups().size() << " groups:\n";
+    for (const FailureGroups::Group& g : groups_.groups()) {
+      const CaseRecord& shown = records_[representatives_[g.id - 1]];
+      out_ << "  #" << g.id << "  " << g.count << (g.count == 1 ? " case   " : " cases  ") << g.signature << "\n"
+           << "      e.g. " << shown.name << ": " << (shown.saved.empty() ? shown.origin : shown.saved) << "\n"
+           << "      replay: " << shown.replay << "\n";
+    }
+  }
+  if (!input_problems_.empty()) out_ << input_problems_.size() << " inputs could not be read (listed above)\n";
+  if (!stopped_.empty()) out_ << "the run ended early: " << stopped_ << "\n";
   out_ << records_.size() << " cases, " << failures_ << " failed; implementation " << impl_display_ << " ("
        << manifest_.name << "), profile " << profile_ << ", seed " << seed_ << "\n";
   if (!failures_dir_.empty() && failures_ > 0) out_ << "failures saved under " << failures_dir_ << "\n";
 }
 
-void Run::write_json(const std::string& path) const {
-  using nlohmann::json;
-  json counts = json::object();
-  for (const auto& [op, c] : counts_) {
-    json per = json::object();
-    for (int v = 0; v < kNumVerdicts; ++v)
-      if (c[v] > 0) per[std::string(verdict_name(static_cast<Verdict>(v)))] = c[v];
-    counts[op_name(op)] = per;
-  }
-  json failures = json::array();
-  json other = json::array();
-  for (const Record& r : records_) {
-    if (r.verdict == Verdict::kAgree || r.verdict == Verdict::kBothError) continue;
-    json item = {{"op", op_name(r.op)}, {"name", r.name}, {"origin", r.origin},
-                 {"outcome", std::string(verdict_name(r.verdict))}, {"detail", r.detail}};
-    if (!r.saved.empty()) item["saved"] = r.saved;
-    if (!r.replay.empty()) item["replay"] = r.replay;
-    (is_failure(r.verdict) ? failures : other).push_back(std::move(item));
-  }
-  const json report = {{"impl", impl_display_},
-                       {"manifest", json::parse(manifest_message(manifest_))},
-                       {"profile", profile_},
-                       {"seed", seed_},
-                       {"cases", records_.size()},
-                       {"failed", failures_},
-                       {"counts", counts},
-                       {"failures", failures},
-                       {"noted", other}};
-  std::ofstream f(path);
-  f << report.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
-  if (!f) err_ << "opconform validate: cannot write " << path << "\n";
+ReportData Run::report_data(RunState state) const {
+  ReportData d;
+  d.impl = impl_display_.empty() ? options_.impl : impl_display_;
+  d.manifest_json = loaded_ ? manifest_message(manifest_) : "";
+  d.profile = profile_;
+  d.seed = seed_;
+  d.state = state;
+  d.error = error_;
+  d.stopped = stopped_;
+  d.input_problems = input_problems_;
+  d.records = &records_;
+  d.counts = counts_;
+  d.failed = failures_;
+  d.groups = &groups_;
+  d.representatives = representatives_;
+  return d;
 }
 
-void Run::write_junit(const std::string& path) const {
-  std::map<Op, std::vector<const Record*>> by_op;
-  for (const Record& r : records_) by_op[r.op].push_back(&r);
-  std::ostringstream xml;
-  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"opconform validate\" tests=\""
-      << records_.size() << "\" failures=\"" << failures_ << "\">\n";
-  for (const auto& [op, records] : by_op) {
-    std::int64_t failed = 0, skipped = 0;
-    double seconds = 0;
-    for (const Record* r : records) {
-      failed += is_failure(r->verdict);
-      skipped += r->verdict == Verdict::kUnsupported;
-      seconds += r->seconds;
+// Rewrites the JSON and JUnit reports (each atomically). False, with report_error_ set, when
+// one cannot be written.
+bool Run::write_reports(RunState state, int exit_code) {
+  last_report_ = now_seconds();
+  ReportData data = report_data(state);
+  data.exit_code = exit_code;
+  bool ok = true;
+  auto write = [&](const std::string& path, const std::string& text) {
+    if (path.empty()) return;
+    if (std::string e = write_atomically(path, text); !e.empty()) {
+      if (report_error_.empty()) report_error_ = "cannot write " + path + ": " + e;
+      ok = false;
     }
-    xml << "  <testsuite name=\"" << op_name(op) << "\" tests=\"" << records.size() << "\" failures=\"" << failed
-        << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
-    for (const Record* r : records) {
-      xml << "    <testcase classname=\"opconform." << op_name(op) << "\" name=\"" << xml_escape(r->name)
-          << "\" time=\"" << r->seconds << "\"";
-      if (is_failure(r->verdict)) {
-        xml << ">\n      <failure type=\"" << verdict_name(r->verdict) << "\" message=\""
-            << xml_escape(r->detail.substr(0, r->detail.find('\n'))) << "\">" << xml_escape(r->detail)
-            << (r->replay.empty() ? "" : "\nreplay: " + xml_escape(r->replay)) << "</failure>\n    </testcase>\n";
-      } else if (r->verdict == Verdict::kUnsupported) {
-        xml << ">\n      <skipped message=\"" << xml_escape(r->detail) << "\"/>\n    </testcase>\n";
-      } else if (r->verdict != Verdict::kAgree && r->verdict != Verdict::kBothError) {
-        xml << ">\n      <system-out>" << verdict_name(r->verdict) << ": " << xml_escape(r->detail)
-            << "</system-out>\n    </testcase>\n";
-      } else {
-        xml << "/>\n";
-      }
-    }
-    xml << "  </testsuite>\n";
+  };
+  write(options_.json_path, json_report(data));
+  write(options_.junit_path, junit_report(data));
+  if (exit_code >= 0 && jsonl_.is_open()) {
+    jsonl_ << jsonl_summary_line(data) << std::flush;
+    if (!jsonl_ && report_error_.empty()) report_error_ = "cannot write " + options_.jsonl_path;
+    ok = ok && static_cast<bool>(jsonl_);
   }
-  xml << "</testsuites>\n";
-  std::ofstream f(path);
-  f << xml.str();
-  if (!f) err_ << "opconform validate: cannot write " << path << "\n";
+  return ok;
+}
+
+// The last reports, and the exit status: 2 when a report cannot be written.
+int Run::finish(int exit_code, RunState state) {
+  if (!write_reports(state, exit_code)) {
+    err_ << "opconform validate: " << report_error_ << "\n";
+    exit_code = 2;
+    write_reports(state, exit_code);  // what can still be written says so
+  }
+  return exit_code;
 }
 
 int Run::main() {
+  InterruptScope interrupts;
   tty_ = options_.progress.value_or(::isatty(STDERR_FILENO) == 1);
-  seed_ = options_.seed.value_or(std::random_device{}() * std::uint64_t{0x100000001} + std::random_device{}());
+  seed_ = options_.seed ? *options_.seed
+          : options_.fresh_seed ? std::random_device{}() * std::uint64_t{0x100000001} + std::random_device{}()
+                                : kDefaultSeed;
+  if (options_.time_seconds >= 0) deadline_ = started_ + options_.time_seconds;
+  impl_display_ = options_.impl.empty() ? "the bundled plug-in" : options_.impl;
+  if (!open_reports()) return 2;
   if (Status s = start_worker(); !s.ok()) {
-    err_ << "opconform validate: cannot use the implementation " << (options_.impl.empty() ? "(bundled)" : options_.impl)
-         << ": " << s.message() << "\n";
-    return 2;
+    error_ = str_cat("cannot use the implementation ", options_.impl.empty() ? "(bundled)" : options_.impl, ": ",
+                     s.message());
+    err_ << "opconform validate: " << error_ << "\n";
+    return finish(2, RunState::kError);
   }
+  loaded_ = true;
   profile_ = options_.profile.empty() ? manifest_.profile : options_.profile;
   if (!options_.profile.empty() && options_.profile != manifest_.profile)
     err_ << "opconform validate: note: the implementation declares profile " << manifest_.profile
          << ", judging under " << options_.profile << "\n";
+  err_ << "opconform validate: seed " << seed_ << (options_.seed ? "" : options_.fresh_seed ? " (fresh)" : " (default)")
+       << "\n";
 
-  // 1. Vectors: the bundled corpus, or the --replay files.
-  for (const Case& c : corpus_cases()) {
-    if (stopped()) break;
-    if (manifest_.find(c.op) == nullptr) {
-      ++not_listed_;
-      continue;
-    }
-    handle(c, c.source, nullptr);
-  }
-
-  // 2. Generated cases, ops in turn, until --cases or --time is used up.
-  if (options_.replay.empty()) {
-    std::vector<Op> ops;
-    for (Op op : kAllOps)
-      if (wanted(op) && manifest_.find(op) != nullptr) ops.push_back(op);
-    const bool timed = options_.time_seconds >= 0;
-    const std::int64_t budget = timed ? -1 : (options_.cases >= 0 ? options_.cases : kDefaultGeneratedCases);
-    const double deadline = now_seconds() + (timed ? options_.time_seconds : 0);
-    rc::Random random(seed_);
-    for (std::int64_t i = 0; !ops.empty() && !stopped() && (timed ? now_seconds() < deadline : i < budget); ++i) {
-      const Op op = ops[static_cast<std::size_t>(i) % ops.size()];
-      const int size = static_cast<int>(i % (kMaxRcSize + 1));
-      std::optional<rc::Shrinkable<generators::GeneratedCase>> drawn;
-      Case c;
-      std::string reason;
-      for (int attempt = 0; attempt < kGenerationAttempts; ++attempt) {
-        try {
-          rc::Shrinkable<generators::GeneratedCase> s = generators::any_case(op)(random.split(), size);
-          Case candidate = s.value().c;
-          if (!affordable(candidate)) continue;
-          drawn = s;
-          c = std::move(candidate);
-          if (inside_manifest(manifest_, c, &reason)) break;
-        } catch (const std::exception&) {
-          // a generation failure: draw again
-        }
-      }
-      if (!drawn) continue;
-      c.name = str_cat("gen-", snake_name(op), "-", seed_, "-", i);
-      set_oracle(&c);
-      handle(c, "generated", &*drawn);
-    }
-  }
+  corpus_phase();
+  generated_phase();
   worker_->stop();
-
   report();
-  if (!options_.json_path.empty()) write_json(options_.json_path);
-  if (!options_.junit_path.empty()) write_junit(options_.junit_path);
-  return failures_ > 0 ? 1 : 0;
+
+  RunState state = interrupted() ? RunState::kInterrupted : RunState::kComplete;
+  int exit_code = failures_ > 0 ? 1 : 0;
+  if (records_.empty() && state == RunState::kComplete) {
+    error_ = "no case was run (nothing to check is not a pass)";
+    err_ << "opconform validate: " << error_ << "\n";
+    state = RunState::kError;
+  }
+  if (state != RunState::kComplete || !input_problems_.empty()) exit_code = std::max(exit_code, 2);
+  if (state == RunState::kInterrupted && failures_ > 0) exit_code = 1;
+  return finish(exit_code, state);
 }
 
 }  // namespace

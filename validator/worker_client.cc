@@ -14,22 +14,27 @@
 #include <chrono>
 #include <cstring>
 
+#include "opconform/validator/interrupt.h"
 #include "opconform/validator/plugin_host.h"
+#include "opconform/validator/reaper.h"
 
 namespace opconform::validator {
 
 namespace {
 
 constexpr std::size_t kStderrTailBytes = 4096;
+// A manifest is small: a handshake answer longer than this is not one.
+constexpr std::size_t kMaxHandshakeBytes = std::size_t{1} << 20;
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// Until `deadline`, in slices short enough to notice an interrupt.
 int poll_timeout_ms(double deadline) {
   const double left = deadline - now_seconds();
   if (left <= 0) return 0;
-  return static_cast<int>(std::min(left * 1000.0 + 1.0, 1e9));
+  return static_cast<int>(std::min(left, kInterruptPollSeconds) * 1000.0 + 1.0);
 }
 
 // True once `pid` has exited (it stays reapable).
@@ -47,6 +52,14 @@ void close_fd(int* fd) {
 
 Worker::Worker(WorkerOptions options) : options_(std::move(options)) {}
 
+double Worker::now() { return now_seconds(); }
+
+double Worker::effective_deadline(double case_deadline) const {
+  return deadline_ > 0 ? std::min(deadline_, case_deadline) : case_deadline;
+}
+
+bool Worker::cut_by_run(double case_deadline) const { return deadline_ > 0 && deadline_ < case_deadline; }
+
 Worker::~Worker() { stop(); }
 
 Status Worker::spawn() {
@@ -56,6 +69,7 @@ Status Worker::spawn() {
   }();
   (void)ignored_sigpipe;
   if (options_.argv.empty()) return invalid_argument("no program to run");
+  become_subreaper();  // descendants that leave the process group come back to us
 
   int in[2], out[2], err[2];
   if (::pipe2(in, O_CLOEXEC) != 0) return internal_error("pipe: ", std::strerror(errno));
@@ -113,6 +127,7 @@ Status Worker::spawn() {
   }
   ::setpgid(pid, pid);
   ::close(in[0]), ::close(out[1]), ::close(err[1]);
+  note_worker_started(pid);
   pid_ = pid;
   stdin_fd_ = in[1];
   stdout_fd_ = out[0];
@@ -147,9 +162,11 @@ std::string Worker::stderr_tail() const {
 bool Worker::send(const std::string& wire, double deadline) {
   std::size_t done = 0;
   while (done < wire.size()) {
+    if (interrupted()) return false;
     pollfd fds[2] = {{stdin_fd_, POLLOUT, 0}, {stderr_fd_, POLLIN, 0}};
     const int ready = ::poll(fds, stderr_fd_ >= 0 ? 2 : 1, poll_timeout_ms(deadline));
     if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0 && now_seconds() < deadline) continue;
     if (ready <= 0) return false;
     if (fds[1].revents) drain_stderr();
     if (fds[0].revents & (POLLERR | POLLHUP)) return false;
@@ -170,6 +187,7 @@ Worker::Wait Worker::receive(std::string* body, double deadline, std::string* er
       return Wait::kMessage;
     }
     if (!error->empty()) return Wait::kError;
+    if (interrupted()) return Wait::kCutShort;
     pollfd fds[2] = {{stdout_fd_, POLLIN, 0}, {stderr_fd_, POLLIN, 0}};
     const int ready = ::poll(fds, stderr_fd_ >= 0 ? 2 : 1, poll_timeout_ms(deadline));
     if (ready < 0 && errno == EINTR) continue;
@@ -177,7 +195,12 @@ Worker::Wait Worker::receive(std::string* body, double deadline, std::string* er
       *error = std::string("poll: ") + std::strerror(errno);
       return Wait::kError;
     }
-    if (ready == 0) return Wait::kTimeout;
+    if (ready == 0) {
+      // Dead, though a descendant still holds its stdout open: no answer can come.
+      if (has_exited(pid_)) return Wait::kEof;
+      if (now_seconds() < deadline) continue;
+      return Wait::kTimeout;
+    }
     if (fds[1].revents) drain_stderr();
     if (fds[0].revents) {
       char buffer[65536];
@@ -206,6 +229,9 @@ std::string Worker::reap(bool kill, bool* out_of_memory) {
   rusage usage{};
   while (::wait4(pid_, &status, 0, &usage) < 0 && errno == EINTR) {
   }
+  note_worker_reaped(pid_);
+  kill_adopted_processes(pid_);  // its group's survivors and descendants that left the group
+  exit_status_ = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   drain_stderr();
   close_fd(&stdin_fd_);
   close_fd(&stdout_fd_);
@@ -243,12 +269,20 @@ Status Worker::start(Manifest* manifest) {
   stop();
   stderr_.clear();
   OPCONFORM_RETURN_IF_ERROR(spawn());
-  const double deadline = now_seconds() + options_.handshake_timeout_seconds;
+  const double handshake_deadline = now_seconds() + options_.handshake_timeout_seconds;
+  const double deadline = effective_deadline(handshake_deadline);
+  decoder_.set_limit(kMaxHandshakeBytes);
   std::string body, error;
   bool oom = false;
-  const Wait wait = send(frame(hello_message()), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  Wait wait = send(frame(hello_message()), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  if (wait != Wait::kMessage && (interrupted() || (now_seconds() >= deadline && cut_by_run(handshake_deadline))))
+    wait = Wait::kCutShort;
   switch (wait) {
     case Wait::kMessage: break;
+    case Wait::kCutShort: {
+      reap(true, &oom);
+      return invalid_argument(interrupted() ? "interrupted" : "the run's time was up", " during the handshake");
+    }
     case Wait::kTimeout: {
       reap(true, &oom);
       return invalid_argument("no manifest within ", options_.handshake_timeout_seconds, " s", stderr_tail());
@@ -269,7 +303,16 @@ Status Worker::start(Manifest* manifest) {
   return Status();
 }
 
-RunResult Worker::run(const conformance::Case& c) {
+std::string Worker::guard_fault_text() const {
+  // The worker's fault handler (guard_pages.h) wrote one line naming the buffer.
+  const std::string marker(kGuardFaultMarker);
+  const std::size_t at = stderr_.rfind(marker);
+  if (at == std::string::npos) return "an access outside an output buffer (guard page)";
+  const std::size_t begin = at + marker.size();
+  return stderr_.substr(begin, stderr_.find('\n', begin) - begin);
+}
+
+RunResult Worker::run(const conformance::Case& c, std::size_t max_response_bytes) {
   RunResult result;
   const double started = now_seconds();
   if (pid_ < 0) {
@@ -277,15 +320,23 @@ RunResult Worker::run(const conformance::Case& c) {
     if (Status s = start(&ignored); !s.ok()) {
       result.kind = RunResult::Kind::kCrash;
       result.detail = "could not restart the implementation: " + s.message();
+      if (interrupted() || (deadline_ > 0 && now_seconds() >= deadline_)) {
+        result.kind = RunResult::Kind::kTimeout;
+        result.cut_short = true;
+      }
       return result;
     }
   }
   stderr_.clear();
   const std::int64_t id = next_id_++;
-  const double deadline = now_seconds() + options_.timeout_seconds;
+  const double case_deadline = now_seconds() + options_.timeout_seconds;
+  const double deadline = effective_deadline(case_deadline);
+  decoder_.set_limit(max_response_bytes > 0 ? max_response_bytes : kMaxMessageBytes);
   std::string body, error;
   Wait wait = send(frame(run_message(id, c)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
   if (wait == Wait::kEof && now_seconds() >= deadline) wait = Wait::kTimeout;
+  if (wait != Wait::kMessage && (interrupted() || (wait == Wait::kTimeout && cut_by_run(case_deadline))))
+    wait = Wait::kCutShort;
   bool oom = false;
   switch (wait) {
     case Wait::kMessage:
@@ -297,6 +348,12 @@ RunResult Worker::run(const conformance::Case& c) {
         result.kind = RunResult::Kind::kAnswer;
       }
       break;
+    case Wait::kCutShort:
+      reap(true, &oom);
+      result.kind = RunResult::Kind::kTimeout;
+      result.cut_short = true;
+      result.detail = interrupted() ? "interrupted" : "the run's time was up";
+      break;
     case Wait::kTimeout:
       reap(true, &oom);
       result.kind = RunResult::Kind::kTimeout;
@@ -306,6 +363,10 @@ RunResult Worker::run(const conformance::Case& c) {
       const std::string how = reap(false, &oom);
       result.kind = oom ? RunResult::Kind::kOutOfMemory : RunResult::Kind::kCrash;
       result.detail = "the implementation " + how + stderr_tail();
+      if (exit_status_ == kWorkerExitGuardFault) {
+        result.kind = RunResult::Kind::kProtocolFault;
+        result.detail = guard_fault_text();
+      }
       break;
     }
     case Wait::kError:

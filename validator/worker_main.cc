@@ -1,7 +1,8 @@
 // opconform-worker PLUGIN.so: speaks the subprocess protocol (docs/plugin-abi.md) on
 // stdin/stdout for a C-ABI plug-in, so that the validator never loads the library itself.
 // The plug-in's own writes to stdout go to stderr. Exits 0 at EOF, kWorkerExitOutOfMemory when
-// the plug-in runs out of memory, 2 on a protocol error.
+// the plug-in runs out of memory, kWorkerExitGuardFault when it touched an output's guard pages
+// (guard_pages.h), 2 on a protocol error.
 #include <unistd.h>
 
 #include <cstdio>
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
   }
   const int out = ::dup(STDOUT_FILENO);
   ::dup2(STDERR_FILENO, STDOUT_FILENO);
+  install_guard_fault_handler();  // an access in an output's guard pages names the output
 
   std::string body, error;
   if (!read_message(STDIN_FILENO, &body, &error)) return error.empty() ? 0 : 2;

@@ -897,6 +897,16 @@ partition("check_partition_range_matrix", f32([2, 3], range(6)),
 partition("check_partition_range_negative", f32([2], [1, 2]), i32([2], [0, -1]), 2,
           invalid("partitions[1] = -1 is not in [0, 2)"),
           [check(DP, "partition-range")], SPEC_DS + ", check 2, a negative partition")
+# The range check's upper edge: a value equal to num_partitions is out of range (an off-by-one
+# `p > num_partitions` passes every vector above).
+partition("check_partition_range_equal_num_partitions", f32([3], [1, 2, 3]), i32([3], [0, 3, 2]), 3,
+          invalid("partitions[1] = 3 is not in [0, 3)"),
+          [check(DP, "partition-range"), "edge"],
+          SPEC_DS + ", check 2: num_partitions itself is outside [0, num_partitions)")
+partition("check_partition_range_equal_one", f32([], [5]), i32([], [1]), 1,
+          invalid("partitions = 1 is not in [0, 1)"),
+          [check(DP, "partition-range"), "edge"],
+          SPEC_DS + ", check 2: scalar partitions equal to num_partitions = 1")
 partition("check_memory_limit_first_output", f32([5], [10, 20, 30, 40, 50]),
           i32([5], [0, 0, 1, 1, 0]), 2, oom("[3]", "float32"),
           [check(DP, "memory-limit")],
@@ -1071,6 +1081,17 @@ sconcat("check_concat_dim_int32_low", DOC_SC["indices"], DOC_SC["values"], DOC_S
         -2147483649,
         invalid("Attr concat_dim has value -2147483649 out of range for an int32"),
         [check(SC, "concat-dim-int32")], SPEC_SC + ", check 1 (concat_dim outside int32)")
+# The int32 check's edges: the int32 extremes pass it, and fail the range check (step 7) instead.
+sconcat("check_concat_dim_int32_max", DOC_SC["indices"], DOC_SC["values"], DOC_SC["shapes"],
+        2147483647,
+        invalid("Concat dimension must be in range [-2, 2), got 2147483647"),
+        [check(SC, "concat-dim-range"), "edge"],
+        SPEC_SC + ", check 1 passes for 2^31 - 1 (inside int32); check 7 rejects it")
+sconcat("check_concat_dim_int32_min", DOC_SC["indices"], DOC_SC["values"], DOC_SC["shapes"],
+        -2147483648,
+        invalid("Concat dimension must be in range [-2, 2), got -2147483648"),
+        [check(SC, "concat-dim-range"), "edge"],
+        SPEC_SC + ", check 1 passes for -2^31 (inside int32); check 7 rejects it")
 sconcat("check_indices_matrix", [i64([1, 2], [0, 0]), i64([2], [0, 1])],
         [f32([1], [1]), f32([1], [2])], [i64([2], [2, 2]), i64([2], [2, 2])], 0,
         invalid("Input indices should be a matrix but received shape [2] at position 1"),
@@ -1104,6 +1125,13 @@ sconcat("deviation_too_many_dims_first", [i64([0, 255], []), i64([0, 255], [])],
         invalid("Too many dimensions in tensor"),
         [check(SC, "too-many-dims"), "deviation", "edge"],
         SPEC_ADV + ", crash path 'shapes[0] of 255 ones'; " + SPEC_SC + " check 6")
+# The dimension limit's edge: 254 dims are allowed (one entry per input, concatenated on dim 0).
+sconcat("max_dims_254", [i64([1, 254], [0] * 254), i64([1, 254], [0] * 254)],
+        [f32([1], [1.5]), f32([1], [2.5])], [i64([254], [1] * 254), i64([254], [1] * 254)], 0,
+        sparse_out(i64([2, 254], [0] * 254 + [1] + [0] * 253), f32([2], [1.5, 2.5]),
+                   i64([254], [2] + [1] * 253)),
+        ["edge"], SPEC_SC + ", checks 6 and 8 allow 254 dims; the output has the inputs' entries "
+        "in order, the second offset by 1 on dim 0")
 sconcat("deviation_too_many_dims_later", [i64([0, 2], []), i64([0, 255], [])],
         [f32([0], []), f32([0], [])], [i64([2], [2, 2]), i64([255], [1] * 255)], 0,
         invalid("Too many dimensions in tensor"),

@@ -45,8 +45,20 @@ expect(0 "op: DynamicPartition\n;outputs\\[0\\]: float32 \\[2\\] \\[1.5, nan\\(0
 expect(0 "\"data\": \\[1.5, -0.0, \"0x7fc00001\"\\]" show --canonical ${DATA}/good_pass.json)
 expect(2 "error: [^\n]*bad_data_length.json: inputs.block_shape.data: 3 elements" show ${DATA}/bad_data_length.json)
 
-# Usage errors come from CLI11 with its own exit codes (>= 100).
-expect(105 "--impl: gpu not in \\{reference,optimized\\}" run --impl gpu)
-expect(109 "argument was not expected: --frob" run --frob)
-expect(106 "file is required" show)
-expect(106 "A subcommand is required")
+# Usage errors exit 2, with CLI11's message.
+expect(2 "argument was not expected: --frob" run --frob)
+expect(2 "file is required" show)
+expect(2 "A subcommand is required")
+expect(2 "cannot use the implementation gpu" run --impl gpu ${DATA}/good_pass.json)
+expect(2 "--max-elements: '0' is not a whole number" show --max-elements 0 ${DATA}/good_pass.json)
+
+# Nothing checked is not a pass: a folder without vectors named beside others, a run whose every
+# vector was skipped, a link that loops.
+expect(2 "BAD  ${WORK}/empty: no vectors \\(\\*.json\\) in this folder" run ${WORK}/empty ${DATA}/good_pass.json)
+expect(2 "no vector was checked" run ${DATA}/skipped_xla.json)
+file(REMOVE_RECURSE ${WORK}/links)
+file(MAKE_DIRECTORY ${WORK}/links)
+file(COPY_FILE ${DATA}/good_pass.json ${WORK}/links/good.json)
+file(CREATE_LINK loop.json ${WORK}/links/loop.json SYMBOLIC)
+expect(2 "BAD  ${WORK}/links/loop.json: cannot read: Too many levels of symbolic links;DynamicPartition +1 +0 +0" run ${WORK}/links)
+expect(2 "error: cannot write /nonexistent-folder/r.json" run ${DATA}/good_pass.json --json /nonexistent-folder/r.json)

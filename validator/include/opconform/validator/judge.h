@@ -39,11 +39,20 @@ struct JudgeOptions {
   std::string profile = "tf-cpu";  // the chosen profile
   bool strict_messages = false;
   bool inside_manifest = true;
+  // The implementation's outputs started filled with kPoisonByte (a C-ABI plug-in): a differing
+  // element that still holds only that byte is reported as never written.
+  bool poison_outputs = false;
 };
 
 struct Judgement {
   Verdict verdict = Verdict::kAgree;
-  std::string detail;  // why (empty for agree/both-error)
+  // Why, for a person: what differs (several elements of a mismatch), the expected outcome and
+  // the implementation's ("implementation:"). Empty for agree/both-error.
+  std::string detail;
+  // What identifies the cause, for grouping (findings.h, signature()): the check's message
+  // template, the first differing output and how it differs, the fault's or crash's text with
+  // its numbers blanked. Empty for agree/both-error.
+  std::string key;
 };
 
 // Precondition: c.expected is the oracle's (the vector's, or the reference's outcome).

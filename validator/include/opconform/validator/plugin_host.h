@@ -12,13 +12,12 @@
 
 #include "opconform/conformance/vector.h"
 #include "opconform/plugin_abi.h"
+#include "opconform/validator/guard_pages.h"
 #include "opconform/validator/protocol.h"
 
 namespace opconform::validator {
 
-// Guard bytes before and after every output buffer, and the poison byte of fresh outputs.
-inline constexpr std::size_t kGuardBytes = 64;
-inline constexpr std::uint8_t kGuardByte = 0xC3;
+// The poison byte of fresh outputs (their guards: guard_pages.h).
 inline constexpr std::uint8_t kPoisonByte = 0xA5;
 // opconform-worker's exit status when the plug-in ran out of memory (std::bad_alloc).
 inline constexpr int kWorkerExitOutOfMemory = 86;
@@ -31,7 +30,8 @@ class PluginHost {
   const Manifest& manifest() const { return manifest_; }
 
   // Runs `c` (its inputs, attrs and memory limit) through the entry point of its op.
-  // An op the manifest does not list is a fault.
+  // An op the manifest does not list is a fault, and so is any change the call made to its
+  // inputs ("modified input 1 (block_shape): ...").
   ImplAnswer run(const conformance::Case& c);
 
  private:

@@ -62,13 +62,21 @@ class FrameDecoder {
  public:
   void feed(const char* data, std::size_t size) { buffer_.append(data, size); }
   // The next complete body, if any. Sets *error (and returns nullopt) for a length of 0 or
-  // above kMaxMessageBytes.
+  // above the limit, as soon as the length is known (the body is never buffered).
   std::optional<std::string> next(std::string* error);
   bool empty() const { return buffer_.empty(); }
+  // The longest body accepted from now on (at most kMaxMessageBytes, the default).
+  void set_limit(std::size_t max_bytes);
 
  private:
   std::string buffer_;
+  std::size_t limit_ = kMaxMessageBytes;
 };
+
+// The longest result message the validator reads for `c` (its expectation set): twice the
+// JSON its expected outputs or its inputs could take, whichever is more, plus 1 MiB for the
+// envelope and messages; at most kMaxMessageBytes. A correct answer always fits.
+std::size_t max_result_bytes(const conformance::Case& c);
 
 // Blocking helpers for the worker side. read_message: false at EOF or on error (*error set,
 // empty at a clean EOF between messages).

@@ -6,6 +6,9 @@
 //   options.impl = "exec:python3 my_impl.py";
 //   options.cases = 200;
 //   int exit_code = run_validate(options, std::cout, std::cerr);   // 0 pass, 1 fail, 2 unusable
+//
+// Reports (--json, --junit, --jsonl) are written as the run goes, also for a load failure and
+// when SIGINT/SIGTERM stops it (reports.h, interrupt.h).
 #pragma once
 
 #include <cstdint>
@@ -23,12 +26,14 @@ struct ValidateOptions {
   std::string impl;      // "path/lib.so" or "exec:COMMAND"; empty: the bundled optimized plug-in
   std::string profile;   // "tf-cpu", "xla", "tflite"; empty: the manifest's
   std::vector<Op> ops;   // empty: every op
-  std::optional<std::uint64_t> seed;  // generated cases; unset: drawn and printed
-  std::int64_t cases = -1;            // generated cases (-1: 500 unless time_seconds is set)
-  double time_seconds = -1;           // generated cases for this long (-1: unused)
+  std::optional<std::uint64_t> seed;  // generated cases; unset: kDefaultSeed (or fresh_seed)
+  bool fresh_seed = false;            // with seed unset: draw a new seed (printed)
+  std::int64_t cases = -1;            // generated cases (-1: 500, or unlimited under time_seconds)
+  double time_seconds = -1;           // the whole run stops after this long (-1: no limit)
   bool strict_messages = false;
   std::string junit_path, json_path, save_failures_dir;
-  std::vector<std::string> replay;    // run only these vector files
+  std::string jsonl_path;             // one JSON line per case as it is judged
+  std::vector<std::string> replay;    // run only these vector files or folders
   std::string corpus_dir;             // empty: the installed vectors (install_layout.h)
   bool run_corpus = true;
   double timeout_seconds = 10;        // per case
@@ -37,9 +42,15 @@ struct ValidateOptions {
   std::string replay_command = "opconform validate";  // how failures tell the user to replay
   int max_shrink_runs = 200;          // worker runs per failing case
   std::optional<bool> progress;       // unset: when stderr is a terminal
-  std::int64_t stop_after_failures = 0;  // stop once this many cases failed (0: never)
+  std::int64_t stop_after_failures = 0;  // stop once this many cases failed (0: never; --max-failures)
 };
 
+// The seed of generated cases when none is given: a run is reproducible by default.
+inline constexpr std::uint64_t kDefaultSeed = 1;
+
+// Exit status: 0 every case passed; 1 a case failed; 2 nothing usable was checked or something
+// could not be used: a load failure, an input that cannot be read, no case run at all, a report
+// that cannot be written, an interrupt (SIGINT/SIGTERM) before any failure.
 int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err);
 
 // "SpaceToBatchND" or "space_to_batch_nd" -> the op.

@@ -37,6 +37,9 @@ struct RunResult {
   ImplAnswer answer;   // kAnswer
   std::string detail;  // otherwise: what happened, with the end of the process's stderr
   double seconds = 0;
+  // The wait was ended by the run's deadline or an interrupt (interrupt.h), not by the
+  // implementation: the case was not judged (kind is kTimeout).
+  bool cut_short = false;
 };
 
 class Worker {
@@ -49,15 +52,21 @@ class Worker {
   // Starts the program and reads its manifest. An error is a load failure (message, plus the
   // program's stderr when it says more).
   Status start(Manifest* manifest);
-  // Runs one case, (re)starting the program first when it is not running.
-  RunResult run(const conformance::Case& c);
+  // Runs one case, (re)starting the program first when it is not running. A response longer
+  // than `max_response_bytes` (0: the protocol's 2^30) is a protocol fault of the case: the
+  // validator never reads more than that.
+  RunResult run(const conformance::Case& c, std::size_t max_response_bytes = 0);
+  // Waits end at this steady-clock time (seconds, as now_seconds() in the .cc; 0: never), with
+  // RunResult::cut_short set. Interrupts (interrupt.h) end them too.
+  void set_deadline(double steady_seconds) { deadline_ = steady_seconds; }
+  static double now();
   // Kills the process group, if any.
   void stop();
 
   int starts() const { return starts_; }
 
  private:
-  enum class Wait { kMessage, kEof, kTimeout, kError };
+  enum class Wait { kMessage, kEof, kTimeout, kError, kCutShort };
   Status spawn();
   bool send(const std::string& wire, double deadline);
   Wait receive(std::string* body, double deadline, std::string* error);
@@ -66,6 +75,12 @@ class Worker {
   // it ended and whether it looks like running out of memory.
   std::string reap(bool kill, bool* out_of_memory);
   std::string stderr_tail() const;
+  // What the worker's guard-page fault handler said (plugin_host.h, kWorkerExitGuardFault).
+  std::string guard_fault_text() const;
+  // The earlier of `case_deadline` and the run's deadline.
+  double effective_deadline(double case_deadline) const;
+  // Whether a wait that ended at `case_deadline`'s effective deadline was cut by the run.
+  bool cut_by_run(double case_deadline) const;
 
   WorkerOptions options_;
   pid_t pid_ = -1;
@@ -74,6 +89,8 @@ class Worker {
   std::string stderr_;  // the last bytes of the process's stderr in this case
   std::int64_t next_id_ = 1;
   int starts_ = 0;
+  double deadline_ = 0;
+  int exit_status_ = -1;  // of the last reaped process when it exited, else -1
 };
 
 }  // namespace opconform::validator

@@ -1,0 +1,199 @@
+#include "opconform/validator/guard_pages.h"
+
+#include <signal.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace opconform::validator {
+
+namespace {
+
+constexpr std::size_t kAlignment = 64;
+constexpr std::size_t kMinGuardBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxGuardBytes = std::size_t{256} << 20;
+constexpr std::size_t kMaxPayloadBytes = std::size_t{1} << 46;
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+std::size_t page_size() {
+  static const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  return page;
+}
+
+// What the fault handler knows of each live buffer: plain values, written before the buffer is
+// handed out and cleared when it is freed.
+struct Entry {
+  std::atomic<bool> live{false};
+  std::uintptr_t low = 0, high = 0;             // the whole mapping
+  std::uintptr_t open_low = 0, open_high = 0;   // the accessible pages
+  std::uintptr_t data = 0, end = 0;             // the payload
+  char label[96] = {};
+};
+constexpr int kSlots = 8192;
+Entry g_entries[kSlots];
+std::atomic<int> g_used{0};  // slots [0, g_used) may be live
+
+int register_buffer(const Entry& e, std::string_view label) {
+  for (int i = 0; i < kSlots; ++i) {
+    if (g_entries[i].live.load()) continue;
+    Entry& slot = g_entries[i];
+    slot.low = e.low, slot.high = e.high, slot.open_low = e.open_low, slot.open_high = e.open_high;
+    slot.data = e.data, slot.end = e.end;
+    const std::size_t n = std::min(label.size(), sizeof slot.label - 1);
+    std::memcpy(slot.label, label.data(), n);
+    slot.label[n] = '\0';
+    slot.live.store(true);
+    int used = g_used.load();
+    while (used < i + 1 && !g_used.compare_exchange_weak(used, i + 1)) {
+    }
+    return i;
+  }
+  return -1;  // full: the buffer still has its guard pages, a fault just is not named
+}
+
+struct sigaction g_previous_segv {};
+struct sigaction g_previous_bus {};
+
+// Async-signal-safe text building for the handler.
+struct Line {
+  char text[256];
+  std::size_t size = 0;
+  void add(const char* s) {
+    while (*s && size < sizeof text - 1) text[size++] = *s++;
+  }
+  void add(std::uintptr_t n) {
+    char digits[24];
+    int k = 0;
+    do digits[k++] = static_cast<char>('0' + n % 10);
+    while ((n /= 10) != 0 && k < 24);
+    while (k > 0 && size < sizeof text - 1) text[size++] = digits[--k];
+  }
+};
+
+bool is_write(void* context) {
+#if defined(__x86_64__)
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  return (uc->uc_mcontext.gregs[REG_ERR] & 2) != 0;
+#else
+  (void)context;
+  return false;
+#endif
+}
+
+extern "C" void on_fault(int sig, siginfo_t* info, void* context) {
+  const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  const int used = g_used.load();
+  for (int i = 0; i < used; ++i) {
+    const Entry& e = g_entries[i];
+    if (!e.live.load() || address < e.low || address >= e.high) continue;
+    if (address >= e.open_low && address < e.open_high) continue;
+    Line line;
+    line.add(kGuardFaultMarker.data());
+    line.add(e.label);
+    line.add(": ");
+#if defined(__x86_64__)
+    line.add(is_write(context) ? "wrote " : "read ");
+#else
+    line.add("accessed ");
+#endif
+    if (address >= e.end) {
+      line.add("past the end of its buffer; at offset +");
+      line.add(address - e.end);
+      line.add(" from its end\n");
+    } else {
+      line.add("before the start of its buffer; at offset -");
+      line.add(e.data - address);
+      line.add(" from its start\n");
+    }
+    ssize_t ignored = ::write(STDERR_FILENO, line.text, line.size);
+    (void)ignored;
+    ::_exit(kWorkerExitGuardFault);
+  }
+  // Not ours: the previous disposition handles the fault when the instruction runs again, or,
+  // for a signal that was sent rather than caused, when it is delivered again.
+  ::sigaction(sig, sig == SIGBUS ? &g_previous_bus : &g_previous_segv, nullptr);
+  if (info->si_code <= 0) ::raise(sig);
+}
+
+}  // namespace
+
+std::unique_ptr<GuardedBuffer> GuardedBuffer::make(std::size_t size, std::uint8_t fill, std::string_view label) {
+  if (size > kMaxPayloadBytes) return nullptr;
+  const std::size_t page = page_size();
+  const std::size_t span = round_up(size, kAlignment);
+  const std::size_t open = round_up(span, page);
+  const std::size_t guard = std::clamp(round_up(size, page), kMinGuardBytes, kMaxGuardBytes);
+  const std::size_t mapped = guard + open + guard;
+  void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (base == MAP_FAILED) return nullptr;
+  auto* bytes = static_cast<std::uint8_t*>(base);
+  if (open > 0 && ::mprotect(bytes + guard, open, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(base, mapped);
+    return nullptr;
+  }
+  std::unique_ptr<GuardedBuffer> b(new GuardedBuffer());
+  b->base_ = bytes;
+  b->mapped_ = mapped;
+  b->open_begin_ = bytes + guard;
+  b->open_end_ = bytes + guard + open;
+  b->data_ = b->open_end_ - span;
+  b->size_ = size;
+  std::memset(b->open_begin_, kCanaryByte, static_cast<std::size_t>(b->data_ - b->open_begin_));
+  std::memset(b->data_, fill, size);
+  std::memset(b->data_ + size, kCanaryByte, span - size);
+  Entry e;
+  e.low = reinterpret_cast<std::uintptr_t>(bytes);
+  e.high = e.low + mapped;
+  e.open_low = reinterpret_cast<std::uintptr_t>(b->open_begin_);
+  e.open_high = reinterpret_cast<std::uintptr_t>(b->open_end_);
+  e.data = reinterpret_cast<std::uintptr_t>(b->data_);
+  e.end = e.data + size;
+  b->slot_ = register_buffer(e, label);
+  return b;
+}
+
+GuardedBuffer::~GuardedBuffer() {
+  if (slot_ >= 0) g_entries[slot_].live.store(false);
+  ::munmap(base_, mapped_);
+}
+
+bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
+  const auto* begin = reinterpret_cast<const char*>(data_);
+  return p >= begin && n >= 0 && static_cast<std::uint64_t>(n) <= size_ &&
+         static_cast<std::size_t>(p - begin) <= size_ - static_cast<std::size_t>(n);
+}
+
+std::string GuardedBuffer::damage() const {
+  auto intact = [](const std::uint8_t* begin, const std::uint8_t* end) {
+    return std::all_of(begin, end, [](std::uint8_t b) { return b == kCanaryByte; });
+  };
+  std::string d;
+  if (!intact(open_begin_, data_)) d = "wrote before the start";
+  if (!intact(data_ + size_, open_end_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
+  return d;
+}
+
+void install_guard_fault_handler() {
+  static const bool installed = [] {
+    static char stack[1 << 16];
+    stack_t alt{};
+    alt.ss_sp = stack;
+    alt.ss_size = sizeof stack;
+    ::sigaltstack(&alt, nullptr);
+    struct sigaction action {};
+    action.sa_sigaction = on_fault;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    ::sigaction(SIGSEGV, &action, &g_previous_segv);
+    ::sigaction(SIGBUS, &action, &g_previous_bus);
+    return true;
+  }();
+  (void)installed;
+}
+
+}  // namespace opconform::validator

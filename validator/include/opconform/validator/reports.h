@@ -1,0 +1,74 @@
+// The reports of `opconform validate` (docs/plugin-abi.md, "Reports"): the JSON report and the
+// JUnit XML, both rewritten whole and atomically while the run goes on and at its end, and the
+// JSON Lines stream, one line per case as it is judged. Each says what state the run is in, so
+// a report written before the end (a CI timeout, a load failure) is never mistaken for a pass.
+//
+//   ReportData data = ...;                      // a view of the run so far
+//   std::string error = write_atomically(path, json_report(data));
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "opconform/conformance/vector_files.h"
+#include "opconform/ops.h"
+#include "opconform/validator/findings.h"
+#include "opconform/validator/judge.h"
+
+namespace opconform::validator {
+
+// One judged case.
+struct CaseRecord {
+  Op op;
+  std::string name;
+  std::string origin;  // the vector file, "generated", or "found while shrinking <name>"
+  Verdict verdict;
+  std::string detail;
+  double seconds;
+  std::string saved;   // the saved (shrunk) vector, for a group's representative
+  std::string replay;  // the command that replays it
+  int group = 0;       // the failure group (FailureGroups id), 0 for a non-failure
+};
+
+// Where the run is. A report with any state but kComplete describes a run that did not finish.
+enum class RunState { kRunning, kComplete, kInterrupted, kError };
+
+struct ReportData {
+  std::string impl;           // as the user named it
+  std::string manifest_json;  // the implementation's manifest message ("" before the handshake)
+  std::string profile;
+  std::uint64_t seed = 0;
+  RunState state = RunState::kRunning;
+  std::string error;    // kError: the load failure, or why no case ran
+  std::string stopped;  // why the run ended before all its cases ("" when it did not)
+  std::vector<conformance::VectorFileProblem> input_problems;
+  const std::vector<CaseRecord>* records = nullptr;
+  std::map<Op, std::array<std::int64_t, kNumVerdicts>> counts;
+  std::int64_t failed = 0;
+  const FailureGroups* groups = nullptr;
+  std::vector<std::size_t> representatives;  // per group id - 1: the record shown for the group
+  int exit_code = -1;                        // set on the last write
+};
+
+std::string_view run_state_name(RunState s);  // "running", "complete", "interrupted", "error"
+
+// The JSON report: the run's identity, state, counts, failure groups (count, signature,
+// representative), every failure and every noted non-failure, the unreadable inputs.
+std::string json_report(const ReportData& data);
+// JUnit XML: one <testsuite> per op (failures as <failure type="<outcome>">, unsupported cases
+// as <skipped>), an "inputs" suite with an <error> per unreadable input, and a "run" suite with
+// an <error> when the run did not complete or ran no case.
+std::string junit_report(const ReportData& data);
+// JSON Lines: a "start" line, one "case" line per judged case, a "summary" line.
+std::string jsonl_start_line(const ReportData& data);
+std::string jsonl_case_line(const CaseRecord& r);
+std::string jsonl_summary_line(const ReportData& data);
+
+// Writes `text` to `path` through a temporary file in the same folder and a rename, so a reader
+// sees the old or the new report, never half of one. "" on success, else why not.
+std::string write_atomically(const std::string& path, const std::string& text);
+
+}  // namespace opconform::validator

@@ -1,0 +1,263 @@
+#include "opconform/validator/reports.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace opconform::validator {
+
+namespace {
+
+using nlohmann::json;
+
+std::string xml_escape(std::string_view s) {
+  std::string out;
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      default:
+        // XML 1.0 has no control characters but tab, newline and carriage return.
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') out += '?';
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+const std::vector<CaseRecord>& records_of(const ReportData& d) {
+  static const std::vector<CaseRecord> none;
+  return d.records ? *d.records : none;
+}
+
+json counts_json(const ReportData& d) {
+  json counts = json::object();
+  for (const auto& [op, c] : d.counts) {
+    json per = json::object();
+    for (int v = 0; v < kNumVerdicts; ++v)
+      if (c[v] > 0) per[std::string(verdict_name(static_cast<Verdict>(v)))] = c[v];
+    counts[op_name(op)] = per;
+  }
+  return counts;
+}
+
+json record_json(const CaseRecord& r) {
+  json item = {{"op", op_name(r.op)}, {"name", r.name}, {"origin", r.origin},
+               {"outcome", std::string(verdict_name(r.verdict))}, {"detail", r.detail}};
+  if (r.group > 0) item["group"] = r.group;
+  if (!r.saved.empty()) item["saved"] = r.saved;
+  if (!r.replay.empty()) item["replay"] = r.replay;
+  return item;
+}
+
+json groups_json(const ReportData& d) {
+  json groups = json::array();
+  if (d.groups == nullptr) return groups;
+  const auto& records = records_of(d);
+  for (const FailureGroups::Group& g : d.groups->groups()) {
+    json item = {{"id", g.id}, {"signature", g.signature}, {"count", g.count}, {"cases", g.cases}};
+    const std::size_t index = static_cast<std::size_t>(g.id - 1);
+    if (index < d.representatives.size() && d.representatives[index] < records.size())
+      item["representative"] = record_json(records[d.representatives[index]]);
+    groups.push_back(std::move(item));
+  }
+  return groups;
+}
+
+json problems_json(const ReportData& d) {
+  json problems = json::array();
+  for (const auto& p : d.input_problems) problems.push_back({{"path", p.path}, {"reason", p.reason}});
+  return problems;
+}
+
+json manifest_json(const ReportData& d) {
+  if (d.manifest_json.empty()) return nullptr;
+  json m = json::parse(d.manifest_json, nullptr, false);
+  return m.is_discarded() ? json(nullptr) : m;
+}
+
+// The header fields every JSON form shares.
+json identity_json(const ReportData& d) {
+  json j = {{"impl", d.impl},
+            {"manifest", manifest_json(d)},
+            {"profile", d.profile},
+            {"seed", d.seed},
+            {"state", std::string(run_state_name(d.state))}};
+  if (!d.error.empty()) j["error"] = d.error;
+  if (!d.stopped.empty()) j["stopped"] = d.stopped;
+  return j;
+}
+
+// The <testsuite> holding the run's own problems: unreadable inputs, a load failure, an
+// interrupted or empty run. "" when there are none.
+std::string problems_suites(const ReportData& d) {
+  std::ostringstream xml;
+  if (!d.input_problems.empty()) {
+    xml << "  <testsuite name=\"inputs\" tests=\"" << d.input_problems.size() << "\" failures=\"0\" errors=\""
+        << d.input_problems.size() << "\">\n";
+    for (const auto& p : d.input_problems)
+      xml << "    <testcase classname=\"opconform.inputs\" name=\"" << xml_escape(p.path) << "\">\n      <error message=\""
+          << xml_escape(p.reason) << "\">" << xml_escape(conformance::problem_text(p)) << "</error>\n    </testcase>\n";
+    xml << "  </testsuite>\n";
+  }
+  std::string run_error;
+  if (d.state == RunState::kError) run_error = d.error;
+  else if (d.state == RunState::kInterrupted) run_error = d.stopped.empty() ? "interrupted" : d.stopped;
+  else if (d.state == RunState::kRunning) run_error = "the run has not finished (this report is written as it goes)";
+  if (!run_error.empty())
+    xml << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
+        << "    <testcase classname=\"opconform.run\" name=\"run\">\n      <error message=\""
+        << xml_escape(first_line(run_error)) << "\">" << xml_escape(run_error)
+        << "</error>\n    </testcase>\n  </testsuite>\n";
+  return xml.str();
+}
+
+std::string testcase_xml(const CaseRecord& r, Op op) {
+  std::ostringstream xml;
+  xml << "    <testcase classname=\"opconform." << op_name(op) << "\" name=\"" << xml_escape(r.name) << "\" time=\""
+      << r.seconds << "\"";
+  if (is_failure(r.verdict)) {
+    xml << ">\n      <failure type=\"" << verdict_name(r.verdict) << "\" message=\""
+        << xml_escape(first_line(r.detail)) << "\">" << xml_escape(r.detail)
+        << (r.group > 0 ? "\ngroup: #" + std::to_string(r.group) : "")
+        << (r.replay.empty() ? "" : "\nreplay: " + xml_escape(r.replay)) << "</failure>\n    </testcase>\n";
+  } else if (r.verdict == Verdict::kUnsupported) {
+    xml << ">\n      <skipped message=\"" << xml_escape(r.detail) << "\"/>\n    </testcase>\n";
+  } else if (r.verdict != Verdict::kAgree && r.verdict != Verdict::kBothError) {
+    xml << ">\n      <system-out>" << verdict_name(r.verdict) << ": " << xml_escape(r.detail)
+        << "</system-out>\n    </testcase>\n";
+  } else {
+    xml << "/>\n";
+  }
+  return xml.str();
+}
+
+}  // namespace
+
+std::string_view run_state_name(RunState s) {
+  switch (s) {
+    case RunState::kRunning: return "running";
+    case RunState::kComplete: return "complete";
+    case RunState::kInterrupted: return "interrupted";
+    case RunState::kError: return "error";
+  }
+  return "?";
+}
+
+std::string json_report(const ReportData& d) {
+  json failures = json::array();
+  json other = json::array();
+  for (const CaseRecord& r : records_of(d)) {
+    if (r.verdict == Verdict::kAgree || r.verdict == Verdict::kBothError) continue;
+    (is_failure(r.verdict) ? failures : other).push_back(record_json(r));
+  }
+  json report = identity_json(d);
+  report["cases"] = records_of(d).size();
+  report["failed"] = d.failed;
+  report["counts"] = counts_json(d);
+  report["groups"] = groups_json(d);
+  report["failures"] = std::move(failures);
+  report["noted"] = std::move(other);
+  report["input_problems"] = problems_json(d);
+  if (d.exit_code >= 0) report["exit_code"] = d.exit_code;
+  return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string junit_report(const ReportData& d) {
+  std::map<Op, std::vector<const CaseRecord*>> by_op;
+  for (const CaseRecord& r : records_of(d)) by_op[r.op].push_back(&r);
+  const std::string problems = problems_suites(d);
+  std::int64_t errors = static_cast<std::int64_t>(d.input_problems.size());
+  if (d.state != RunState::kComplete) ++errors;
+  std::ostringstream xml;
+  xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"opconform validate\" tests=\""
+      << records_of(d).size() + static_cast<std::size_t>(errors) << "\" failures=\"" << d.failed << "\" errors=\""
+      << errors << "\">\n";
+  xml << problems;
+  for (const auto& [op, records] : by_op) {
+    std::int64_t failed = 0, skipped = 0;
+    double seconds = 0;
+    for (const CaseRecord* r : records) {
+      failed += is_failure(r->verdict);
+      skipped += r->verdict == Verdict::kUnsupported;
+      seconds += r->seconds;
+    }
+    xml << "  <testsuite name=\"" << op_name(op) << "\" tests=\"" << records.size() << "\" failures=\"" << failed
+        << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+    for (const CaseRecord* r : records) xml << testcase_xml(*r, op);
+    xml << "  </testsuite>\n";
+  }
+  xml << "</testsuites>\n";
+  return xml.str();
+}
+
+std::string jsonl_start_line(const ReportData& d) {
+  json j = identity_json(d);
+  j["type"] = "start";
+  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string jsonl_case_line(const CaseRecord& r) {
+  json j = record_json(r);
+  j["type"] = "case";
+  j["seconds"] = r.seconds;
+  if (r.verdict == Verdict::kAgree || r.verdict == Verdict::kBothError) j.erase("detail");
+  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string jsonl_summary_line(const ReportData& d) {
+  json j = identity_json(d);
+  j["type"] = "summary";
+  j["cases"] = records_of(d).size();
+  j["failed"] = d.failed;
+  j["counts"] = counts_json(d);
+  j["groups"] = groups_json(d);
+  j["input_problems"] = problems_json(d);
+  if (d.exit_code >= 0) j["exit_code"] = d.exit_code;
+  return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::string write_atomically(const std::string& path, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const fs::path temporary =
+      target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()));
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return std::string("cannot create ") + temporary.string() + ": " + std::strerror(errno);
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const std::string why = std::strerror(errno);
+      ::close(fd);
+      ::unlink(temporary.c_str());
+      return "cannot write " + temporary.string() + ": " + why;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  if (::close(fd) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return "cannot write " + temporary.string() + ": " + why;
+  }
+  if (std::rename(temporary.c_str(), target.c_str()) != 0) {
+    const std::string why = std::strerror(errno);
+    ::unlink(temporary.c_str());
+    return "cannot replace " + path + ": " + why;
+  }
+  return "";
+}
+
+}  // namespace opconform::validator

@@ -1,0 +1,391 @@
+// `opconform validate` as CI runs it: no green run that checked nothing, reports that survive an
+// interrupt or a load failure, a bounded run and a bounded validator, guards that catch what a
+// kernel does outside its outputs, findings grouped and shown as the shrunk case they are.
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <regex>
+#include <set>
+#include <thread>
+
+#include "opconform/conformance/format.h"
+#include "opconform/conformance/vector.h"
+#include "validator/tests/test_support.h"
+
+namespace opconform::validator {
+namespace {
+
+using namespace opconform::validator::testing;
+
+// A folder holding `copies` copies of each named test vector.
+fs::path vector_folder(const std::string& name, const std::vector<std::string>& vectors, int copies = 1) {
+  const fs::path dir = fresh_dir(name) / "vectors";
+  fs::create_directories(dir);
+  for (const std::string& v : vectors)
+    for (int k = 0; k < copies; ++k) fs::copy_file(data_file(v), dir / (v + "-" + std::to_string(k) + ".json"));
+  return dir;
+}
+
+std::set<std::string> junit_names(const std::string& junit) {
+  std::set<std::string> names;
+  const std::regex name_re("<testcase classname=\"opconform\\.[A-Za-z]+\" name=\"([^\"]+)\"");
+  for (auto it = std::sregex_iterator(junit.begin(), junit.end(), name_re); it != std::sregex_iterator(); ++it)
+    names.insert((*it)[1]);
+  return names;
+}
+
+// 1. A run that checked nothing, or named an input it could not read, is never a pass.
+
+TEST(NoFalseGreen, AMissingOrTruncatedVectorIsAnError) {
+  ValidateOptions o = options_for("");
+  o.replay = {"/nonexistent/v.json"};
+  RunOutcome r = run_validator(o, "missing");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "/nonexistent/v.json: cannot read: no such file");
+  EXPECT_EQ(r.report["state"], "error");
+  EXPECT_EQ(r.report["cases"], 0);
+  EXPECT_CONTAINS(r.junit, "<error message=\"cannot read: no such file");
+
+  const fs::path dir = vector_folder("truncated", {"stitch_float32"});
+  const std::string whole = read_text(data_file("stitch_int16"));
+  std::ofstream(dir / "truncated.json") << whole.substr(0, whole.size() / 2);
+  o.replay = {dir.string()};
+  r = run_validator(o, "truncated");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.count("agree"), 1);  // the good vector still ran
+  EXPECT_CONTAINS(r.err, (dir / "truncated.json").string() + ": invalid JSON");
+  EXPECT_EQ(r.report["input_problems"].size(), 1u);
+}
+
+TEST(NoFalseGreen, AMissingCorpusOrNoCaseAtAllIsAnError) {
+  ValidateOptions o = options_for("");
+  o.corpus_dir = "/nonexistent";
+  o.cases = 0;
+  RunOutcome r = run_validator(o, "no-corpus-folder");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "/nonexistent: cannot read: no such file or folder");
+
+  o = options_for("");
+  o.run_corpus = false;
+  o.cases = 0;
+  r = run_validator(o, "nothing");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_CONTAINS(r.err, "no case was run");
+  EXPECT_EQ(r.report["state"], "error");
+}
+
+// 2. and 3. Links that loop or dangle are reported by path, and the walk goes on.
+TEST(NoFalseGreen, LinkLoopsAndDanglingLinksAreReportedAndTheRestRuns) {
+  const fs::path dir = vector_folder("links", {"stitch_float32"});
+  fs::create_directory_symlink(".", dir / "self");  // a folder loop: not followed
+  fs::create_symlink("x.json", dir / "x.json");      // a file loop
+  fs::create_symlink("missing.json", dir / "dangling.json");
+  ValidateOptions o = options_for("");
+  o.corpus_dir = dir.string();
+  o.cases = 0;
+  const RunOutcome r = run_validator(o, "links");
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_EQ(r.count("agree"), 1);
+  EXPECT_CONTAINS(r.err, (dir / "x.json").string() + ": cannot read: Too many levels of symbolic links");
+  EXPECT_CONTAINS(r.err, (dir / "dangling.json").string() + ": cannot read: No such file");
+  EXPECT_EQ(r.report["input_problems"].size(), 2u);
+}
+
+// 5. Reports survive CI: written as the run goes, on an interrupt, on a load failure.
+
+TEST(Reports, SigtermMidRunLeavesReportsThatSayInterrupted) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_HANG);
+  o.replay = {data_file("stitch_float32"), data_file("stitch_int16")};  // the second one hangs
+  o.timeout_seconds = 60;
+  std::thread killer([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    ::kill(::getpid(), SIGTERM);
+  });
+  const RunOutcome r = run_validator(o, "sigterm");
+  killer.join();
+  EXPECT_LT(r.seconds, 10);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.report["state"], "interrupted");
+  EXPECT_EQ(r.report["stopped"], "interrupted by SIGTERM");
+  EXPECT_EQ(r.count("agree"), 1);
+  EXPECT_EQ(r.count("timeout"), 0);  // the case cut short is not judged
+  EXPECT_CONTAINS(r.junit, "<error message=\"interrupted by SIGTERM\"");
+}
+
+TEST(Reports, ResultsAreWrittenAsTheyCome) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_HANG);
+  o.replay = {data_file("stitch_float32"), data_file("stitch_int16")};
+  o.timeout_seconds = 3;
+  const fs::path dir = fresh_dir("as-they-come");
+  o.json_path = (dir / "report.json").string();
+  o.junit_path = (dir / "junit.xml").string();
+  o.jsonl_path = (dir / "cases.jsonl").string();
+  std::string jsonl_during, json_during, junit_during;
+  std::thread reader([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // the second case hangs now
+    jsonl_during = read_text(o.jsonl_path);
+    json_during = read_text(o.json_path);
+    junit_during = read_text(o.junit_path);
+  });
+  const RunOutcome r = run_validator(o, "as-they-come-run");
+  reader.join();
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_CONTAINS(jsonl_during, "\"type\":\"start\"");
+  EXPECT_CONTAINS(jsonl_during, "\"name\":\"stitch_float32\"");
+  EXPECT_CONTAINS(json_during, "\"state\": \"running\"");
+  EXPECT_CONTAINS(junit_during, "the run has not finished");
+  const std::string jsonl = read_text(o.jsonl_path);
+  EXPECT_CONTAINS(jsonl, "\"outcome\":\"timeout\"");
+  EXPECT_CONTAINS(jsonl, "\"type\":\"summary\"");
+  EXPECT_CONTAINS(jsonl, "\"exit_code\":1");
+}
+
+TEST(Reports, ALoadFailureWritesReports) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_WRONG_ABI);
+  o.replay = {data_file("stitch_float32")};
+  const RunOutcome r = run_validator(o, "load-failure");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.report["state"], "error");
+  EXPECT_CONTAINS(r.report["error"].get<std::string>(), "ABI version 2, this validator speaks 1");
+  EXPECT_CONTAINS(r.junit, "<error message=\"cannot use the implementation");
+}
+
+TEST(Reports, AReportThatCannotBeWrittenIsAnError) {
+  for (const char* which : {"json", "junit", "jsonl"}) {
+    ValidateOptions o = options_for("");
+    o.replay = {data_file("stitch_float32")};
+    const std::string bad = "/nonexistent-folder/report";
+    if (std::string(which) == "json") o.json_path = bad;
+    else if (std::string(which) == "junit") o.junit_path = bad;
+    else o.jsonl_path = bad;
+    const RunOutcome r = run_validator(o, std::string("unwritable-") + which);
+    EXPECT_EQ(r.exit_code, 2) << which;
+    EXPECT_CONTAINS(r.err, "cannot write /nonexistent-folder/report");
+  }
+}
+
+// 6. --time bounds the whole run; --max-failures stops it early.
+
+TEST(Budget, TimeBoundsTheWholeRunAlsoWhenEveryCaseHangs) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_HANG);
+  o.replay = {vector_folder("hangs", {"stitch_int16"}, 20).string()};
+  o.time_seconds = 3;
+  o.timeout_seconds = 1;
+  const RunOutcome r = run_validator(o, "hangs-run");
+  EXPECT_LT(r.seconds, 5.0) << r.out;
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_GE(r.count("timeout"), 1);
+  EXPECT_LT(r.count("timeout"), 20);
+  EXPECT_CONTAINS(r.report["stopped"].get<std::string>(), "--time budget of 3 s");
+}
+
+TEST(Budget, MaxFailuresStopsTheRun) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_CRASH);
+  o.replay = {vector_folder("crashes", {"stitch_int8"}, 6).string()};
+  o.stop_after_failures = 2;
+  const RunOutcome r = run_validator(o, "crashes-run");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.report["failed"], 2);
+  EXPECT_CONTAINS(r.report["stopped"].get<std::string>(), "--max-failures");
+}
+
+// 7. and 8. The validator itself is bounded.
+
+std::int64_t peak_rss_bytes() {
+  rusage usage{};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<std::int64_t>(usage.ru_maxrss) * 1024;
+}
+
+TEST(Bounds, AHugeResponseIsAFaultAndIsNeverRead) {
+  const std::int64_t before = peak_rss_bytes();
+  ValidateOptions o = options_for(std::string("exec:") + OPCONFORM_TEST_HOSTILE + " huge-response 268435456");
+  o.replay = {data_file("stitch_float32")};
+  const RunOutcome r = run_validator(o, "huge-response");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.count("fault"), 1);
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "a message of 268435456 bytes, more than the");
+  EXPECT_LT(peak_rss_bytes() - before, std::int64_t{64} << 20);  // the 256 MiB were not taken in
+}
+
+TEST(Bounds, ADescendantThatLeavesTheProcessGroupDoesNotOutliveTheRun) {
+  const fs::path pid_file = fresh_dir("setsid") / "escaped.pid";
+  ValidateOptions o = options_for(std::string("exec:") + OPCONFORM_TEST_HOSTILE + " setsid-child " + pid_file.string());
+  o.replay = {data_file("stitch_float32")};
+  o.timeout_seconds = 20;
+  const RunOutcome r = run_validator(o, "setsid-run");
+  EXPECT_EQ(r.count("crash"), 1) << r.out;
+  std::ifstream f(pid_file);
+  int pid = 0;
+  ASSERT_TRUE(f >> pid) << "the hostile program did not start its child";
+  const bool alive = ::kill(pid, 0) == 0;
+  if (alive) ::kill(pid, SIGKILL);  // not left behind by a failing test either
+  EXPECT_FALSE(alive) << "pid " << pid << " outlived the validator";
+}
+
+// 9. Guards: stray writes of any length, writes into inputs, elements never written.
+
+TEST(Guards, OverrunsOfAnyLengthAndUnderrunsAreFaults) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_OUT_OF_BOUNDS);
+  o.replay = {data_file("stitch_int16"), data_file("stitch_int32"), data_file("stitch_int64"),
+              data_file("stitch_uint16"), data_file("stitch_float32")};
+  const RunOutcome r = run_validator(o, "overruns");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("fault"), 4) << r.out;
+  EXPECT_EQ(r.count("agree"), 1);
+  std::map<std::string, std::string> detail;
+  for (const auto& f : r.report["failures"]) detail[f["name"].get<std::string>()] = f["detail"].get<std::string>();
+  EXPECT_CONTAINS(detail["stitch_int16"], "wrote past the end");
+  EXPECT_CONTAINS(detail["stitch_int32"], "wrote past the end of its buffer; at offset +99 from its end");
+  EXPECT_CONTAINS(detail["stitch_int64"], "wrote past the end of its buffer; at offset +65535 from its end");
+  EXPECT_CONTAINS(detail["stitch_uint16"], "wrote before the start");
+}
+
+TEST(Guards, AKernelThatWritesIntoItsInputsIsAFault) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_MODIFIES_INPUT);
+  o.replay = {data_file("stitch_int16"), data_file("stitch_int8"), data_file("stitch_float32")};
+  const RunOutcome r = run_validator(o, "modifies-input");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("fault"), 2);
+  EXPECT_EQ(r.count("agree"), 1);
+  std::map<std::string, std::string> detail;
+  for (const auto& f : r.report["failures"]) detail[f["name"].get<std::string>()] = f["detail"].get<std::string>();
+  EXPECT_CONTAINS(detail["stitch_int16"], "modified input 1 (data[0]): 1 of 4 elements changed; element [0,0] was 1, now 257");
+  EXPECT_CONTAINS(detail["stitch_int8"], "modified input 0 (indices[0]): 1 of 2 elements changed; element [0] was 1, now 8");
+}
+
+// 11. The corpus holds both sides of every range check: a partition range check that lets
+// num_partitions itself through (tools/boundary_coverage.py checks the other edges).
+TEST(Corpus, AnOffByOnePartitionRangeCheckFailsTheCorpus) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_PARTITION_OFF_BY_ONE);
+  o.corpus_dir = std::string(OPCONFORM_TEST_CORPUS) + "/dynamic_partition";
+  o.cases = 0;
+  const RunOutcome r = run_validator(o, "partition-off-by-one");
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(r.count("error-vs-value"), 2) << r.out;
+  EXPECT_CONTAINS(r.out, "check_partition_range_equal_num_partitions");
+}
+
+// 12. and 13. Findings: grouped, each group shown once as its shrunk case.
+
+TEST(Findings, FailuresAreGroupedAndEachGroupIsShownOnce) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_WRONG_RESULTS);
+  o.run_corpus = false;
+  o.cases = 150;
+  o.seed = 3;
+  const RunOutcome r = run_validator(o, "groups");
+  EXPECT_EQ(r.exit_code, 1);
+  const auto& groups = r.report["groups"];
+  ASSERT_GE(groups.size(), 2u);
+  std::int64_t total = 0;
+  for (const auto& g : groups) {
+    total += g["count"].get<std::int64_t>();
+    EXPECT_TRUE(g["representative"].contains("saved")) << g.dump(1);
+    EXPECT_EQ(g["cases"].size(), g["count"].get<std::size_t>());
+  }
+  EXPECT_EQ(total, r.report["failed"].get<std::int64_t>());
+  EXPECT_GT(r.report["failed"].get<std::size_t>(), 2 * groups.size());  // many failures, few causes
+  std::size_t printed = 0;
+  for (std::size_t at = r.out.find("\nFAIL "); at != std::string::npos; at = r.out.find("\nFAIL ", at + 1)) ++printed;
+  printed += r.out.rfind("FAIL ", 0) == 0;
+  EXPECT_EQ(printed, groups.size()) << r.out;
+  EXPECT_CONTAINS(r.out, "failing cases in " + std::to_string(groups.size()) + " groups:");
+}
+
+TEST(Findings, TheShrunkCaseIsTheOneShownWithSeveralDifferences) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_WRONG_RESULTS);
+  o.run_corpus = false;
+  o.cases = 60;
+  o.seed = 1;
+  const RunOutcome r = run_validator(o, "shown");
+  const nlohmann::json f = r.failure("mismatch");
+  ASSERT_TRUE(f.contains("saved")) << r.out;
+  conformance::Case saved;
+  ASSERT_TRUE(conformance::load_case_file(f["saved"].get<std::string>(), &saved).ok());
+  // The printed case is the saved, shrunk one.
+  EXPECT_CONTAINS(r.out, "case, shrunk in");
+  EXPECT_CONTAINS(r.out, conformance::format_values(saved.inputs, "    ", 16));
+  EXPECT_CONTAINS(f["detail"].get<std::string>(), "expected ");
+  EXPECT_CONTAINS(f["detail"].get<std::string>(), ", implementation ");
+
+  // A non-mismatch shows what was expected and what the implementation answered, so labelled.
+  const nlohmann::json v = r.failure("value-vs-error");
+  ASSERT_TRUE(v.is_object()) << r.out;
+  EXPECT_CONTAINS(v["detail"].get<std::string>(), "\n  expected:\n");
+  EXPECT_CONTAINS(v["detail"].get<std::string>(), "\n  implementation:\n");
+  EXPECT_LACKS(v["detail"].get<std::string>(), "actual:");
+}
+
+TEST(Findings, AFaultShowsTheExpectedOutcome) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_GARBAGE_SHAPES);
+  o.replay = {data_file("stitch_int16")};
+  const RunOutcome r = run_validator(o, "fault-expected");
+  const std::string detail = r.failure("fault")["detail"].get<std::string>();
+  EXPECT_CONTAINS(detail, "\n  expected:\n    merged: int16 [2,2] [[3, 4], [1, 2]]");
+}
+
+// 14. A failure met only while shrinking another is kept.
+TEST(Findings, AFailureSeenOnlyWhileShrinkingIsKept) {
+  ValidateOptions o = options_for(OPCONFORM_FAKE_SHRINK_CRASH);
+  o.replay = {data_file("stitch_int16")};
+  o.save_failures_dir = (fresh_dir("shrink-crash") / "failures").string();
+  const RunOutcome r = run_validator(o, "shrink-crash-run");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("mismatch"), 1);
+  EXPECT_EQ(r.count("crash"), 1) << r.out;
+  const nlohmann::json crash = r.failure("crash");
+  EXPECT_EQ(crash["origin"], "found while shrinking stitch_int16");
+  ASSERT_TRUE(crash.contains("saved"));
+  ValidateOptions again = options_for(OPCONFORM_FAKE_SHRINK_CRASH);
+  again.replay = {crash["saved"].get<std::string>()};
+  EXPECT_EQ(run_validator(again, "shrink-crash-replay").count("crash"), 1);
+}
+
+// 15. Names of generated cases do not depend on the seed; the default seed is fixed.
+TEST(Identity, GeneratedCasesHaveStableNamesAndTheDefaultRunRepeats) {
+  ValidateOptions o = options_for("");
+  o.run_corpus = false;
+  o.cases = 24;
+  const RunOutcome first = run_validator(o, "stable-1");
+  const RunOutcome second = run_validator(o, "stable-2");
+  EXPECT_EQ(first.report["seed"], kDefaultSeed);
+  EXPECT_CONTAINS(first.err, "seed 1 (default)");
+  EXPECT_EQ(junit_names(first.junit), junit_names(second.junit));
+  EXPECT_EQ(first.report["counts"], second.report["counts"]);
+  for (const std::string& name : junit_names(first.junit))
+    EXPECT_TRUE(std::regex_match(name, std::regex("gen-[a-z_]+-[0-9]+"))) << name;
+
+  o.seed = 12345;
+  const RunOutcome seeded = run_validator(o, "stable-seeded");
+  EXPECT_EQ(junit_names(seeded.junit), junit_names(first.junit));  // same names, other cases
+  o.seed.reset();
+  o.fresh_seed = true;
+  const RunOutcome fresh = run_validator(o, "fresh");
+  EXPECT_CONTAINS(fresh.err, "(fresh)");
+  EXPECT_CONTAINS(fresh.err, "seed " + std::to_string(fresh.report["seed"].get<std::uint64_t>()));
+}
+
+// 16. Replay commands are absolute; a replay leaves nothing behind.
+TEST(Identity, ReplayCommandsUseAbsolutePathsAndReplaysSaveNothing) {
+  const fs::path tmp = fresh_dir("tmpdir");
+  const fs::path reports = fresh_dir("replay-reports");
+  ValidateOptions o = options_for(OPCONFORM_FAKE_CRASH);
+  o.replay = {data_file("stitch_int8")};
+  o.json_path = (reports / "report.json").string();
+  o.junit_path = (reports / "junit.xml").string();
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  const RunOutcome r = run_validator(o, "replay-saves-nothing");
+  ::unsetenv("TMPDIR");
+  EXPECT_EQ(r.exit_code, 1);
+  for (const auto& entry : fs::directory_iterator(tmp))
+    EXPECT_EQ(entry.path().filename().string().rfind("opconform-validate-", 0), std::string::npos)
+        << "a replay left " << entry.path() << " behind";
+  const std::string replay = r.failure("crash")["replay"].get<std::string>();
+  EXPECT_CONTAINS(replay, std::string("--impl ") + OPCONFORM_FAKE_CRASH);
+  EXPECT_CONTAINS(replay, "--replay " + data_file("stitch_int8"));
+}
+
+}  // namespace
+}  // namespace opconform::validator

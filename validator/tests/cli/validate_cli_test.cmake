@@ -1,0 +1,117 @@
+# `opconform validate` and `opconform run --impl` from the command line (ctest "cli"):
+#   cmake -DOPCONFORM=<exe> -DDATA=<validator/tests/data> -DWORK=<scratch> -DFAKE_CRASH=<.so>
+#         -DFAKE_HANG=<.so> -DFAKE_WRONG_RESULTS=<.so> -P validate_cli_test.cmake
+# Exit statuses (0 pass, 1 a case failed, 2 unusable: usage, inputs, reports, nothing run), what
+# CI keeps after a SIGTERM, the time bound, and replay commands that work when pasted.
+
+# Runs `command...` in `dir`; fails unless it exits with `rc` and its output matches every regex
+# in `patterns`. Sets OUTPUT in the caller to stdout + stderr.
+function(expect_in dir rc patterns)
+  execute_process(COMMAND ${ARGN} WORKING_DIRECTORY ${dir} RESULT_VARIABLE actual_rc OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  set(all "${out}${err}")
+  set(OUTPUT "${all}" PARENT_SCOPE)
+  if(NOT actual_rc STREQUAL rc)
+    message(FATAL_ERROR "${ARGN}: exit ${actual_rc}, expected ${rc}\n${all}")
+  endif()
+  foreach(pattern IN LISTS patterns)
+    if(NOT all MATCHES "${pattern}")
+      message(FATAL_ERROR "${ARGN}: output lacks /${pattern}/\n${all}")
+    endif()
+  endforeach()
+endfunction()
+
+function(expect rc patterns)
+  expect_in(${WORK} ${rc} "${patterns}" ${OPCONFORM} ${ARGN})
+  set(OUTPUT "${OUTPUT}" PARENT_SCOPE)
+endfunction()
+
+function(require_file path pattern)
+  if(NOT EXISTS ${path})
+    message(FATAL_ERROR "${path} was not written")
+  endif()
+  file(READ ${path} text)
+  if(NOT text MATCHES "${pattern}")
+    message(FATAL_ERROR "${path} lacks /${pattern}/\n${text}")
+  endif()
+endfunction()
+
+file(REMOVE_RECURSE ${WORK})
+file(MAKE_DIRECTORY ${WORK} ${WORK}/other ${WORK}/tmp)
+
+# Usage errors exit 2, quoting the argument as given.
+expect(2 "--seed: '-1' is not a whole number from 0 to 18446744073709551615" validate --seed -1)
+expect(2 "--cases: '1e400' is not a whole number from 0 to 1000000000" validate --cases 1e400)
+string(LENGTH "${OUTPUT}" length)
+if(length GREATER 200)
+  message(FATAL_ERROR "a usage error printed ${length} characters:\n${OUTPUT}")
+endif()
+expect(2 "--timeout: '1e300' is not a number greater than 0, at most 86400" validate --timeout 1e300)
+expect(2 "--time: 'soon' is not a number" validate --time soon)
+expect(2 "--max-failures: '0' is not a whole number from 1" validate --max-failures 0)
+expect(2 "--seed excludes --fresh-seed" validate --seed 5 --fresh-seed)
+expect(2 "argument was not expected: --frob" validate --frob)
+expect(2 "argument was not expected: --frob" run --frob)
+
+# Nothing checked is not a pass; an unwritable report is an error before any case runs.
+expect(2 "/nonexistent.json: cannot read: no such file or folder;no case was run"
+       validate --replay /nonexistent.json --json ${WORK}/missing.json)
+require_file(${WORK}/missing.json "\"state\": \"error\"")
+expect(2 "no case was run" validate --corpus ${WORK}/other --cases 0)
+expect(2 "cannot write /nonexistent-folder/r.json" validate --replay ${DATA}/stitch_float32.json
+       --json /nonexistent-folder/r.json)
+
+# The default seed is fixed and printed; --fresh-seed draws one.
+expect(0 "seed 1 \\(default\\)" validate --no-corpus --cases 12)
+expect(0 "seed [0-9]+ \\(fresh\\)" validate --no-corpus --cases 12 --fresh-seed)
+
+# SIGTERM (a CI timeout) mid-run: the reports are there and say so.
+expect_in(${WORK} 124 "" timeout -s TERM 2 ${OPCONFORM} validate --impl ${FAKE_HANG} --timeout 60
+       --replay ${DATA}/stitch_float32.json ${DATA}/stitch_int16.json
+       --json ${WORK}/term.json --junit ${WORK}/term.xml --jsonl ${WORK}/term.jsonl)
+require_file(${WORK}/term.json "\"state\": \"interrupted\"")
+require_file(${WORK}/term.xml "<error message=\"interrupted by SIGTERM\"")
+require_file(${WORK}/term.jsonl "\"name\":\"stitch_float32\"")
+
+# --time bounds the whole run; --max-failures stops it.
+foreach(k RANGE 1 10)
+  file(COPY_FILE ${DATA}/stitch_int16.json ${WORK}/other/hang${k}.json)
+endforeach()
+string(TIMESTAMP started "%s")
+expect(1 "the --time budget of 2 s was used up" validate --impl ${FAKE_HANG} --replay ${WORK}/other
+       --time 2 --timeout 1)
+string(TIMESTAMP ended "%s")
+math(EXPR took "${ended} - ${started}")
+if(took GREATER 5)
+  message(FATAL_ERROR "--time 2 took ${took} s")
+endif()
+expect(1 "stopped after 1 failing cases \\(--max-failures\\)" validate --impl ${FAKE_CRASH} --replay ${WORK}/other
+       --max-failures 1)
+
+# A replay command works when pasted elsewhere; a replay leaves nothing in $TMPDIR.
+file(COPY_FILE ${DATA}/stitch_int8.json ${WORK}/crash.json)
+file(COPY_FILE ${FAKE_CRASH} ${WORK}/libcrash.so)
+expect(1 "replay: /" validate --impl ./libcrash.so --replay crash.json --save-failures saved)
+string(REGEX MATCH "replay: ([^\n]*)" replay_line "${OUTPUT}")
+set(replay_command "${CMAKE_MATCH_1}")
+expect_in(/ 1 "FAIL crash DynamicStitch" sh -c "${replay_command}")
+expect_in(${WORK} 1 "FAIL crash" ${CMAKE_COMMAND} -E env TMPDIR=${WORK}/tmp ${OPCONFORM} validate --impl ${FAKE_CRASH}
+       --replay ${WORK}/crash.json)
+file(GLOB left ${WORK}/tmp/*)
+if(left)
+  message(FATAL_ERROR "a replay left ${left}")
+endif()
+
+# run takes validate's implementations, and both compare error codes only unless told.
+expect(1 "FAIL crash DynamicStitch" run --impl ${FAKE_CRASH} ${DATA}/stitch_int8.json)
+expect(0 "both-error" run --impl ${FAKE_WRONG_RESULTS} ${DATA}/stitch_float32_negative_index.json)
+expect(1 "error-mismatch" run --impl ${FAKE_WRONG_RESULTS} --strict-messages
+       ${DATA}/stitch_float32_negative_index.json)
+expect(0 "both-error" validate --impl ${FAKE_WRONG_RESULTS} --replay ${DATA}/stitch_float32_negative_index.json)
+expect(1 "error-mismatch" validate --impl ${FAKE_WRONG_RESULTS} --strict-messages
+       --replay ${DATA}/stitch_float32_negative_index.json)
+file(READ ${DATA}/stitch_float32_negative_index.json vector)
+string(REGEX REPLACE "\"message\": \"[^\"]*\"" "\"message\": \"another message\"" vector "${vector}")
+file(WRITE ${WORK}/other_message.json "${vector}")
+expect(0 "DynamicStitch +1 +0 +0" run ${WORK}/other_message.json)
+expect(1 "message differs" run --strict-messages ${WORK}/other_message.json)

@@ -1,0 +1,98 @@
+// Shared by the validator's end-to-end tests: running `opconform validate` in-process with its
+// reports in a fresh folder, and reading them back.
+#pragma once
+
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "opconform/validator/validate.h"
+
+namespace opconform::validator::testing {
+
+namespace fs = std::filesystem;
+
+#define EXPECT_CONTAINS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
+#define EXPECT_LACKS(text, part) EXPECT_EQ(std::string(text).find(part), std::string::npos) << (text)
+
+struct RunOutcome {
+  int exit_code = -1;
+  double seconds = 0;
+  std::string out, err;
+  nlohmann::json report;  // the JSON report, or null
+  std::string junit;      // the JUnit XML, or ""
+  fs::path dir;
+
+  std::int64_t count(std::string_view verdict) const {
+    std::int64_t n = 0;
+    if (!report.is_object() || !report.contains("counts")) return 0;
+    for (const auto& [op, counts] : report["counts"].items())
+      if (counts.contains(std::string(verdict))) n += counts[std::string(verdict)].get<std::int64_t>();
+    return n;
+  }
+  nlohmann::json failure(std::string_view verdict) const {
+    if (report.is_object())
+      for (const auto& f : report.value("failures", nlohmann::json::array()))
+        if (f["outcome"] == verdict) return f;
+    return nlohmann::json();
+  }
+};
+
+inline fs::path fresh_dir(const std::string& name) {
+  static int counter = 0;
+  fs::path dir = fs::path(::testing::TempDir()) /
+                 ("validator-ci-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name);
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  return dir;
+}
+
+inline std::string data_file(const std::string& name) {
+  return std::string(OPCONFORM_TEST_DATA_DIR) + "/" + name + ".json";
+}
+
+inline std::string read_text(const fs::path& path) {
+  std::ifstream f(path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+// Options for a run of `impl` (empty: the bundled plug-in) that writes its reports into a fresh
+// folder; the caller adds what the test is about.
+inline ValidateOptions options_for(const std::string& impl) {
+  ValidateOptions o;
+  o.impl = impl.empty() ? OPCONFORM_TEST_BUNDLED_PLUGIN : impl;
+  o.worker_path = OPCONFORM_TEST_WORKER;
+  o.progress = false;
+  o.timeout_seconds = 120;  // outcomes, not speed (sanitizer builds on busy machines)
+  return o;
+}
+
+// Runs the validator with reports in `name`'s fresh folder (unless the options name them).
+inline RunOutcome run_validator(ValidateOptions o, const std::string& name) {
+  RunOutcome r;
+  r.dir = fresh_dir(name);
+  if (o.json_path.empty()) o.json_path = (r.dir / "report.json").string();
+  if (o.junit_path.empty()) o.junit_path = (r.dir / "junit.xml").string();
+  if (o.save_failures_dir.empty() && o.replay.empty()) o.save_failures_dir = (r.dir / "failures").string();
+  std::ostringstream out, err;
+  const auto t0 = std::chrono::steady_clock::now();
+  r.exit_code = run_validate(o, out, err);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.out = out.str();
+  r.err = err.str();
+  if (fs::exists(o.json_path)) r.report = nlohmann::json::parse(read_text(o.json_path), nullptr, false);
+  if (fs::exists(o.junit_path)) r.junit = read_text(o.junit_path);
+  return r;
+}
+
+}  // namespace opconform::validator::testing
