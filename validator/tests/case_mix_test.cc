@@ -7,7 +7,7 @@
 #include "opconform/conformance/run.h"
 #include "opconform/reference/op_table.h"
 #include "opconform/validator/case_mix.h"
-#include "validator/tests/test_support.h"
+#include "test_support.h"
 
 namespace opconform::validator {
 namespace {

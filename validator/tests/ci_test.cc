@@ -12,7 +12,7 @@
 
 #include "opconform/conformance/format.h"
 #include "opconform/conformance/vector.h"
-#include "validator/tests/test_support.h"
+#include "test_support.h"
 
 namespace opconform::validator {
 namespace {
