@@ -12,7 +12,9 @@
 namespace opconform::generators {
 
 void showValue(const GeneratedCase& g, std::ostream& os) {
-  os << op_name(g.c.op) << (g.rule.empty() ? " valid case" : " case failing check " + g.rule) << "\n";
+  os << op_name(g.c.op) << (g.rule.empty() ? " valid case" : " case failing check " + g.rule);
+  if (!g.also_breaks.empty()) os << " (and breaking " << g.also_breaks << ")";
+  os << "\n";
   for (const auto& [name, value] : g.c.attrs) os << "  attr " << name << " = " << value << "\n";
   if (g.c.memory_limit != conformance::kDefaultMemoryLimit)
     os << "  memory_limit = " << g.c.memory_limit << "\n";

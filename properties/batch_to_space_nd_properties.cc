@@ -24,6 +24,8 @@ RC_GTEST_PROP(BatchToSpaceND, DifferentialValid, ()) {
 RC_GTEST_PROP(BatchToSpaceND, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(BatchToSpaceND, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(BatchToSpaceND, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
 RC_GTEST_PROP(BatchToSpaceND, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));

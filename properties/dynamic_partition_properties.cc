@@ -19,6 +19,8 @@ RC_GTEST_PROP(DynamicPartition, DifferentialValid, ()) {
 RC_GTEST_PROP(DynamicPartition, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(DynamicPartition, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(DynamicPartition, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
 RC_GTEST_PROP(DynamicPartition, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));

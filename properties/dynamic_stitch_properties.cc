@@ -18,6 +18,8 @@ RC_GTEST_PROP(DynamicStitch, DifferentialValid, ()) { differential_valid(*genera
 RC_GTEST_PROP(DynamicStitch, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(DynamicStitch, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(DynamicStitch, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
 RC_GTEST_PROP(DynamicStitch, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));

@@ -22,6 +22,8 @@ RC_GTEST_PROP(ParallelDynamicStitch, DifferentialValid, ()) {
 RC_GTEST_PROP(ParallelDynamicStitch, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(ParallelDynamicStitch, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(ParallelDynamicStitch, AllocationBound, ()) {
   allocation_bound(*generators::any_case(kOp));
 }

@@ -23,6 +23,8 @@ RC_GTEST_PROP(SpaceToBatchND, DifferentialValid, ()) {
 RC_GTEST_PROP(SpaceToBatchND, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(SpaceToBatchND, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(SpaceToBatchND, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
 RC_GTEST_PROP(SpaceToBatchND, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));

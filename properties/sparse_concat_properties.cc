@@ -21,6 +21,8 @@ RC_GTEST_PROP(SparseConcat, DifferentialValid, ()) { differential_valid(*generat
 RC_GTEST_PROP(SparseConcat, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(SparseConcat, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(SparseConcat, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
 RC_GTEST_PROP(SparseConcat, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));

@@ -1,8 +1,14 @@
 #include "support/op_properties.h"
 
+#include <cstdlib>
 #include <cstring>
+#include <iomanip>
+#include <iostream>
 #include <thread>
 
+#include <gtest/gtest.h>
+
+#include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
 #include "support/allocation_probe.h"
 #include "support/harness.h"
@@ -207,6 +213,51 @@ void determinism(const GeneratedCase& g, const ExecChoice& e) {
   conformance::Case c = g.c;
   c.expected = conformance::expected_from(run(optimized_layer(), g.c, one_thread));
   expect_conforms(optimized_layer(), c, e.options, "optimized vs optimized with 1 thread and the default tile");
+}
+
+void check_order_sweep(Op op) {
+  const char* seed_env = std::getenv("OPCONFORM_PAIR_SEED");
+  const std::uint64_t seed = seed_env && *seed_env ? std::strtoull(seed_env, nullptr, 10) : 1;
+  rc::Random random(seed);
+  const std::vector<generators::CheckPair> pairs = generators::feasible_pairs(op);
+  std::vector<std::string> missed;
+  for (const generators::CheckPair& pair : pairs) {
+    bool hit = false;
+    for (int attempt = 0; attempt < kPairAttempts && !hit; ++attempt) {
+      conformance::Case c;
+      try {
+        c = generators::pair_case(op, pair)(random.split(), 50).value().c;
+      } catch (const std::exception&) {
+        continue;  // no room for the earlier check on this drawing
+      }
+      const Outcome ref = run(reference_layer(), c);
+      if (generators::classify(op, ref.status) != pair.first) continue;
+      hit = true;
+      const conformance::Case expected = expect_outcome(c, ref);
+      const Outcome opt = run(optimized_layer(), c);
+      const conformance::Comparison cmp = conformance::compare(expected, opt);
+      if (!cmp.pass) {
+        conformance::Case saved = expected;
+        saved.name = str_cat("CheckOrder.", op_name(op), ".", pair.first, ".", pair.second);
+        saved.provenance = "properties/: check-order pair (" + std::string(pair.first) + ", " +
+                           std::string(pair.second) + "), seed " + std::to_string(seed);
+        std::error_code ignored;
+        std::filesystem::create_directories(counterexample_dir(), ignored);
+        const std::filesystem::path path = counterexample_dir() / (saved.name + ".json");
+        (void)conformance::save_case_file(saved, path);
+        ADD_FAILURE() << op_name(op) << ": checks " << pair.first << " then " << pair.second
+                      << ": optimized vs reference: " << cmp.description << "\ncounterexample: " << path.string();
+      }
+    }
+    if (!hit) missed.push_back(std::string(pair.first) + " + " + std::string(pair.second));
+  }
+  const auto hit = static_cast<double>(pairs.size() - missed.size());
+  std::cout << op_name(op) << " check pairs hit: " << pairs.size() - missed.size() << " / " << pairs.size()
+            << " feasible (" << std::fixed << std::setprecision(1) << 100.0 * hit / static_cast<double>(pairs.size())
+            << " %; " << generators::infeasible_pairs(op).size() << " pairs infeasible), seed " << seed << "\n";
+  for (const std::string& m : missed) std::cout << "  not hit: " << m << "\n";
+  EXPECT_GE(hit, kMinPairCoverage * static_cast<double>(pairs.size()))
+      << op_name(op) << ": pair coverage below " << 100 * kMinPairCoverage << " %";
 }
 
 }  // namespace opconform::properties

@@ -36,6 +36,15 @@ void poisoned_outputs(const GeneratedCase& g);
 //    default tile.
 void determinism(const GeneratedCase& g, const ExecChoice& e);
 
+// 6. Check order: one case for every feasible pair of the op's checks (generators/check_pairs.h),
+//    each breaking both; the reference must answer the earlier check and the optimized layer
+//    the same code and message. Prints the pair coverage (pairs hit / feasible pairs) and fails
+//    below kMinPairCoverage. A sweep, not a random draw, so every pair is tried on every run:
+//    up to kPairAttempts drawings per pair from a fixed seed (RC_PARAMS="seed=N" changes it).
+inline constexpr double kMinPairCoverage = 0.95;
+inline constexpr int kPairAttempts = 20;
+void check_order_sweep(Op op);
+
 // The outputs of an outcome in the op's output order (lists expanded).
 std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs);
 // t's elements under another shape with the same element count (a copy).

@@ -39,6 +39,7 @@ inline constexpr std::int64_t kMaxCaseElements = 512;
 struct GeneratedCase {
   conformance::Case c;
   std::string rule;
+  std::string also_breaks;  // a pair case (check_pairs.h): the later rule it breaks too
 };
 // "<Op> valid|fails <rule>", then the inputs as shapes and values (conformance/format.h).
 void showValue(const GeneratedCase& g, std::ostream& os);
