@@ -41,6 +41,13 @@ bool same(const Tensor& a, const Tensor& b) { return a.raw_data() == b.raw_data(
 Outcome run(const OpTable& table, const char* name, const Case& c, const ExecOptions& options) {
   Outcome outcome;
   auto missing = [&] { return internal_error(name, " has no ", op_name(c.op), " kernel"); };
+  // Calls the op, recording the Tensors it allocated when it fails.
+  auto logged = [&](auto call) {
+    TensorAllocationLog log;
+    Status status = call();
+    if (!status.ok()) outcome.allocated_on_error = log.entries();
+    return status;
+  };
   switch (c.op) {
     case Op::kSpaceToBatchND:
     case Op::kBatchToSpaceND: {
@@ -49,7 +56,9 @@ Outcome run(const OpTable& table, const char* name, const Case& c, const ExecOpt
       const char* third = c.op == Op::kSpaceToBatchND ? "paddings" : "crops";
       Tensor output = sentinel();
       const Tensor before = output;
-      outcome.status = fn(single(c, "input"), single(c, "block_shape"), single(c, third), &output, options);
+      outcome.status = logged([&] {
+        return fn(single(c, "input"), single(c, "block_shape"), single(c, third), &output, options);
+      });
       if (outcome.status.ok()) outcome.outputs.emplace("output", output);
       else outcome.wrote_outputs_on_error = !same(output, before);
       break;
@@ -60,7 +69,7 @@ Outcome run(const OpTable& table, const char* name, const Case& c, const ExecOpt
       if (!fn) return failed(missing());
       Tensor merged = sentinel();
       const Tensor before = merged;
-      outcome.status = fn(list(c, "indices"), list(c, "data"), &merged, options);
+      outcome.status = logged([&] { return fn(list(c, "indices"), list(c, "data"), &merged, options); });
       if (outcome.status.ok()) outcome.outputs.emplace("merged", merged);
       else outcome.wrote_outputs_on_error = !same(merged, before);
       break;
@@ -69,8 +78,10 @@ Outcome run(const OpTable& table, const char* name, const Case& c, const ExecOpt
       if (!table.dynamic_partition) return failed(missing());
       std::vector<Tensor> outputs = {sentinel()};
       const Tensor before = outputs[0];
-      outcome.status = table.dynamic_partition(single(c, "data"), single(c, "partitions"),
-                                               attr(c, "num_partitions"), &outputs, options);
+      outcome.status = logged([&] {
+        return table.dynamic_partition(single(c, "data"), single(c, "partitions"),
+                                       attr(c, "num_partitions"), &outputs, options);
+      });
       if (outcome.status.ok()) outcome.outputs.emplace("outputs", outputs);
       else outcome.wrote_outputs_on_error = outputs.size() != 1 || !same(outputs[0], before);
       break;
@@ -79,8 +90,10 @@ Outcome run(const OpTable& table, const char* name, const Case& c, const ExecOpt
       if (!table.sparse_concat) return failed(missing());
       SparseTensor output{sentinel(), sentinel(), sentinel()};
       const SparseTensor before = output;
-      outcome.status = table.sparse_concat(list(c, "indices"), list(c, "values"), list(c, "shapes"),
-                                           attr(c, "concat_dim"), &output, options);
+      outcome.status = logged([&] {
+        return table.sparse_concat(list(c, "indices"), list(c, "values"), list(c, "shapes"),
+                                   attr(c, "concat_dim"), &output, options);
+      });
       if (outcome.status.ok()) {
         outcome.outputs.emplace("output_indices", output.indices);
         outcome.outputs.emplace("output_values", output.values);

@@ -114,6 +114,30 @@ std::int64_t draw_edge(std::int64_t lo, std::int64_t hi) {
   return static_cast<std::int64_t>(static_cast<__int128>(lo) + (span == UINT64_MAX ? r : r % (span + 1)));
 }
 
+std::int64_t draw_log_uniform(std::int64_t lo, std::int64_t hi) {
+  if (*rc::gen::weightedElement<bool>({{1, true}, {2, false}})) return draw_edge(lo, hi);
+  const int bits = *rc::gen::inRange(0, 64);  // a value below 2^bits, at least 2^(bits - 1)
+  const __int128 top = (static_cast<__int128>(1) << bits) - 1;
+  const __int128 bottom = bits == 0 ? 0 : static_cast<__int128>(1) << (bits - 1);
+  const auto low = static_cast<std::int64_t>(std::clamp<__int128>(bottom, lo, hi));
+  const auto high = static_cast<std::int64_t>(std::clamp<__int128>(top, lo, hi));
+  const auto r = *rc::gen::resize(100, rc::gen::arbitrary<std::uint64_t>());
+  return low + static_cast<std::int64_t>(r % (static_cast<std::uint64_t>(high - low) + 1));
+}
+
+std::int64_t headroom(std::int64_t a) { return kInt64Max / a; }
+
+Shape draw_empty_huge_dims(int rank, int zero, std::int64_t lead) {
+  Shape dims(static_cast<std::size_t>(rank), 0);
+  std::int64_t running = lead;
+  for (int i = 0; i < zero; ++i) {
+    dims[i] = draw_log_uniform(1, headroom(running));
+    running *= dims[i];
+  }
+  for (int i = zero + 1; i < rank; ++i) dims[i] = draw_log_uniform(0, kInt64Max);
+  return dims;
+}
+
 std::int64_t min_factor_reaching_2pow63(std::int64_t a) {
   const unsigned __int128 target = static_cast<unsigned __int128>(1) << 63;
   return static_cast<std::int64_t>((target + static_cast<unsigned __int128>(a) - 1) / a);

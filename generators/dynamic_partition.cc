@@ -32,6 +32,32 @@ GeneratedCase build(const Draw& d, std::string rule = {}) {
                    std::move(rule));
 }
 
+// Empty outputs with huge dims around the zero, which sits in any position of data: in the
+// partitions' shape (no entry: every output is [0] + slice), or in the slice after a few
+// entries. Before the zero, data's and every output's element counts stay below 2^63.
+Draw draw_huge_empty() {
+  Draw d;
+  d.dtype = *gen_dtype_among(registered_dtypes(Op::kDynamicPartition));
+  const int partitions_rank = *rc::gen::inRange(0, 4);
+  const int rank = partitions_rank + *rc::gen::inRange(partitions_rank == 0 ? 1 : 0, 3);
+  const int zero = *rc::gen::inRange(0, rank);
+  d.num_partitions = *rc::gen::inRange<std::int64_t>(1, 7);
+  if (zero < partitions_rank) {
+    const Shape dims = draw_empty_huge_dims(rank, zero);
+    d.partitions_shape.assign(dims.begin(), dims.begin() + partitions_rank);
+    d.slice.assign(dims.begin() + partitions_rank, dims.end());
+    return d;
+  }
+  SizeBudget budget(8);
+  d.partitions_shape.resize(static_cast<std::size_t>(partitions_rank));
+  for (auto& dim : d.partitions_shape) dim = budget.draw(1, 2);
+  d.partitions.resize(static_cast<std::size_t>(checked_num_elements(d.partitions_shape)));
+  for (auto& p : d.partitions) p = *rc::gen::inRange<std::int64_t>(0, d.num_partitions);
+  const auto entries = static_cast<std::int64_t>(d.partitions.size());
+  d.slice = draw_empty_huge_dims(rank - partitions_rank, zero - partitions_rank, entries);
+  return d;
+}
+
 Draw draw_valid() {
   Draw d;
   d.dtype = *gen_dtype_among(registered_dtypes(Op::kDynamicPartition));
@@ -128,7 +154,9 @@ GeneratedCase draw_invalid(std::string_view rule) {
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_dynamic_partition() {
-  return rc::gen::exec([] { return build(draw_valid()); });
+  return rc::gen::exec([] {
+    return build(*rc::gen::weightedElement<bool>({{7, false}, {1, true}}) ? draw_huge_empty() : draw_valid());
+  });
 }
 rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view rule) {
   return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(rule); });

@@ -62,17 +62,20 @@ Draw draw_valid(Op op, StitchMode mode) {
   d.dtype = *gen_dtype_among(registered_dtypes(op));
   const int variant = mode == StitchMode::kUnique ? 1
                       : *rc::gen::weightedElement<int>({{6, 0}, {2, 1}, {1, 2}, {1, 3}});
+  // Huge: an empty output [rows] + C with the zero in any position (rows = 0: every list
+  // empty) and huge dims around it (C is drawn once the indices are known).
   const bool huge = variant == 3 && mode == StitchMode::kAny;
+  const int huge_rank = huge ? *rc::gen::inRange(1, 4) : 0;  // of C
+  const int zero = huge ? *rc::gen::inRange(0, 1 + huge_rank) : -1;
   SizeBudget c_budget(16);
-  d.trailing.resize(static_cast<std::size_t>(*rc::gen::inRange(huge ? 1 : 0, 3)));
+  if (!huge) d.trailing.resize(static_cast<std::size_t>(*rc::gen::inRange(0, 3)));
   for (auto& dim : d.trailing) dim = c_budget.draw(0, 3);
-  if (huge) d.trailing[*rc::gen::inRange<std::size_t>(0, d.trailing.size())] = 0;
   const std::int64_t row = std::max<std::int64_t>(1, checked_num_elements(d.trailing));
   SizeBudget budget(std::max<std::int64_t>(1, kMaxCaseElements / row));
   const int n = *rc::gen::inRange(1, 5);
   for (int m = 0; m < n; ++m) {
     Shape s = draw_index_shape(budget);
-    if (variant == 2 && checked_num_elements(s) != 0) s.push_back(0);  // every list empty
+    if ((variant == 2 || zero == 0) && checked_num_elements(s) != 0) s.push_back(0);  // every list empty
     d.index_shapes.push_back(s);
   }
   const std::int64_t total = [&] {
@@ -99,6 +102,18 @@ Draw draw_valid(Op op, StitchMode mode) {
     const std::int64_t count = checked_num_elements(s);
     d.indices.emplace_back(flat.begin() + next, flat.begin() + next + count);
     next += count;
+  }
+  if (huge) {
+    // Before the zero, [rows] + C and every data[m] = indices[m].shape + C keep their element
+    // counts below 2^63.
+    std::int64_t lead = flat.empty() ? 1 : *std::max_element(flat.begin(), flat.end()) + 1;
+    for (const Shape& s : d.index_shapes) lead = std::max(lead, checked_num_elements(s));
+    if (zero == 0) {
+      d.trailing.resize(static_cast<std::size_t>(huge_rank));
+      for (auto& dim : d.trailing) dim = draw_log_uniform(0, kInt64Max);
+    } else {
+      d.trailing = draw_empty_huge_dims(huge_rank, zero - 1, lead);
+    }
   }
   return d;
 }

@@ -136,29 +136,73 @@ void add_valid_b2s_dim(Draw& d, SizeBudget& budget) {
   d.add_dim(b, c, total - c, s);
 }
 
-// Batch 0 with spatial sizes up to 2^40 and blocks up to 2^15: no element anywhere, every
-// product in range.
+// What a running product leaves for the next dim: anything once a zero has come (run 0).
+std::int64_t room(I128 run) { return run == 0 ? kInt64Max : headroom(static_cast<std::int64_t>(run)); }
+
+// No element in the input or the output, with the zero in any position (the batch, a spatial
+// dim or a remaining dim) and huge dims around it: before the zero, the running products of
+// the input's and the output's dims (and B * P) stay below 2^63; after it, dims take any size
+// a valid case allows. Blocks are below 2^31 and their product below 2^40.
 Draw draw_huge_empty(Op op) {
   Draw d;
   d.op = op;
   draw_types(d);
-  d.batch = 0;
+  const bool s2b = op == Op::kSpaceToBatchND;
   const Layout l = draw_layout(1, 4, 1, 4);
-  constexpr std::int64_t kBig = std::int64_t{1} << 40;
+  const int rest_rank = *rc::gen::inRange(0, 3);
+  const int zero = *rc::gen::inRange(0, 1 + l.m + rest_rank);  // 0: the batch
+  std::vector<std::int64_t> blocks(static_cast<std::size_t>(l.m), 1);
+  std::vector<bool> nontrivial(static_cast<std::size_t>(l.m));
+  I128 p = 1;
   for (int i = 0; i < l.m; ++i) {
-    if (!draw_nontrivial(l, i)) {
-      d.add_dim(1, 0, 0, *rc::gen::inRange<std::int64_t>(0, kBig + 1));
+    nontrivial[i] = draw_nontrivial(l, i);
+    if (!nontrivial[i]) continue;
+    blocks[i] = draw_log_uniform(1, static_cast<std::int64_t>(std::min<I128>(kInt32Max, (I128{1} << 40) / p)));
+    p *= blocks[i];
+  }
+  // The running products of the input's and the output's dims so far (0 after the zero).
+  I128 in = 0, out = 0;
+  const std::int64_t batch = zero == 0 ? 0 : draw_log_uniform(1, headroom(static_cast<std::int64_t>(p)));
+  d.batch = s2b ? batch : static_cast<std::int64_t>(batch * p);  // B2S: batch is the output's
+  if (zero != 0) {
+    in = d.batch;
+    out = s2b ? batch * p : batch;
+  }
+  // A dim both shapes share (trivial block dims, remaining dims).
+  auto shared_dim = [&](int position) -> std::int64_t {
+    if (position == zero) {
+      in = out = 0;
+      return 0;
+    }
+    const std::int64_t v = draw_log_uniform(position < zero ? 1 : 0, std::min(room(in), room(out)));
+    in *= v;
+    out *= v;
+    return v;
+  };
+  for (int i = 0; i < l.m; ++i) {
+    const std::int64_t b = blocks[i];
+    if (!nontrivial[i]) {
+      const std::int64_t v = shared_dim(1 + i);
+      d.add_dim(1, 0, 0, v);
       continue;
     }
-    const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, (std::int64_t{1} << 15) + 1);
-    const std::int64_t n = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, kBig + 1);  // o or s
-    const std::int64_t total = *rc::gen::inRange<std::int64_t>(b == 1 ? 1 : 0, n * b + 1);
-    const std::int64_t s = *rc::gen::inRange<std::int64_t>(0, total + 1);
-    if (op == Op::kSpaceToBatchND) d.add_dim(b, s, total - s, n * b - total);
-    else d.add_dim(b, s, total - s, n);
+    if (1 + i == zero) {
+      d.add_dim(b, 0, 0, 0);
+      in = out = 0;
+      continue;
+    }
+    const std::int64_t lo = 1 + i < zero ? 1 : 0;
+    // SpaceToBatchND: output o, input s <= o * b, paddings o * b - s. BatchToSpaceND: input
+    // s, output c <= s * b, crops s * b - c.
+    const std::int64_t n = draw_log_uniform(lo, std::min(room(s2b ? out : in), headroom(b)));
+    const std::int64_t m = draw_log_uniform(lo, std::min(n * b, room(s2b ? in : out)));
+    const std::int64_t total = n * b - m;
+    const std::int64_t start = draw_log_uniform(0, total);
+    d.add_dim(b, start, total - start, s2b ? m : n);
+    in *= s2b ? m : n;
+    out *= s2b ? n : m;
   }
-  const int rest_rank = *rc::gen::inRange(0, 3);
-  for (int r = 0; r < rest_rank; ++r) d.rest.push_back(*rc::gen::inRange<std::int64_t>(0, (1 << 20) + 1));
+  for (int r = 0; r < rest_rank; ++r) d.rest.push_back(shared_dim(1 + l.m + r));
   return d;
 }
 

@@ -120,6 +120,39 @@ Draw draw_valid(SparseMode mode, int min_rank = 1, int min_inputs = 2) {
   return d;
 }
 
+// Huge dense shapes around a zero in any position, with few entries or none: before the zero
+// the running products of every input's shape and of the output's (partial sums on the concat
+// dim included) stay below 2^63, which the output's bound alone ensures (no input's dim is
+// larger); after it, dims take any size, the concat dim's sum included. Coordinates lie inside
+// their dims (0 in a zero-size one), so no offset overflows.
+Draw draw_huge_empty() {
+  Draw d;
+  d.dtype = *gen_dtype_among(registered_dtypes(Op::kSparseConcat));
+  const int n = *rc::gen::inRange(2, 5);
+  const int r = *rc::gen::inRange(1, 5);
+  const int cd = *rc::gen::inRange(0, r);
+  d.concat_dim = *rc::gen::arbitrary<bool>() ? cd : cd - r;
+  const Shape output = draw_empty_huge_dims(r, *rc::gen::inRange(0, r));
+  std::vector<std::int64_t> cuts = {0, output[cd]};  // the inputs' sizes on cd: differences
+  for (int i = 0; i + 1 < n; ++i) cuts.push_back(draw_log_uniform(0, output[cd]));
+  std::sort(cuts.begin(), cuts.end());
+  d.rows.resize(n);
+  d.columns.resize(n);
+  d.coords.resize(n);
+  const bool entries = *rc::gen::arbitrary<bool>();
+  for (int i = 0; i < n; ++i) {
+    Shape s = output;
+    s[cd] = cuts[i + 1] - cuts[i];
+    d.shapes.push_back(s);
+    std::vector<std::int64_t> flat;
+    const std::int64_t count = entries ? *rc::gen::inRange(0, 3) : 0;
+    for (std::int64_t k = 0; k < count; ++k)
+      for (std::int64_t dim : s) flat.push_back(dim > 0 ? draw_log_uniform(0, dim - 1) : 0);
+    d.set_entries(i, count, r, flat);
+  }
+  return d;
+}
+
 // Input i gets `rows` in-range entries (coordinates 0) when the whole case has none.
 void ensure_some_entries(Draw& d, int i) {
   if (d.total_rows() > 0) return;
@@ -391,7 +424,13 @@ GeneratedCase draw_invalid(std::string_view rule) {
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_sparse_concat(SparseMode mode, int min_inputs) {
-  return rc::gen::exec([mode, min_inputs] { return build(draw_valid(mode, 1, min_inputs)); });
+  return rc::gen::exec([mode, min_inputs] {
+    if (mode == SparseMode::kAny && *rc::gen::weightedElement<bool>({{7, false}, {1, true}})) {
+      Draw d = draw_huge_empty();
+      if (d.n() >= min_inputs) return build(d);
+    }
+    return build(draw_valid(mode, 1, min_inputs));
+  });
 }
 rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view rule) {
   return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(rule); });

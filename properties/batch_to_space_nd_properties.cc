@@ -30,6 +30,9 @@ RC_GTEST_PROP(BatchToSpaceND, AllocationBound, ()) { allocation_bound(*generator
 RC_GTEST_PROP(BatchToSpaceND, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
+RC_GTEST_PROP(BatchToSpaceND, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
 RC_GTEST_PROP(BatchToSpaceND, Determinism, ()) {
   determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
               *generators::gen_exec_choice());

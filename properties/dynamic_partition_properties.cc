@@ -25,6 +25,9 @@ RC_GTEST_PROP(DynamicPartition, AllocationBound, ()) { allocation_bound(*generat
 RC_GTEST_PROP(DynamicPartition, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
+RC_GTEST_PROP(DynamicPartition, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
 RC_GTEST_PROP(DynamicPartition, Determinism, ()) {
   determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
               *generators::gen_exec_choice());

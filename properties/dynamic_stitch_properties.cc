@@ -24,6 +24,9 @@ RC_GTEST_PROP(DynamicStitch, AllocationBound, ()) { allocation_bound(*generators
 RC_GTEST_PROP(DynamicStitch, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
+RC_GTEST_PROP(DynamicStitch, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
 RC_GTEST_PROP(DynamicStitch, Determinism, ()) {
   determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
               *generators::gen_exec_choice());

@@ -30,6 +30,9 @@ RC_GTEST_PROP(ParallelDynamicStitch, AllocationBound, ()) {
 RC_GTEST_PROP(ParallelDynamicStitch, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
+RC_GTEST_PROP(ParallelDynamicStitch, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
 RC_GTEST_PROP(ParallelDynamicStitch, Determinism, ()) {
   determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
               *generators::gen_exec_choice());

@@ -29,6 +29,9 @@ RC_GTEST_PROP(SpaceToBatchND, AllocationBound, ()) { allocation_bound(*generator
 RC_GTEST_PROP(SpaceToBatchND, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
+RC_GTEST_PROP(SpaceToBatchND, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
 RC_GTEST_PROP(SpaceToBatchND, Determinism, ()) {
   determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
               *generators::gen_exec_choice());

@@ -27,6 +27,9 @@ RC_GTEST_PROP(SparseConcat, AllocationBound, ()) { allocation_bound(*generators:
 RC_GTEST_PROP(SparseConcat, PoisonedOutputsAndGuards, ()) {
   poisoned_outputs(*generators::valid_case(kOp));
 }
+RC_GTEST_PROP(SparseConcat, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
 RC_GTEST_PROP(SparseConcat, Determinism, ()) {
   determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
               *generators::gen_exec_choice());

@@ -4,6 +4,7 @@
 #include <exception>
 #include <string>
 
+#include "opconform/allocation_log.h"
 #include "opconform/tensor.h"
 
 namespace opconform::validator::abi_export {
@@ -56,6 +57,23 @@ ExecOptions options_of(const opconform_call* call) {
   return options;
 }
 
+// Runs a kernel. When it fails after allocating Tensors (kernels allocate Tensors only for
+// their outputs, in output order), the same outputs are requested from the caller, in order,
+// as a plug-in that allocates from the caller would have requested them: the caller sees the
+// allocation that came before the error.
+template <class Kernel>
+Status run_kernel(const opconform_call* call, Kernel kernel) {
+  TensorAllocationLog log;
+  Status status = kernel();
+  if (!status.ok()) {
+    std::int32_t index = 0;
+    for (const TensorAllocation& a : log.entries())
+      call->allocate_output(call->caller, index++, static_cast<std::int32_t>(a.dtype),
+                            static_cast<std::int32_t>(a.shape.size()), a.shape.data());
+  }
+  return status;
+}
+
 Status refused(std::int32_t index) {
   return resource_exhausted("output ", static_cast<std::int64_t>(index), " could not be allocated");
 }
@@ -69,7 +87,7 @@ std::int32_t space_batch(const opconform_call* call, Fn fn, const opconform_tens
     if (!tensor_from_abi(*input, &a, &error) || !tensor_from_abi(*block_shape, &b, &error) ||
         !tensor_from_abi(*amounts, &c, &error))
       return invalid_argument("bad tensor descriptor: ", error);
-    OPCONFORM_RETURN_IF_ERROR(fn(a, b, c, &out, options_of(call)));
+    OPCONFORM_RETURN_IF_ERROR(run_kernel(call, [&] { return fn(a, b, c, &out, options_of(call)); }));
     if (!write_output(call, 0, out)) return refused(0);
     return Status();
   });
@@ -85,7 +103,7 @@ std::int32_t stitch(const opconform_call* call, Fn fn, const opconform_tensor* i
         !tensors_from_abi(data, num_data, &dat, &error))
       return invalid_argument("bad tensor descriptor: ", error);
     Tensor merged;
-    OPCONFORM_RETURN_IF_ERROR(fn(idx, dat, &merged, options_of(call)));
+    OPCONFORM_RETURN_IF_ERROR(run_kernel(call, [&] { return fn(idx, dat, &merged, options_of(call)); }));
     if (!write_output(call, 0, merged)) return refused(0);
     return Status();
   });
@@ -208,7 +226,8 @@ std::int32_t dynamic_partition(const OpTable& table, const opconform_call* call,
     if (!tensor_from_abi(*data, &d, &error) || !tensor_from_abi(*partitions, &p, &error))
       return invalid_argument("bad tensor descriptor: ", error);
     std::vector<Tensor> outputs;
-    OPCONFORM_RETURN_IF_ERROR(table.dynamic_partition(d, p, num_partitions, &outputs, options_of(call)));
+    OPCONFORM_RETURN_IF_ERROR(run_kernel(
+        call, [&] { return table.dynamic_partition(d, p, num_partitions, &outputs, options_of(call)); }));
     for (std::size_t i = 0; i < outputs.size(); ++i)
       if (!write_output(call, static_cast<std::int32_t>(i), outputs[i]))
         return refused(static_cast<std::int32_t>(i));
@@ -229,7 +248,8 @@ std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
         !tensors_from_abi(shapes, num_shapes, &shp, &error))
       return invalid_argument("bad tensor descriptor: ", error);
     SparseTensor out;
-    OPCONFORM_RETURN_IF_ERROR(table.sparse_concat(idx, val, shp, concat_dim, &out, options_of(call)));
+    OPCONFORM_RETURN_IF_ERROR(run_kernel(
+        call, [&] { return table.sparse_concat(idx, val, shp, concat_dim, &out, options_of(call)); }));
     if (!write_output(call, 0, out.indices)) return refused(0);
     if (!write_output(call, 1, out.values)) return refused(1);
     if (!write_output(call, 2, out.shape)) return refused(2);

@@ -265,6 +265,23 @@ std::optional<Code> code_from_abi(std::int32_t code) {
   return std::nullopt;
 }
 
+// The fault of an error returned after allocating: "returned INVALID_ARGUMENT after
+// allocating output 0 (float32 [2]), 1 allocate_bytes block; ...". Only RESOURCE_EXHAUSTED may
+// follow an allocation (outputs are requested in order, and a later one may not fit); any
+// other error means the entry point allocated before it had validated its inputs.
+std::string allocated_then_failed(const CallState& state, Code code) {
+  std::string what;
+  for (const auto& [index, out] : state.outputs)
+    what += str_cat(what.empty() ? "" : ", ", "output ", index, " (", dtype_name(out.dtype), " ",
+                    shape_string(out.shape), ")");
+  if (!state.byte_blocks.empty())
+    what += str_cat(what.empty() ? "" : ", ", state.byte_blocks.size(), " allocate_bytes block",
+                    state.byte_blocks.size() == 1 ? "" : "s");
+  return str_cat("returned ", code_name(code), " after allocating ", what,
+                 ": nothing may be allocated before the inputs are validated (only "
+                 "RESOURCE_EXHAUSTED may follow an allocation)");
+}
+
 ImplAnswer fault(std::string text) {
   ImplAnswer a;
   a.kind = ImplAnswer::Kind::kFault;
@@ -416,6 +433,9 @@ ImplAnswer PluginHost::run(const conformance::Case& c) {
       state.faults.push_back(str_cat("allocate_bytes block of ", std::uint64_t{block->size()}, " bytes: ", d));
   const std::optional<Code> status_code = code_from_abi(code);
   if (!status_code) state.faults.push_back(str_cat("returned the unknown status code ", code));
+  else if (*status_code != Code::kOk && *status_code != Code::kResourceExhausted &&
+           (!state.outputs.empty() || !state.byte_blocks.empty()))
+    state.faults.push_back(allocated_then_failed(state, *status_code));
   if (!state.faults.empty()) {
     std::string text;
     for (const std::string& f : state.faults) text += (text.empty() ? "" : "; ") + f;

@@ -7,6 +7,9 @@
 #include <limits>
 #include <new>
 
+#include "opconform/allocation_log.h"
+#include "opconform/status.h"
+
 namespace opconform {
 
 namespace {
@@ -14,6 +17,7 @@ constexpr std::size_t kAlignment = 64;
 constexpr std::uint8_t kGuardByte = 0xC3;
 
 BufferChecks g_buffer_checks;
+thread_local TensorAllocationLog* t_allocation_log = nullptr;
 std::atomic<std::int64_t> g_guard_violations{0};
 
 // memcmp against a pattern, not a byte loop: the fuzz build instruments every comparison, and
@@ -64,6 +68,19 @@ void set_buffer_checks(const BufferChecks& checks) { g_buffer_checks = checks; }
 const BufferChecks& buffer_checks() { return g_buffer_checks; }
 std::int64_t guard_violations() { return g_guard_violations.load(); }
 
+TensorAllocationLog::TensorAllocationLog() : outer_(t_allocation_log) { t_allocation_log = this; }
+TensorAllocationLog::~TensorAllocationLog() { t_allocation_log = outer_; }
+void TensorAllocationLog::record(DType dtype, const Shape& shape) {
+  if (t_allocation_log != nullptr) t_allocation_log->entries_.push_back({dtype, shape});
+}
+
+std::string allocations_string(const std::vector<TensorAllocation>& allocations) {
+  std::string text;
+  for (const TensorAllocation& a : allocations)
+    text += str_cat(text.empty() ? "" : ", ", dtype_name(a.dtype), " ", shape_string(a.shape));
+  return text;
+}
+
 bool Tensor::guard_intact() const {
   if (guard_bytes_ == 0) return true;
   const std::size_t bytes = static_cast<std::size_t>(num_elements_) * dtype_storage_size(dtype_);
@@ -83,6 +100,7 @@ Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std:
   const auto max_bytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (static_cast<std::uint64_t>(num_elements_) > max_bytes / dtype_storage_size(dtype))
     throw std::length_error("Tensor: buffer size overflows for " + shape_string(shape_));
+  TensorAllocationLog::record(dtype, shape_);
   if (num_elements_ == 0 && !g_buffer_checks.enabled) {
     // No buffer for an empty tensor (DynamicPartition may return millions of them); data()
     // still points at valid, suitably aligned memory.

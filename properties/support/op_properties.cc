@@ -207,6 +207,17 @@ void poisoned_outputs(const GeneratedCase& g) {
   }
 }
 
+void no_allocation_before_an_error(const GeneratedCase& g) {
+  for (const OpTable* layer : layers()) {
+    const Outcome o = run(*layer, g.c);
+    if (o.status.ok() || o.status.code() == Code::kResourceExhausted) continue;
+    require(o.allocated_on_error.empty(), [&] { return expect_reference_outcome(g.c); },
+            std::string(layer->name) + " returned " + std::string(code_name(o.status.code())) +
+                " after allocating " + allocations_string(o.allocated_on_error) +
+                ": nothing may be allocated before the inputs are validated");
+  }
+}
+
 void determinism(const GeneratedCase& g, const ExecChoice& e) {
   ExecOptions one_thread;
   one_thread.num_threads = 1;

@@ -32,6 +32,10 @@ void allocation_bound(const GeneratedCase& g);
 // 4. Every layer writes every output element (same result under two poison bytes) and touches
 //    no guard region (outputs intact, no violation reported when buffers are freed).
 void poisoned_outputs(const GeneratedCase& g);
+// Invalid case: a layer that answers an error other than RESOURCE_EXHAUSTED allocated no
+// Tensor before it (allocation_log.h; the spec: nothing is allocated before validation, and
+// only a later output that does not fit may follow an allocation).
+void no_allocation_before_an_error(const GeneratedCase& g);
 // 5. The optimized layer gives the identical outcome for `e` as for one thread and the
 //    default tile.
 void determinism(const GeneratedCase& g, const ExecChoice& e);

@@ -212,6 +212,18 @@ TEST(Validate, UnknownStatusCodeIsAFault) {
   EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "unknown status code 42");
 }
 
+TEST(Validate, AnErrorAfterAnAllocationIsAFaultUnlessResourceExhausted) {
+  const Result r = validate(
+      replay(OPCONFORM_FAKE_ALLOCATES_THEN_FAILS, {"stitch_int16", "stitch_int8", "stitch_float32"}),
+      "allocates-then-fails");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.count("fault"), 1);               // int16: INVALID_ARGUMENT after output 0
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(),
+                  "returned INVALID_ARGUMENT after allocating output 0 (int16 [2])");
+  EXPECT_EQ(r.count("resource-exhausted"), 1);  // int8: RESOURCE_EXHAUSTED may follow one
+  EXPECT_EQ(r.count("agree"), 1);
+}
+
 TEST(Validate, WrongResultsAreBucketedSavedAndReplayable) {
   const std::vector<std::string> names = {"stitch_float32", "stitch_int64", "stitch_uint8_negative_index",
                                           "stitch_float32_negative_index"};

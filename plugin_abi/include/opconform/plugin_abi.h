@@ -135,7 +135,9 @@ typedef struct opconform_call {
 /* Entry points. Each returns an OPCONFORM_CODE_*. On OK every output of the op has been
  * allocated exactly once and every element of it written; string elements then point into
  * bytes from allocate_bytes of this call or into an input string's bytes. On an error the
- * caller discards whatever was allocated. An entry point must not keep any pointer it was
+ * caller discards whatever was allocated; but only RESOURCE_EXHAUSTED may follow a successful
+ * allocate_output or allocate_bytes (validate before allocating; a later output may not fit):
+ * any other error after one is a fault. An entry point must not keep any pointer it was
  * given after it returns, and must not write outside the output buffers it obtained. */
 typedef int32_t (*opconform_space_to_batch_nd_fn)(const opconform_call* call,
                                                   const opconform_tensor* input,

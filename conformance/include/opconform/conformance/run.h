@@ -4,6 +4,9 @@
 //   Comparison result = compare(c, outcome);                  // compare.h
 #pragma once
 
+#include <vector>
+
+#include "opconform/allocation_log.h"
 #include "opconform/conformance/vector.h"
 #include "opconform/exec.h"
 #include "opconform/ops.h"
@@ -15,6 +18,10 @@ struct Outcome {
   Values outputs;  // its outputs (by the signature's names) when the status is OK
   // The op returned an error but replaced an output (ops.h: outputs are left untouched).
   bool wrote_outputs_on_error = false;
+  // The Tensors the op allocated before returning its error (allocation_log.h). The spec allows
+  // them only before RESOURCE_EXHAUSTED (outputs are requested in order); after any other error
+  // the op allocated before it had validated its inputs.
+  std::vector<TensorAllocation> allocated_on_error;
 };
 
 // Calls the case's op from `table` with the case's inputs and attrs, and

@@ -81,6 +81,19 @@ class SizeBudget {
 // A value in [lo, hi] that favours the edges of the arithmetic checks: lo, hi, powers of two
 // around 2^31, 2^32, 2^62, 2^63 and their neighbours (clamped into [lo, hi]), else uniform.
 std::int64_t draw_edge(std::int64_t lo, std::int64_t hi);
+// A value in [lo, hi] of any magnitude: log-uniform over the powers of two (so sizes of every
+// width show up, from 1 to 2^62), else draw_edge's edges. Precondition: 0 <= lo <= hi.
+std::int64_t draw_log_uniform(std::int64_t lo, std::int64_t hi);
+// Dims of an empty shape with huge dims around the zero, for the valid cases where 32-bit or
+// wrapping 64-bit shape arithmetic goes wrong without touching memory: dims[zero] = 0; the dims
+// before it are >= 1 and keep `lead` times their running product below 2^63 (the checked
+// element count multiplies dims in order: an overflow before the zero is an error, not an empty
+// shape); the dims after it are anything in [0, 2^63 - 1] (each a valid dim; the count is
+// already 0). Precondition: 0 <= zero < rank, 1 <= lead.
+Shape draw_empty_huge_dims(int rank, int zero, std::int64_t lead = 1);
+// The largest x with a * x <= 2^63 - 1 (a >= 1): what a running product a leaves for the next
+// dim.
+std::int64_t headroom(std::int64_t a);
 // The smallest x >= 1 with a * x >= 2^63 (so the checked product overflows), a >= 1.
 std::int64_t min_factor_reaching_2pow63(std::int64_t a);
 

@@ -3,7 +3,9 @@
 // Valid cases are built by construction: partitions of rank 0..3 (a scalar too), data =
 // partitions.shape + a slice shape of rank 0..2, num_partitions mostly in [1, 6] (sometimes up
 // to 300, so most outputs are empty), partition values drawn from [0, num_partitions), any
-// registered dtype (strings included), zero-size dims anywhere.
+// registered dtype (strings included), zero-size dims anywhere. One case in eight is "huge but
+// empty": a zero in any dim of data (in the partitions' shape: no entry; or in the slice after
+// a few entries), huge dims around it (common.h, draw_empty_huge_dims), num_partitions <= 6.
 //
 // Invalid cases: one generator per rule of rules_of(Op::kDynamicPartition), each failing
 // exactly that check first (num_partitions at 0, int64 min, 2^31 and beyond; out-of-range

@@ -1,6 +1,9 @@
 // Exports an OpTable through the plug-in C ABI (opconform/plugin_abi.h): converts the
 // caller's tensor descriptors to Tensors, runs the op, and copies each output into a buffer from
-// call->allocate_output. The bundled plug-in and the test fakes are built on it.
+// call->allocate_output. When the op fails after allocating outputs (Tensors), those outputs
+// are requested through call->allocate_output before the error is returned, so the caller sees
+// what a plug-in allocating from the caller would have done. The bundled plug-in, the mutants
+// and the test fakes are built on it.
 //
 //   extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_stitch(
 //       const opconform_call* call, const opconform_tensor* indices, int64_t n,

@@ -1,0 +1,23 @@
+// Allocates its output before it fails: for int16 data it allocates output 0 and then returns
+// INVALID_ARGUMENT (work before validation, a fault); for int8 data it allocates output 0 and
+// then returns RESOURCE_EXHAUSTED (allowed: a later request may not fit). Otherwise correct.
+#include <cstring>
+
+#include "fake_common.h"
+
+FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
+FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
+  return fake::stitch_manifest("fake: allocates then fails");
+}
+FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
+                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+  const bool invalid = fake::triggered(data, num_data);
+  if (invalid || fake::triggered(data, num_data, OPCONFORM_DTYPE_INT8)) {
+    const int64_t dims[] = {2};
+    call->allocate_output(call->caller, 0, data[0].dtype, 1, dims);
+    const char* message = invalid ? "checked after allocating" : "out of memory";
+    call->set_message(call->caller, message, static_cast<int64_t>(std::strlen(message)));
+    return invalid ? OPCONFORM_CODE_INVALID_ARGUMENT : OPCONFORM_CODE_RESOURCE_EXHAUSTED;
+  }
+  return fake::correct_stitch(call, indices, num_indices, data, num_data);
+}
