@@ -578,6 +578,31 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
     }
     return false;
   };
+  // The concat-dim sizes of members 0 and 1 set so each member's own element count fits but the
+  // output's, counted after member 1, passes 2^63 - 1 (the other dims, shared, multiply to >= 2).
+  b["output-shape-overflow"] = [](conformance::Case& c) {
+    auto& shapes = list(c, "shapes");
+    auto first = shape_values(shapes[0]);
+    auto second = shapes.size() >= 2 ? shape_values(shapes[1]) : std::nullopt;
+    if (!first || !second || first->size() != second->size()) return false;
+    const auto r = static_cast<std::int64_t>(first->size());
+    std::int64_t cd = c.attrs.at("concat_dim");
+    if (cd < 0) cd += r;
+    if (cd < 0 || cd >= r) return false;
+    I128 others = 1;
+    for (std::int64_t j = 0; j < r; ++j) {
+      if (j == cd) continue;
+      if ((*first)[j] <= 0) return false;
+      others *= (*first)[j];
+      if (others >= kTwoPow63) return false;
+    }
+    if (others < 2) return false;
+    const I128 half = ((kTwoPow63 / 2) + others - 1) / others;  // half * others in [2^62, 2^63)
+    (*first)[cd] = (*second)[cd] = static_cast<std::int64_t>(half);
+    shapes[0] = index_tensor(DType::kInt64, shapes[0].shape(), *first);
+    shapes[1] = index_tensor(DType::kInt64, shapes[1].shape(), *second);
+    return true;
+  };
   // Two members with 2^62 rows of zero columns: the total passes 2^63 - 1.
   b["total-nnz-overflow"] = [](conformance::Case& c) {
     auto& indices = list(c, "indices");
@@ -656,6 +681,9 @@ constexpr std::string_view kNoOutput =
     "an input that fails this check has no output whose size could exceed the memory limit";
 constexpr std::string_view kOneInput = "with N = 1 there is no second member or offset for this check to look at";
 constexpr std::string_view kSameAttr = "both checks bound the same attr from opposite sides";
+constexpr std::string_view kNoShape =
+    "once the concat-dim sum overflows there is no output shape whose element count could overflow";
+constexpr std::string_view kNoIndices = "with N = 0 there is no indices tensor to have a wrong type";
 constexpr std::string_view kNoLists = "with N = 0 there are no indices or data left for this check to look at";
 
 std::vector<Exclusion> exclusions(Op op) {
@@ -667,7 +695,8 @@ std::vector<Exclusion> exclusions(Op op) {
       return {{"block-product-overflow", "memory-limit", kNoOutput}, {"cropped-overflow", "memory-limit", kNoOutput}};
     case Op::kDynamicStitch:
     case Op::kParallelDynamicStitch: {
-      std::vector<Exclusion> e = {{"output-shape-overflow", "memory-limit", kNoOutput}};
+      std::vector<Exclusion> e = {{"output-shape-overflow", "memory-limit", kNoOutput},
+                                  {"arg-types-indices", "attr-n", kNoIndices}};
       for (std::string_view later : {"index-range", "data-shape-prefix", "trailing-shape", "output-shape-overflow",
                                      "memory-limit"})
         e.push_back({"attr-n", later, kNoLists});
@@ -682,6 +711,7 @@ std::vector<Exclusion> exclusions(Op op) {
         e.push_back({"attr-n", later, kOneInput});
       for (std::string_view first : {"concat-size-overflow", "output-shape-overflow", "total-nnz-overflow", "shape-overflow"})
         e.push_back({first, "memory-limit", kNoOutput});
+      e.push_back({"concat-size-overflow", "output-shape-overflow", kNoShape});
       return e;
     }
   }

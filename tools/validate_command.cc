@@ -87,6 +87,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
                   "run only these vector files or folders (no corpus, no generated cases)");
   cmd->add_option("--corpus", options->corpus_dir, "the vectors to run (default: the bundled corpus/vectors)");
   cmd->add_flag("--no-corpus", *no_corpus, "skip the vectors, run generated cases only");
+  cmd->add_flag_function("--no-check-pairs", [options](std::int64_t) { options->check_pairs = false; },
+                "skip the check pairs (one case per pair of checks an input can break together)");
   cmd->add_option("--timeout", options->timeout_seconds, "seconds one case may take (default 10)")
       ->check(decimal_number(0, 86400, false));
   cmd->add_option("--worker-memory", options->worker_memory_mib,

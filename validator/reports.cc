@@ -52,6 +52,12 @@ json counts_json(const ReportData& d) {
   return counts;
 }
 
+json pair_coverage_json(const ReportData& d) {
+  json pairs = json::object();
+  for (const auto& [op, p] : d.pair_coverage) pairs[op_name(op)] = {{"hit", p.hit}, {"feasible", p.feasible}};
+  return pairs;
+}
+
 json record_json(const CaseRecord& r) {
   json item = {{"op", op_name(r.op)}, {"name", r.name}, {"origin", r.origin},
                {"outcome", std::string(verdict_name(r.verdict))}, {"detail", r.detail}};
@@ -166,6 +172,7 @@ std::string json_report(const ReportData& d) {
   report["cases"] = records_of(d).size();
   report["failed"] = d.failed;
   report["counts"] = counts_json(d);
+  report["check_pairs"] = pair_coverage_json(d);
   report["groups"] = groups_json(d);
   report["failures"] = std::move(failures);
   report["noted"] = std::move(other);
@@ -222,6 +229,7 @@ std::string jsonl_summary_line(const ReportData& d) {
   j["cases"] = records_of(d).size();
   j["failed"] = d.failed;
   j["counts"] = counts_json(d);
+  j["check_pairs"] = pair_coverage_json(d);
   j["groups"] = groups_json(d);
   j["input_problems"] = problems_json(d);
   if (d.exit_code >= 0) j["exit_code"] = d.exit_code;

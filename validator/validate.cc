@@ -27,6 +27,8 @@
 #include "opconform/conformance/vector.h"
 #include "opconform/conformance/vector_files.h"
 #include "opconform/generators/cases.h"
+#include "opconform/generators/check_pairs.h"
+#include "opconform/generators/rules.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/validator/install_layout.h"
 #include "opconform/reference/op_table.h"
@@ -49,6 +51,7 @@ namespace {
 constexpr std::int64_t kDefaultGeneratedCases = 500;
 constexpr std::int64_t kDefaultSoWorkerMemoryMiB = 8192;
 constexpr int kGenerationAttempts = 20;  // draws per case to land inside the manifest
+constexpr int kPairAttempts = 20;        // draws per check pair to break both checks
 constexpr double kReportInterval = 5;    // seconds between rewrites of the reports
 // Generated cases whose outputs exceed these are drawn again: each output crosses the pipe as
 // JSON and the oracle materialises it (the generators also make valid cases that request
@@ -166,6 +169,7 @@ class Run {
   // Running and judging. nullopt: the run's deadline or an interrupt cut the case short.
   std::optional<Judgement> run_one(const Case& c);
   void corpus_phase();
+  void pairs_phase();
   void generated_phase();
   void handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable);
   void present_group(std::size_t index, const Case& c, const Judgement& j, const Shrinkable* shrinkable);
@@ -196,6 +200,7 @@ class Run {
   std::string failures_dir_;
   std::vector<CaseRecord> records_;
   std::map<Op, std::array<std::int64_t, kNumVerdicts>> counts_;
+  std::map<Op, PairCoverage> pair_coverage_;
   std::int64_t failures_ = 0;
   std::int64_t not_listed_ = 0;
   FailureGroups groups_;
@@ -522,7 +527,43 @@ void Run::corpus_phase() {
   }
 }
 
-// 2. Generated cases (case_mix.h), ops in turn, until --cases, --time or a stop. Names depend only
+// 2. Check pairs (generators/check_pairs.h): for every feasible pair of an op's checks, one case
+// breaking both, drawn from the seed. The pair counts as hit when the oracle answers the earlier
+// check on a case inside the manifest; the report gives hits / feasible pairs per op.
+void Run::pairs_phase() {
+  if (!options_.replay.empty() || !options_.check_pairs) return;
+  rc::Random random(seed_);
+  random = random.split().first;  // a stream of its own, apart from the generated cases'
+  for (Op op : kAllOps) {
+    if (!wanted(op) || manifest_.find(op) == nullptr) continue;
+    const std::vector<generators::CheckPair> pairs = generators::feasible_pairs(op);
+    PairCoverage& coverage = pair_coverage_[op];
+    coverage.feasible = static_cast<std::int64_t>(pairs.size());
+    for (const generators::CheckPair& pair : pairs) {
+      for (int attempt = 0; attempt < kPairAttempts && !should_stop(); ++attempt) {
+        std::optional<Shrinkable> drawn;
+        Case c;
+        try {
+          drawn = generators::pair_case(op, pair)(random.split(), kValidatorCaseSize / 2);
+          c = drawn->value().c;
+        } catch (const std::exception&) {
+          continue;  // no room for the earlier check on this drawing
+        }
+        std::string reason;
+        if (!affordable(c) || !inside_manifest(manifest_, c, &reason)) continue;
+        set_oracle(&c);
+        const Status answer = c.expected.error ? *c.expected.error : Status();
+        if (generators::classify(op, answer) != pair.first) continue;
+        ++coverage.hit;
+        c.name = str_cat("pair-", snake_name(op), "-", pair.first, "-", pair.second);
+        handle(c, "generated", &*drawn);
+        break;
+      }
+    }
+  }
+}
+
+// 3. Generated cases (case_mix.h), ops in turn, until --cases, --time or a stop. Names depend only
 // on the op and the position, so one seed gives the same names and cases on every run.
 void Run::generated_phase() {
   if (!options_.replay.empty()) return;
@@ -607,6 +648,11 @@ void Run::report() {
   }
   row("total", total);
   out_ << "\n" << table.str();
+  if (!pair_coverage_.empty()) {
+    out_ << "check pairs hit (one input breaking two checks, the earlier must answer):";
+    for (const auto& [op, p] : pair_coverage_) out_ << " " << op_name(op) << " " << p.hit << "/" << p.feasible;
+    out_ << "\n";
+  }
   if (not_listed_ > 0) out_ << not_listed_ << " vectors of ops the manifest does not list were not run\n";
   if (!groups_.groups().empty()) {
     out_ << "\n" << failures_ << " failing cases in " << groups_.groups().size() << " groups:\n";
@@ -636,6 +682,7 @@ ReportData Run::report_data(RunState state) const {
   d.input_problems = input_problems_;
   d.records = &records_;
   d.counts = counts_;
+  d.pair_coverage = pair_coverage_;
   d.failed = failures_;
   d.groups = &groups_;
   d.representatives = representatives_;
@@ -700,6 +747,7 @@ int Run::main() {
        << "\n";
 
   corpus_phase();
+  pairs_phase();
   generated_phase();
   worker_->stop();
   report();

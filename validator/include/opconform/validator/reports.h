@@ -36,6 +36,12 @@ struct CaseRecord {
 // Where the run is. A report with any state but kComplete describes a run that did not finish.
 enum class RunState { kRunning, kComplete, kInterrupted, kError };
 
+// Check pairs of one op (generators/check_pairs.h): feasible pairs, and those a case broke
+// with the oracle answering the earlier check.
+struct PairCoverage {
+  std::int64_t hit = 0, feasible = 0;
+};
+
 struct ReportData {
   std::string impl;           // as the user named it
   std::string manifest_json;  // the implementation's manifest message ("" before the handshake)
@@ -47,6 +53,7 @@ struct ReportData {
   std::vector<conformance::VectorFileProblem> input_problems;
   const std::vector<CaseRecord>* records = nullptr;
   std::map<Op, std::array<std::int64_t, kNumVerdicts>> counts;
+  std::map<Op, PairCoverage> pair_coverage;
   std::int64_t failed = 0;
   const FailureGroups* groups = nullptr;
   std::vector<std::size_t> representatives;  // per group id - 1: the record shown for the group

@@ -36,6 +36,7 @@ struct ValidateOptions {
   std::vector<std::string> replay;    // run only these vector files or folders
   std::string corpus_dir;             // empty: the installed vectors (install_layout.h)
   bool run_corpus = true;
+  bool check_pairs = true;            // one case per feasible pair of checks (check_pairs.h)
   double timeout_seconds = 10;        // per case
   std::int64_t worker_memory_mib = -1;  // -1: 8192 for a .so, none for exec:
   std::string worker_path;            // empty: the installed worker (install_layout.h)
