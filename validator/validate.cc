@@ -12,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <limits>
 #include <map>
 #include <memory>
@@ -532,8 +533,7 @@ void Run::corpus_phase() {
 // check on a case inside the manifest; the report gives hits / feasible pairs per op.
 void Run::pairs_phase() {
   if (!options_.replay.empty() || !options_.check_pairs) return;
-  rc::Random random(seed_);
-  random = random.split().first;  // a stream of its own, apart from the generated cases'
+  rc::Random random(seed_ ^ 0x9E3779B97F4A7C15ULL);  // a stream apart from the generated cases'
   for (Op op : kAllOps) {
     if (!wanted(op) || manifest_.find(op) == nullptr) continue;
     const std::vector<generators::CheckPair> pairs = generators::feasible_pairs(op);
@@ -649,9 +649,17 @@ void Run::report() {
   row("total", total);
   out_ << "\n" << table.str();
   if (!pair_coverage_.empty()) {
-    out_ << "check pairs hit (one input breaking two checks, the earlier must answer):";
-    for (const auto& [op, p] : pair_coverage_) out_ << " " << op_name(op) << " " << p.hit << "/" << p.feasible;
-    out_ << "\n";
+    PairCoverage all;
+    std::string per_op;
+    for (const auto& [op, p] : pair_coverage_) {
+      all.hit += p.hit;
+      all.feasible += p.feasible;
+      per_op += str_cat(per_op.empty() ? "" : ", ", op_name(op), " ", p.hit, "/", p.feasible);
+    }
+    out_ << "check pairs hit (inputs breaking two checks at once, the earlier must answer): " << all.hit << "/"
+         << all.feasible << " (" << std::fixed << std::setprecision(1)
+         << 100.0 * static_cast<double>(all.hit) / static_cast<double>(std::max<std::int64_t>(1, all.feasible))
+         << " %)\n  " << per_op << "\n" << std::defaultfloat;
   }
   if (not_listed_ > 0) out_ << not_listed_ << " vectors of ops the manifest does not list were not run\n";
   if (!groups_.groups().empty()) {
