@@ -370,12 +370,12 @@ TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
 
   // An error alternative is compared with the same strictness.
   c.alternatives[0].outcome = {};
-  c.alternatives[0].outcome.error = Status(Code::kOutOfRange, "TensorFlow's words");
-  EXPECT_EQ(judge(c, answer_error(Status(Code::kOutOfRange, "other")), {"tf-cpu", false, true}).verdict,
+  c.alternatives[0].outcome.error = Status(Code::kUnimplemented, "TensorFlow's words");
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kUnimplemented, "other")), {"tf-cpu", false, true}).verdict,
             Verdict::kTfAlternative);
-  EXPECT_EQ(judge(c, answer_error(Status(Code::kOutOfRange, "other")), {"tf-cpu", true, true}).verdict,
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kUnimplemented, "other")), {"tf-cpu", true, true}).verdict,
             Verdict::kErrorMismatch);
-  EXPECT_EQ(judge(c, answer_error(Status(Code::kOutOfRange, "TensorFlow's words")), {"tf-cpu", true, true}).verdict,
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kUnimplemented, "TensorFlow's words")), {"tf-cpu", true, true}).verdict,
             Verdict::kTfAlternative);
 
   // Crashes stay crashes.
