@@ -134,14 +134,14 @@ Comparison compare_permuted(const Tensor& expected, const Tensor& actual, std::s
   return {};
 }
 
-Comparison compare_output(const Case& c, const std::string& name, const Tensor& expected,
+Comparison compare_output(const Expected& want, const std::string& name, const Tensor& expected,
                           const Tensor& actual) {
   if (Comparison header = compare_header(expected, actual, name); !header.pass) return header;
   std::map<std::int64_t, std::vector<const Tensor*>> allowed_rows;
-  for (const UnspecifiedRule& rule : c.expected.unspecified) {
+  for (const UnspecifiedRule& rule : want.unspecified) {
     if (const auto* p = std::get_if<PermutationWithinEqualKeys>(&rule); p && p->values == name) {
-      auto keys = c.expected.outputs.find(p->keys);
-      const Tensor* key_tensor = keys == c.expected.outputs.end() ? nullptr : std::get_if<Tensor>(&keys->second);
+      auto keys = want.outputs.find(p->keys);
+      const Tensor* key_tensor = keys == want.outputs.end() ? nullptr : std::get_if<Tensor>(&keys->second);
       if (key_tensor && key_tensor->rank() > 0 && expected.rank() > 0 && key_tensor->dim(0) == expected.dim(0))
         return compare_permuted(expected, actual, name, *key_tensor, p->keys);
     }
@@ -155,16 +155,16 @@ Comparison compare_output(const Case& c, const std::string& name, const Tensor& 
   return compare_elements(expected, actual, name, 0, expected.num_elements());
 }
 
-Comparison compare_outputs(const Case& c, const Values& actual) {
+Comparison compare_outputs(const Expected& want, const Values& actual) {
   for (const auto& [name, value] : actual)
-    if (!c.expected.outputs.count(name)) return fail(str_cat("unexpected output '", name, "'"));
-  for (const auto& [name, expected] : c.expected.outputs) {
+    if (!want.outputs.count(name)) return fail(str_cat("unexpected output '", name, "'"));
+  for (const auto& [name, expected] : want.outputs) {
     auto it = actual.find(name);
     if (it == actual.end()) return fail(str_cat("missing output '", name, "'"));
     if (const Tensor* e = std::get_if<Tensor>(&expected)) {
       const Tensor* a = std::get_if<Tensor>(&it->second);
       if (!a) return fail(str_cat(name, ": a list, expected one tensor"));
-      if (Comparison r = compare_output(c, name, *e, *a); !r.pass) return r;
+      if (Comparison r = compare_output(want, name, *e, *a); !r.pass) return r;
       continue;
     }
     const auto& expected_list = std::get<std::vector<Tensor>>(expected);
@@ -179,6 +179,27 @@ Comparison compare_outputs(const Case& c, const Values& actual) {
   return {};
 }
 
+// The outcome against one allowed outcome; `code_only_message`: the case is tagged
+// message:code-only.
+Comparison compare_with(const Expected& want, bool code_only_message, const Outcome& actual,
+                        Strictness strictness) {
+  if (!actual.status.ok() && actual.wrote_outputs_on_error)
+    return fail("the op returned " + actual.status.to_string() +
+                " but replaced its outputs (they must stay untouched on error)");
+  if (want.error) {
+    const Status& error = *want.error;
+    if (actual.status.ok()) return fail("expected error " + error.to_string() + ", but the op succeeded");
+    if (actual.status.code() != error.code())
+      return fail("expected error " + error.to_string() + ", got " + actual.status.to_string());
+    if (strictness == Strictness::kStrict && !code_only_message && actual.status.message() != error.message())
+      return fail(str_cat("message differs (code ", code_name(error.code()), " matches):\n  expected: ",
+                          error.message(), "\n  actual:   ", actual.status.message()));
+    return {};
+  }
+  if (!actual.status.ok()) return fail("expected outputs, got error " + actual.status.to_string());
+  return compare_outputs(want, actual.outputs);
+}
+
 }  // namespace
 
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label) {
@@ -187,22 +208,20 @@ Comparison compare_tensors(const Tensor& expected, const Tensor& actual, std::st
 }
 
 Comparison compare(const Case& c, const Outcome& actual, Strictness strictness) {
-  if (!actual.status.ok() && actual.wrote_outputs_on_error)
-    return fail("the op returned " + actual.status.to_string() +
-                " but replaced its outputs (they must stay untouched on error)");
-  if (c.expected.error) {
-    const Status& want = *c.expected.error;
-    if (actual.status.ok()) return fail("expected error " + want.to_string() + ", but the op succeeded");
-    if (actual.status.code() != want.code())
-      return fail("expected error " + want.to_string() + ", got " + actual.status.to_string());
-    if (strictness == Strictness::kStrict && !c.has_tag("message:code-only") &&
-        actual.status.message() != want.message())
-      return fail(str_cat("message differs (code ", code_name(want.code()), " matches):\n  expected: ",
-                          want.message(), "\n  actual:   ", actual.status.message()));
-    return {};
+  return compare_with(c.expected, c.has_tag("message:code-only"), actual, strictness);
+}
+
+Allowed compare_allowed(const Case& c, const Outcome& actual, std::string_view profile, Strictness strictness) {
+  Allowed result{compare(c, actual, strictness), nullptr};
+  if (result.comparison.pass) return result;
+  for (const Alternative& a : c.alternatives) {
+    if (!a.allows(profile) || !compare_with(a.outcome, c.has_tag("message:code-only"), actual, strictness).pass)
+      continue;
+    result.comparison = {};
+    result.alternative = &a;
+    break;
   }
-  if (!actual.status.ok()) return fail("expected outputs, got error " + actual.status.to_string());
-  return compare_outputs(c, actual.outputs);
+  return result;
 }
 
 Expected expected_from(const Outcome& outcome) {

@@ -141,13 +141,14 @@ std::string format_outcome(const Outcome& outcome, const std::string& indent, st
   return format_values(outcome.outputs, indent, max_elements);
 }
 
-std::string format_expected(const Case& c, const std::string& indent, std::int64_t max_elements) {
-  if (c.expected.error) {
-    return indent + "error " + c.expected.error->to_string() +
-           (c.has_tag("message:code-only") ? "  (code only)" : "") + "\n";
-  }
-  std::string out = format_values(c.expected.outputs, indent, max_elements);
-  for (const UnspecifiedRule& rule : c.expected.unspecified) {
+namespace {
+
+std::string format_allowed(const Expected& expected, bool code_only, const std::string& indent,
+                           std::int64_t max_elements) {
+  if (expected.error)
+    return indent + "error " + expected.error->to_string() + (code_only ? "  (code only)" : "") + "\n";
+  std::string out = format_values(expected.outputs, indent, max_elements);
+  for (const UnspecifiedRule& rule : expected.unspecified) {
     if (const auto* p = std::get_if<PermutationWithinEqualKeys>(&rule)) {
       out += indent + "unspecified: " + p->values + " may be permuted within runs of equal " + p->keys + " rows\n";
       continue;
@@ -162,6 +163,20 @@ std::string format_expected(const Case& c, const std::string& indent, std::int64
       }
       out += "\n";
     }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string format_expected(const Case& c, const std::string& indent, std::int64_t max_elements) {
+  const bool code_only = c.has_tag("message:code-only");
+  std::string out = format_allowed(c.expected, code_only, indent, max_elements);
+  for (const Alternative& a : c.alternatives) {
+    std::string profiles;
+    for (const std::string& p : a.profiles) profiles += (profiles.empty() ? "" : ", ") + p;
+    out += indent + "or, under " + profiles + " (" + a.why + "):\n" +
+           format_allowed(a.outcome, code_only, indent + "  ", max_elements);
   }
   return out;
 }

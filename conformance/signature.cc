@@ -41,6 +41,10 @@ bool Case::has_tag(std::string_view tag) const {
   return std::find(tags.begin(), tags.end(), tag) != tags.end();
 }
 
+bool Alternative::allows(std::string_view profile) const {
+  return std::find(profiles.begin(), profiles.end(), profile) != profiles.end();
+}
+
 std::string Case::display_name() const {
   if (!name.empty()) return name;
   return std::filesystem::path(source).stem().string();

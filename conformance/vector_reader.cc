@@ -113,8 +113,8 @@ class Reader {
 
   Case read(const json& root) {
     if (!root.is_object()) fail("", "expected a JSON object, got " + describe(root));
-    known_fields(root, "", {"format", "op", "attrs", "inputs", "expected", "memory_limit",
-                            "profile", "tags", "provenance", "name"});
+    known_fields(root, "", {"format", "op", "attrs", "inputs", "expected", "alternatives",
+                            "memory_limit", "profile", "tags", "provenance", "name"});
     const std::string format = read_string(required(root, "", "format"), "format");
     if (format != kFormatName)
       fail("format", "expected \"" + std::string(kFormatName) + "\", got \"" + format + "\"");
@@ -127,22 +127,21 @@ class Reader {
     const OpSignature& signature = op_signature(*op);
     read_attrs(root, signature, &c);
     c.inputs = read_values(required(root, "", "inputs"), "inputs", signature.inputs, "input");
-    read_expected(required(root, "", "expected"), signature, &c);
+    c.expected = read_outcome(required(root, "", "expected"), "expected", signature);
+    if (const json* j = optional(root, "alternatives")) c.alternatives = read_alternatives(*j, signature);
     if (const json* j = optional(root, "memory_limit")) {
       c.memory_limit = read_int<std::int64_t>(*j, "memory_limit", "int64");
       if (c.memory_limit < 0) fail("memory_limit", "must be >= 0, got " + int_string(c.memory_limit));
     }
-    if (const json* j = optional(root, "profile")) {
-      c.profile = read_string(*j, "profile");
-      if (c.profile != "tf-cpu" && c.profile != "xla" && c.profile != "tflite")
-        fail("profile", "unknown profile \"" + c.profile + "\" (tf-cpu, xla, tflite)");
-    }
+    if (const json* j = optional(root, "profile")) c.profile = read_profile(*j, "profile");
     if (const json* j = optional(root, "tags")) {
       if (!j->is_array()) fail("tags", "expected an array of strings, got " + describe(*j));
       for (std::size_t i = 0; i < j->size(); ++i) c.tags.push_back(read_string((*j)[i], item("tags", i)));
     }
     if (!c.expected.unspecified.empty() && !c.has_tag("unspecified"))
       fail("tags", "a vector with expected.unspecified carries the tag \"unspecified\"");
+    if (!c.alternatives.empty() && !c.has_tag("deviation") && !c.has_tag("quirk"))
+      fail("tags", "a vector with alternatives carries the tag \"deviation\" or \"quirk\"");
     if (const json* j = optional(root, "provenance")) c.provenance = read_string(*j, "provenance");
     if (const json* j = optional(root, "name")) c.name = read_string(*j, "name");
     return c;
@@ -373,28 +372,66 @@ class Reader {
           read_int<std::int64_t>(required(*attrs, "attrs", name), field("attrs", name), "int64");
   }
 
-  void read_expected(const json& j, const OpSignature& signature, Case* c) {
-    known_fields(j, "expected", {"outputs", "error", "unspecified"});
+  std::string read_profile(const json& j, const std::string& path) const {
+    std::string profile = read_string(j, path);
+    if (profile != "tf-cpu" && profile != "xla" && profile != "tflite")
+      fail(path, "unknown profile \"" + profile + "\" (tf-cpu, xla, tflite)");
+    return profile;
+  }
+
+  // An allowed outcome at `path` ("expected", "alternatives[0].outcome"): outputs (and rules) or
+  // an error.
+  Expected read_outcome(const json& j, const std::string& path, const OpSignature& signature) {
+    known_fields(j, path, {"outputs", "error", "unspecified"});
     const json* outputs = optional(j, "outputs");
     const json* error = optional(j, "error");
-    if (outputs && error) fail("expected", "has both \"outputs\" and \"error\"");
+    const std::string error_path = field(path, "error"), rules_path = field(path, "unspecified");
+    if (outputs && error) fail(path, "has both \"outputs\" and \"error\"");
+    Expected expected;
     if (error) {
-      if (optional(j, "unspecified")) fail("expected.unspecified", "only goes with \"outputs\"");
-      known_fields(*error, "expected.error", {"code", "message"});
-      const std::string code_text = read_string(required(*error, "expected.error", "code"), "expected.error.code");
+      if (optional(j, "unspecified")) fail(rules_path, "only goes with \"outputs\"");
+      known_fields(*error, error_path, {"code", "message"});
+      const std::string code_path = field(error_path, "code");
+      const std::string code_text = read_string(required(*error, error_path, "code"), code_path);
       const std::optional<Code> code = code_from_name(code_text);
-      if (!code || *code == Code::kOk) fail("expected.error.code", "unknown error code \"" + code_text + "\"");
-      c->expected.error = Status(*code, read_string(required(*error, "expected.error", "message"),
-                                                    "expected.error.message"));
-      return;
+      if (!code || *code == Code::kOk) fail(code_path, "unknown error code \"" + code_text + "\"");
+      expected.error =
+          Status(*code, read_string(required(*error, error_path, "message"), field(error_path, "message")));
+      return expected;
     }
-    if (!outputs) fail("expected", "missing field \"outputs\" (or \"error\")");
-    c->expected.outputs = read_values(*outputs, "expected.outputs", signature.outputs, "output");
+    if (!outputs) fail(path, "missing field \"outputs\" (or \"error\")");
+    expected.outputs = read_values(*outputs, field(path, "outputs"), signature.outputs, "output");
     if (const json* rules = optional(j, "unspecified")) {
-      if (!rules->is_array()) fail("expected.unspecified", "expected an array of rules, got " + describe(*rules));
+      if (!rules->is_array()) fail(rules_path, "expected an array of rules, got " + describe(*rules));
       for (std::size_t i = 0; i < rules->size(); ++i)
-        c->expected.unspecified.push_back(read_rule((*rules)[i], item("expected.unspecified", i), c->expected.outputs));
+        expected.unspecified.push_back(read_rule((*rules)[i], item(rules_path, i), expected.outputs));
     }
+    return expected;
+  }
+
+  // corpus/README.md, "Alternatives": profiles (known, each once), an outcome, and why.
+  std::vector<Alternative> read_alternatives(const json& j, const OpSignature& signature) {
+    if (!j.is_array() || j.empty())
+      fail("alternatives", "expected a non-empty array of alternatives, got " + describe(j));
+    std::vector<Alternative> alternatives;
+    for (std::size_t i = 0; i < j.size(); ++i) {
+      const std::string path = item("alternatives", i), profiles_path = field(path, "profiles");
+      known_fields(j[i], path, {"profiles", "outcome", "why"});
+      Alternative a;
+      const json& profiles = required(j[i], path, "profiles");
+      if (!profiles.is_array() || profiles.empty())
+        fail(profiles_path, "expected a non-empty array of profiles, got " + describe(profiles));
+      for (std::size_t k = 0; k < profiles.size(); ++k) {
+        std::string profile = read_profile(profiles[k], item(profiles_path, k));
+        if (a.allows(profile)) fail(item(profiles_path, k), "profile \"" + profile + "\" listed twice");
+        a.profiles.push_back(std::move(profile));
+      }
+      a.outcome = read_outcome(required(j[i], path, "outcome"), field(path, "outcome"), signature);
+      a.why = read_string(required(j[i], path, "why"), field(path, "why"));
+      if (a.why.empty()) fail(field(path, "why"), "empty (cite the contract)");
+      alternatives.push_back(std::move(a));
+    }
+    return alternatives;
   }
 
   // The single-tensor output of rank >= 1 that a rule names.

@@ -238,6 +238,25 @@ Node rule_node(const UnspecifiedRule& rule) {
   return node;
 }
 
+// {"outputs": ..., "unspecified": ...} or {"error": ...}.
+Node outcome_node(const Expected& outcome, const OpSignature& signature) {
+  Node node = Node::object();
+  if (outcome.error) {
+    Node error = Node::object();
+    error.add("code", Node::of(Node::quote(code_name(outcome.error->code()))));
+    error.add("message", Node::of(string_token(outcome.error->message())));
+    node.add("error", std::move(error));
+    return node;
+  }
+  node.add("outputs", values_node(outcome.outputs, signature.outputs));
+  if (!outcome.unspecified.empty()) {
+    Node rules = Node::array();
+    for (const UnspecifiedRule& rule : outcome.unspecified) rules.items.push_back(rule_node(rule));
+    node.add("unspecified", std::move(rules));
+  }
+  return node;
+}
+
 }  // namespace
 
 std::string to_json(const Case& c) {
@@ -251,21 +270,20 @@ std::string to_json(const Case& c) {
     root.add("attrs", std::move(attrs));
   }
   root.add("inputs", values_node(c.inputs, signature.inputs));
-  Node expected = Node::object();
-  if (c.expected.error) {
-    Node error = Node::object();
-    error.add("code", Node::of(Node::quote(code_name(c.expected.error->code()))));
-    error.add("message", Node::of(string_token(c.expected.error->message())));
-    expected.add("error", std::move(error));
-  } else {
-    expected.add("outputs", values_node(c.expected.outputs, signature.outputs));
-    if (!c.expected.unspecified.empty()) {
-      Node rules = Node::array();
-      for (const UnspecifiedRule& rule : c.expected.unspecified) rules.items.push_back(rule_node(rule));
-      expected.add("unspecified", std::move(rules));
+  root.add("expected", outcome_node(c.expected, signature));
+  if (!c.alternatives.empty()) {
+    Node alternatives = Node::array();
+    for (const Alternative& a : c.alternatives) {
+      Node node = Node::object();
+      Node profiles = Node::array();
+      for (const std::string& p : a.profiles) profiles.items.push_back(Node::of(Node::quote(p)));
+      node.add("profiles", std::move(profiles));
+      node.add("outcome", outcome_node(a.outcome, signature));
+      node.add("why", Node::of(string_token(a.why)));
+      alternatives.items.push_back(std::move(node));
     }
+    root.add("alternatives", std::move(alternatives));
   }
-  root.add("expected", std::move(expected));
   if (c.memory_limit != kDefaultMemoryLimit) root.add("memory_limit", Node::of(integer_token(c.memory_limit)));
   if (c.profile != "tf-cpu") root.add("profile", Node::of(Node::quote(c.profile)));
   if (!c.tags.empty()) {

@@ -268,6 +268,10 @@ CATALOGUE = [
     m("sc_no_rank_check", "SparseConcat", "validation skipped",
       "indices column count not checked against the sparse rank",
       (SPARSE, "    if (indices[i].dim(1) != v.rank)\n      return invalid_argument(\"Order length must be SparseTensor rank.\");\n", "")),
+    m("sc_entry_checks_on_empty", "SparseConcat", "quirk not kept",
+      "the per-input checks of step 10 run also when the total nnz is 0 (TensorFlow returns the empty result before them)",
+      (SPARSE, "  if (v.total_nnz != 0) OPCONFORM_RETURN_IF_ERROR(check_entries(indices, values, v));",
+               "  OPCONFORM_RETURN_IF_ERROR(check_entries(indices, values, v));")),
 ]
 
 

@@ -29,7 +29,8 @@ SIGNATURES = {
     "SparseConcat": ([("indices", True), ("values", True), ("shapes", True)], ["concat_dim"],
                      [("output_indices", False), ("output_values", False), ("output_shape", False)]),
 }
-TOP_FIELDS = {"format", "op", "attrs", "inputs", "expected", "memory_limit", "profile", "tags", "provenance", "name"}
+TOP_FIELDS = {"format", "op", "attrs", "inputs", "expected", "alternatives", "memory_limit", "profile", "tags",
+              "provenance", "name"}
 CODES = {"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED", "INTERNAL"}
 PROFILES = {"tf-cpu", "xla", "tflite"}
 
@@ -336,6 +337,40 @@ def read_rule(rule, path, outputs):
                 element_bits(e, item(data_path, i), output.dtype)
 
 
+def read_profile(value, path):
+    profile = read_string(value, path)
+    if profile not in PROFILES:
+        raise Problem(path, f"unknown profile \"{profile}\" (tf-cpu, xla, tflite)")
+    return profile
+
+
+def read_outcome(outcome, path, outputs_sig):
+    """An allowed outcome ("expected", "alternatives[0].outcome"); returns (outputs or None, rules)."""
+    known_fields(outcome, path, {"outputs", "error", "unspecified"})
+    if "outputs" in outcome and "error" in outcome:
+        raise Problem(path, "has both \"outputs\" and \"error\"")
+    if "error" in outcome:
+        if "unspecified" in outcome:
+            raise Problem(field(path, "unspecified"), "only goes with \"outputs\"")
+        error_path = field(path, "error")
+        error = outcome["error"]
+        known_fields(error, error_path, {"code", "message"})
+        code = read_string(required(error, error_path, "code"), field(error_path, "code"))
+        if code not in CODES:
+            raise Problem(field(error_path, "code"), f"unknown error code \"{code}\"")
+        read_string(required(error, error_path, "message"), field(error_path, "message"))
+        return None, []
+    if "outputs" not in outcome:
+        raise Problem(path, "missing field \"outputs\" (or \"error\")")
+    outputs = read_values(outcome["outputs"], field(path, "outputs"), outputs_sig, "output")
+    rules = outcome.get("unspecified", [])
+    if not isinstance(rules, list):
+        raise Problem(field(path, "unspecified"), f"expected an array of rules, got {describe(rules)}")
+    for i, rule in enumerate(rules):
+        read_rule(rule, item(field(path, "unspecified"), i), outputs)
+    return outputs, rules
+
+
 def read_vector(root):
     """Checks one parsed vector; returns its named tensors (for --dump-bits)."""
     if not isinstance(root, dict):
@@ -359,37 +394,34 @@ def read_vector(root):
             if not -2**63 <= v <= 2**63 - 1:
                 raise Problem(field("attrs", name), f"{v} is out of range for int64")
     tensors = {"inputs": read_values(required(root, "", "inputs"), "inputs", inputs_sig, "input")}
-    expected = required(root, "", "expected")
-    known_fields(expected, "expected", {"outputs", "error", "unspecified"})
-    if "outputs" in expected and "error" in expected:
-        raise Problem("expected", "has both \"outputs\" and \"error\"")
-    rules = []
-    if "error" in expected:
-        if "unspecified" in expected:
-            raise Problem("expected.unspecified", "only goes with \"outputs\"")
-        error = expected["error"]
-        known_fields(error, "expected.error", {"code", "message"})
-        code = read_string(required(error, "expected.error", "code"), "expected.error.code")
-        if code not in CODES:
-            raise Problem("expected.error.code", f"unknown error code \"{code}\"")
-        read_string(required(error, "expected.error", "message"), "expected.error.message")
-    elif "outputs" not in expected:
-        raise Problem("expected", "missing field \"outputs\" (or \"error\")")
-    else:
-        outputs = read_values(expected["outputs"], "expected.outputs", outputs_sig, "output")
-        tensors["expected.outputs"] = outputs
-        if "unspecified" in expected:
-            rules = expected["unspecified"]
-            if not isinstance(rules, list):
-                raise Problem("expected.unspecified", f"expected an array of rules, got {describe(rules)}")
-            for i, rule in enumerate(rules):
-                read_rule(rule, item("expected.unspecified", i), outputs)
+    expected_outputs, rules = read_outcome(required(root, "", "expected"), "expected", outputs_sig)
+    if expected_outputs is not None:
+        tensors["expected.outputs"] = expected_outputs
+    alternatives = root.get("alternatives")
+    if alternatives is not None:
+        if not isinstance(alternatives, list) or not alternatives:
+            raise Problem("alternatives", f"expected a non-empty array of alternatives, got {describe(alternatives)}")
+        for i, alternative in enumerate(alternatives):
+            path = item("alternatives", i)
+            known_fields(alternative, path, {"profiles", "outcome", "why"})
+            profiles = required(alternative, path, "profiles")
+            if not isinstance(profiles, list) or not profiles:
+                raise Problem(field(path, "profiles"), f"expected a non-empty array of profiles, got {describe(profiles)}")
+            for k, profile in enumerate(profiles):
+                read_profile(profile, item(field(path, "profiles"), k))
+                if profile in profiles[:k]:
+                    raise Problem(item(field(path, "profiles"), k), f"profile \"{profile}\" listed twice")
+            outputs, _ = read_outcome(required(alternative, path, "outcome"), field(path, "outcome"), outputs_sig)
+            if outputs is not None:
+                tensors[field(path, "outcome.outputs")] = outputs
+            if not read_string(required(alternative, path, "why"), field(path, "why")):
+                raise Problem(field(path, "why"), "empty (cite the contract)")
     if "memory_limit" in root:
         limit = read_integer(root["memory_limit"], "memory_limit")
         if not 0 <= limit <= 2**63 - 1:
             raise Problem("memory_limit", f"must be >= 0, got {limit}" if limit < 0 else f"{limit} is out of range for int64")
-    if "profile" in root and read_string(root["profile"], "profile") not in PROFILES:
-        raise Problem("profile", f"unknown profile \"{root['profile']}\" (tf-cpu, xla, tflite)")
+    if "profile" in root:
+        read_profile(root["profile"], "profile")
     tags = root.get("tags", [])
     if not isinstance(tags, list):
         raise Problem("tags", f"expected an array of strings, got {describe(tags)}")
@@ -397,6 +429,8 @@ def read_vector(root):
         read_string(tag, item("tags", i))
     if rules and "unspecified" not in tags:
         raise Problem("tags", "a vector with expected.unspecified carries the tag \"unspecified\"")
+    if alternatives and "deviation" not in tags and "quirk" not in tags:
+        raise Problem("tags", "a vector with alternatives carries the tag \"deviation\" or \"quirk\"")
     for key in ("provenance", "name"):
         if key in root:
             read_string(root[key], key)

@@ -141,9 +141,8 @@ std::string_view verdict_name(Verdict v) {
     case Verdict::kFault: return "fault";
     case Verdict::kUnsupported: return "unsupported";
     case Verdict::kResourceExhausted: return "resource-exhausted";
-    case Verdict::kQuirk: return "quirk";
-    case Verdict::kDeviation: return "deviation";
     case Verdict::kProfileDifference: return "profile-difference";
+    case Verdict::kTfAlternative: return "tf-alternative";
   }
   return "?";
 }
@@ -154,9 +153,8 @@ bool is_failure(Verdict v) {
     case Verdict::kBothError:
     case Verdict::kUnsupported:
     case Verdict::kResourceExhausted:
-    case Verdict::kQuirk:
-    case Verdict::kDeviation:
     case Verdict::kProfileDifference:
+    case Verdict::kTfAlternative:
       return false;
     default:
       return true;
@@ -190,8 +188,15 @@ Judgement judge(const conformance::Case& c, const RunResult& result, const Judge
       !(expected_error && c.expected.error->code() == Code::kResourceExhausted))
     return {Verdict::kResourceExhausted, actual.status.to_string(), ""};
 
-  const conformance::Comparison comparison = conformance::compare(
-      c, actual, options.strict_messages ? conformance::Strictness::kStrict : conformance::Strictness::kCodeOnly);
+  const conformance::Allowed allowed = conformance::compare_allowed(
+      c, actual, options.profile,
+      options.strict_messages ? conformance::Strictness::kStrict : conformance::Strictness::kCodeOnly);
+  if (const conformance::Alternative* a = allowed.alternative)
+    return {Verdict::kTfAlternative,
+            "matches the alternative allowed under " + options.profile + ": " + a->why + expected_block(c) +
+                "\n  implementation:\n" + summary(actual),
+            ""};
+  const conformance::Comparison& comparison = allowed.comparison;
   if (comparison.pass) return {expected_error ? Verdict::kBothError : Verdict::kAgree, "", ""};
 
   Verdict verdict;
@@ -206,8 +211,6 @@ Judgement judge(const conformance::Case& c, const RunResult& result, const Judge
   }
   const std::string key = comparison_key(verdict, c, actual.status, comparison.description);
 
-  if (c.has_tag("quirk")) return {Verdict::kQuirk, detail, key};
-  if (c.has_tag("deviation")) return {Verdict::kDeviation, detail, key};
   if (options.profile != "tf-cpu" && c.profile == "tf-cpu" &&
       documented_profile_difference(c, verdict, actual.status, options.profile))
     return {Verdict::kProfileDifference, detail, key};

@@ -107,8 +107,10 @@ bool affordable(const Case& c) {
   return outputs->size() <= kMaxGeneratedOutputs && bytes >= 0 && bytes <= kMaxGeneratedOutputBytes;
 }
 
+// A changed case's expectation: the oracle's; a vector's alternatives belonged to its inputs.
 void set_oracle(Case* c) {
   c->expected = oracle_expected(*c);
+  c->alternatives.clear();
   std::erase(c->tags, "unspecified");
   if (!c->expected.unspecified.empty()) c->tags.push_back("unspecified");
 }

@@ -167,6 +167,33 @@ TEST_F(CompareTest, Errors) {
   EXPECT_EQ(check(c).description, "expected error INVALID_ARGUMENT: bad block, but the op succeeded");
 }
 
+TEST_F(CompareTest, AlternativesOfTheProfileAreAllowed) {
+  Case c = error_case(Code::kInvalidArgument, "overflows int64");
+  c.tags = {"deviation"};
+  Alternative a;
+  a.profiles = {"tf-cpu"};
+  a.outcome.outputs["output"] = tensor<float>({1}, {0});
+  a.why = "TensorFlow wraps";
+  c.alternatives = {a};
+  fake.output = tensor<float>({1}, {0});
+  const Outcome wrapped = run_case(kFake, c);
+  Allowed allowed = compare_allowed(c, wrapped, "tf-cpu");
+  EXPECT_TRUE(allowed.comparison.pass);
+  EXPECT_EQ(allowed.alternative, &c.alternatives[0]);
+  allowed = compare_allowed(c, wrapped, "xla");  // not this profile's
+  EXPECT_FALSE(allowed.comparison.pass);
+  EXPECT_EQ(allowed.alternative, nullptr);
+  EXPECT_EQ(allowed.comparison.description, "expected error INVALID_ARGUMENT: overflows int64, but the op succeeded");
+  EXPECT_FALSE(compare(c, wrapped).pass);  // compare() knows the expected outcome only
+
+  fake.output = tensor<float>({1}, {1});
+  EXPECT_FALSE(compare_allowed(c, run_case(kFake, c), "tf-cpu").comparison.pass);
+  fake.status = Status(Code::kInvalidArgument, "overflows int64");
+  allowed = compare_allowed(c, run_case(kFake, c), "tf-cpu");
+  EXPECT_TRUE(allowed.comparison.pass);
+  EXPECT_EQ(allowed.alternative, nullptr);  // the expected outcome first
+}
+
 TEST_F(CompareTest, AnErrorThatReplacedOutputsFails) {
   const Case c = error_case(Code::kInvalidArgument, "bad");
   fake.status = Status(Code::kInvalidArgument, "bad");

@@ -253,5 +253,49 @@ TEST(VectorErrors, UnspecifiedRules) {
             "x.json: expected.unspecified[0]: missing field \"values\"");
 }
 
+// `alternatives` (a JSON array) added to kBase, which then carries the tag "deviation".
+std::string alternatives_error(const std::string& alternatives) {
+  return error_of(replaced(kBase, R"("message": "m"}})",
+                           R"("message": "m"}}, "tags": ["deviation"], "alternatives": )" + alternatives));
+}
+
+TEST(VectorErrors, Alternatives) {
+  const std::string good = R"([{"profiles": ["tf-cpu", "xla"], "outcome": {"error": {"code": "INTERNAL", "message": "t"}}, "why": "w"}])";
+  Case c;
+  const std::string valid = replaced(kBase, R"("message": "m"}})", R"("message": "m"}}, "tags": ["quirk"], "alternatives": )" + good);
+  const Status s = parse_case(valid, "x.json", &c);
+  ASSERT_TRUE(s.ok()) << s;
+  ASSERT_EQ(c.alternatives.size(), 1u);
+  EXPECT_TRUE(c.alternatives[0].allows("xla"));
+  EXPECT_FALSE(c.alternatives[0].allows("tflite"));
+
+  EXPECT_EQ(error_of(replaced(kBase, R"("message": "m"}})", R"("message": "m"}}, "alternatives": )" + good)),
+            "x.json: tags: a vector with alternatives carries the tag \"deviation\" or \"quirk\"");
+  EXPECT_EQ(alternatives_error("[]"), "x.json: alternatives: expected a non-empty array of alternatives, got []");
+  EXPECT_EQ(alternatives_error("{}"), "x.json: alternatives: expected a non-empty array of alternatives, got {}");
+  EXPECT_EQ(alternatives_error("[1]"), "x.json: alternatives[0]: expected an object, got 1");
+  EXPECT_EQ(alternatives_error(replaced(good, R"("why": "w")", R"("why": "w", "note": 1)")),
+            "x.json: alternatives[0].note: unknown field");
+  EXPECT_EQ(alternatives_error(replaced(good, R"("profiles": ["tf-cpu", "xla"], )", "")),
+            "x.json: alternatives[0]: missing field \"profiles\"");
+  EXPECT_EQ(alternatives_error(replaced(good, R"(["tf-cpu", "xla"])", "[]")),
+            "x.json: alternatives[0].profiles: expected a non-empty array of profiles, got []");
+  EXPECT_EQ(alternatives_error(replaced(good, R"("xla")", R"("gpu")")),
+            "x.json: alternatives[0].profiles[1]: unknown profile \"gpu\" (tf-cpu, xla, tflite)");
+  EXPECT_EQ(alternatives_error(replaced(good, R"("xla")", R"("tf-cpu")")),
+            "x.json: alternatives[0].profiles[1]: profile \"tf-cpu\" listed twice");
+  EXPECT_EQ(alternatives_error(replaced(good, R"(, "why": "w")", "")), "x.json: alternatives[0]: missing field \"why\"");
+  EXPECT_EQ(alternatives_error(replaced(good, R"("why": "w")", R"("why": "")")),
+            "x.json: alternatives[0].why: empty (cite the contract)");
+  EXPECT_EQ(alternatives_error(replaced(good, R"("INTERNAL")", R"("OK")")),
+            "x.json: alternatives[0].outcome.error.code: unknown error code \"OK\"");
+  EXPECT_EQ(alternatives_error(replaced(good, R"({"error": {"code": "INTERNAL", "message": "t"}})", "{}")),
+            "x.json: alternatives[0].outcome: missing field \"outputs\" (or \"error\")");
+  EXPECT_EQ(alternatives_error(replaced(good, R"({"error": {"code": "INTERNAL", "message": "t"}})", R"({"outputs": {"merged": 1}})")),
+            "x.json: alternatives[0].outcome.outputs.merged: not an output of this op (expected output)");
+  EXPECT_EQ(alternatives_error(replaced(good, R"({"error")", R"({"unspecified": [], "error")")),
+            "x.json: alternatives[0].outcome.unspecified: only goes with \"outputs\"");
+}
+
 }  // namespace
 }  // namespace opconform::conformance

@@ -118,6 +118,31 @@ Case reparse(const Case& c, std::string* text = nullptr) {
   return back;
 }
 
+TEST(Vector, AlternativesRoundTrip) {
+  Case c = awkward_case();
+  Alternative error;
+  error.profiles = {"tf-cpu", "xla"};
+  error.outcome.error = Status(Code::kInternal, "TensorFlow's \"words\"");
+  error.why = "docs/contract/README.md, an example";
+  Alternative outputs;
+  outputs.profiles = {"tflite"};
+  outputs.outcome.outputs["merged"] = tensor<std::int64_t>({2, 2}, {5, 6, 7, 8});
+  outputs.outcome.unspecified = {OneOfRows{"merged", {{1, {tensor<std::int64_t>({2}, {0, 0})}}}}};
+  outputs.why = "another";
+  c.alternatives = {error, outputs};
+  std::string text;
+  const Case back = reparse(c, &text);
+  ASSERT_EQ(back.alternatives.size(), 2u) << text;
+  EXPECT_EQ(back.alternatives[0].profiles, error.profiles);
+  EXPECT_EQ(back.alternatives[0].outcome.error->to_string(), error.outcome.error->to_string());
+  EXPECT_EQ(back.alternatives[0].why, error.why);
+  EXPECT_EQ(back.alternatives[1].profiles, outputs.profiles);
+  expect_same_values(back.alternatives[1].outcome.outputs, outputs.outcome.outputs);
+  EXPECT_EQ(back.alternatives[1].outcome.unspecified.size(), 1u);
+  EXPECT_EQ(to_json(back), text) << "the canonical form is a fixed point";
+  EXPECT_LT(text.find("\"expected\""), text.find("\"alternatives\"")) << text;
+}
+
 TEST(Vector, EveryDTypeRoundTripsBitExactly) {
   const Case c = awkward_case();
   std::string text;

@@ -316,8 +316,9 @@ TEST(Judge, ProfileDifferencesAndTags) {
   value.answer.outputs["output"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
   EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
   EXPECT_EQ(judge(c, value, {"xla", false, true}).verdict, Verdict::kProfileDifference);
-  c.tags = {"quirk"};
-  EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kQuirk);
+  c.tags = {"quirk"};  // a tag changes nothing: the contract's outcome is still required
+  EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
+  EXPECT_EQ(judge(c, value, {"xla", false, true}).verdict, Verdict::kProfileDifference);
 
   RunResult exhausted;
   exhausted.kind = RunResult::Kind::kAnswer;
@@ -329,6 +330,70 @@ TEST(Judge, ProfileDifferencesAndTags) {
   RunResult crash;
   crash.kind = RunResult::Kind::kCrash;
   EXPECT_EQ(judge(c, crash, {"tf-cpu", false, false}).verdict, Verdict::kCrash);  // also outside the manifest
+}
+
+RunResult answer_outputs(Tensor output) {
+  RunResult r;
+  r.kind = RunResult::Kind::kAnswer;
+  r.answer.kind = ImplAnswer::Kind::kOutputs;
+  r.answer.outputs["output"] = std::move(output);
+  return r;
+}
+
+RunResult answer_error(Status error) {
+  RunResult r;
+  r.kind = RunResult::Kind::kAnswer;
+  r.answer.kind = ImplAnswer::Kind::kError;
+  r.answer.error = std::move(error);
+  return r;
+}
+
+// A tagged vector is judged by its allowed outcomes: the contract's, or an alternative of the
+// active profile (its own non-failing verdict); anything else fails.
+TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
+  conformance::Case c = space_to_batch_case("padded_shape[0] overflows int64");
+  c.tags = {"deviation"};
+  conformance::Alternative alternative;
+  alternative.profiles = {"tf-cpu"};
+  alternative.outcome.outputs["output"] = Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 2});
+  alternative.why = "the contract documents TensorFlow's result";
+  c.alternatives = {alternative};
+
+  const RunResult documented = answer_outputs(Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 2}));
+  const Judgement j = judge(c, documented, {"tf-cpu", false, true});
+  EXPECT_EQ(j.verdict, Verdict::kTfAlternative);
+  EXPECT_FALSE(is_failure(j.verdict));
+  EXPECT_CONTAINS(j.detail, "the contract documents TensorFlow's result");
+  EXPECT_EQ(verdict_name(j.verdict), "tf-alternative");
+
+  // Another value, or another error code, fails; so does the alternative under another profile.
+  const RunResult other_value = answer_outputs(Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 3}));
+  EXPECT_EQ(judge(c, other_value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kInternal, "x")), {"tf-cpu", false, true}).verdict,
+            Verdict::kErrorMismatch);
+  EXPECT_EQ(judge(c, documented, {"tflite", false, true}).verdict, Verdict::kErrorVsValue);
+
+  // The contract's own outcome stays the first answer; its message counts when strict.
+  const RunResult contract = answer_error(Status(Code::kInvalidArgument, "padded_shape[0] overflows int64"));
+  EXPECT_EQ(judge(c, contract, {"tf-cpu", true, true}).verdict, Verdict::kBothError);
+  const RunResult worded = answer_error(Status(Code::kInvalidArgument, "other words"));
+  EXPECT_EQ(judge(c, worded, {"tf-cpu", false, true}).verdict, Verdict::kBothError);
+  EXPECT_EQ(judge(c, worded, {"tf-cpu", true, true}).verdict, Verdict::kErrorMismatch);
+
+  // An error alternative is compared with the same strictness.
+  c.alternatives[0].outcome = {};
+  c.alternatives[0].outcome.error = Status(Code::kUnimplemented, "TensorFlow's words");
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kUnimplemented, "other")), {"tf-cpu", false, true}).verdict,
+            Verdict::kTfAlternative);
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kUnimplemented, "other")), {"tf-cpu", true, true}).verdict,
+            Verdict::kErrorMismatch);
+  EXPECT_EQ(judge(c, answer_error(Status(Code::kUnimplemented, "TensorFlow's words")), {"tf-cpu", true, true}).verdict,
+            Verdict::kTfAlternative);
+
+  // Crashes stay crashes.
+  RunResult crash;
+  crash.kind = RunResult::Kind::kCrash;
+  EXPECT_EQ(judge(c, crash, {"tf-cpu", false, true}).verdict, Verdict::kCrash);
 }
 
 }  // namespace

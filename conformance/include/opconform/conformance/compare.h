@@ -28,6 +28,17 @@ struct Comparison {
 // outputs while returning an error fails.
 Comparison compare(const Case& c, const Outcome& actual, Strictness strictness = Strictness::kStrict);
 
+// What every entry point judges a case by: its expected outcome, else an alternative it allows
+// under `profile` (corpus/README.md, "Alternatives"). `alternative` names the alternative that
+// matched (pass and not the expected outcome); `comparison` fails with the expected outcome's
+// description when neither matched.
+struct Allowed {
+  Comparison comparison;
+  const Alternative* alternative = nullptr;
+};
+Allowed compare_allowed(const Case& c, const Outcome& actual, std::string_view profile,
+                        Strictness strictness = Strictness::kStrict);
+
 // Bit for bit; a failure names `label`, the first differing coordinate ("[i,j,k]") and both
 // values.
 Comparison compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label);

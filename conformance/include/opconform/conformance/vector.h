@@ -53,11 +53,23 @@ struct Expected {
   std::vector<UnspecifiedRule> unspecified;  // widened by these rules
 };
 
+// {"profiles": [...], "outcome": {...}, "why": "..."}: an outcome the contract allows besides
+// `expected` when judging under one of `profiles` (TensorFlow's documented result where the
+// contract deviates from it); `why` cites the contract.
+struct Alternative {
+  std::vector<std::string> profiles;
+  Expected outcome;
+  std::string why;
+
+  bool allows(std::string_view profile) const;
+};
+
 struct Case {
   Op op = Op::kSpaceToBatchND;
   std::map<std::string, std::int64_t> attrs;
   Values inputs;
   Expected expected;
+  std::vector<Alternative> alternatives;  // only on vectors tagged "deviation" or "quirk"
   std::int64_t memory_limit = kDefaultMemoryLimit;
   std::string profile = "tf-cpu";  // "tf-cpu", "xla" or "tflite"
   std::vector<std::string> tags;

@@ -18,7 +18,7 @@
 //   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
 // Every case is judged against the reference kernels with the contract's comparison: outputs
 // bit for bit widened by the unspecified-behaviour rules, errors by code (and message with
-// strict_messages). Cases whose T is outside SuiteOptions::dtypes may be declined with an error.
+// strict_messages); a vector's alternatives for tf-cpu are accepted too (compare_allowed). Cases whose T is outside SuiteOptions::dtypes may be declined with an error.
 // The properties print RapidCheck's seed; a failure prints the shrunk case and
 // an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a crash ends the
 // test binary (use `opconform validate` for crash isolation).

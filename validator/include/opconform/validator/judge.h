@@ -26,11 +26,10 @@ enum class Verdict {
   kFault,
   kUnsupported,
   kResourceExhausted,
-  kQuirk,
-  kDeviation,
   kProfileDifference,
+  kTfAlternative,
 };
-inline constexpr int kNumVerdicts = 15;
+inline constexpr int kNumVerdicts = 14;
 
 std::string_view verdict_name(Verdict v);  // "agree", "error-vs-value", ...
 bool is_failure(Verdict v);
