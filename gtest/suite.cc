@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -17,6 +18,8 @@
 #include "opconform/conformance/unspecified.h"
 #include "opconform/conformance/vector.h"
 #include "opconform/generators/cases.h"
+#include "opconform/generators/check_pairs.h"
+#include "opconform/generators/rules.h"
 #include "opconform/reference/op_table.h"
 
 namespace opconform::gtest {
@@ -155,6 +158,51 @@ class PropertyTest : public testing::Test {
   std::vector<DType> dtypes_;
 };
 
+// One case per feasible pair of the op's checks (both broken), from seed 1 ($OPCONFORM_PAIR_SEED
+// changes it): every pair the reference answers with its earlier check is judged; the pairs hit
+// are printed.
+class CheckPairsTest : public testing::Test {
+ public:
+  CheckPairsTest(const OpTable& table, Op op, const SuiteOptions& o)
+      : table_(table), op_(op), s_(strictness(o)), dtypes_(o.dtypes) {}
+  void TestBody() override {
+    constexpr int kAttempts = 20;
+    const char* seed_env = std::getenv("OPCONFORM_PAIR_SEED");
+    const std::uint64_t seed = seed_env && *seed_env ? std::strtoull(seed_env, nullptr, 10) : 1;
+    rc::Random random(seed);
+    const std::vector<generators::CheckPair> pairs = generators::feasible_pairs(op_);
+    std::size_t hit = 0;
+    for (const generators::CheckPair& pair : pairs) {
+      for (int attempt = 0; attempt < kAttempts; ++attempt) {
+        Case c;
+        try {
+          c = generators::pair_case(op_, pair)(random.split(), 50).value().c;
+        } catch (const std::exception&) {
+          continue;  // no room for the earlier check on this drawing
+        }
+        c.expected = conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
+        const Status answer = c.expected.error ? *c.expected.error : Status();
+        if (generators::classify(op_, answer) != pair.first) continue;
+        ++hit;
+        const conformance::Outcome actual = conformance::run_case(table_, c);
+        if (!actual.status.ok() && may_decline(c, dtypes_)) break;
+        const conformance::Comparison result = conformance::compare(c, actual, s_);
+        EXPECT_TRUE(result.pass) << "checks " << pair.first << " then " << pair.second << " (seed " << seed
+                                 << "): " << failure_text(table_, c, actual, result);
+        break;
+      }
+    }
+    std::cout << op_name(op_) << " check pairs hit: " << hit << " / " << pairs.size() << " feasible, seed " << seed
+              << "\n";
+  }
+
+ private:
+  const OpTable& table_;
+  Op op_;
+  Strictness s_;
+  std::vector<DType> dtypes_;
+};
+
 // Every *.json below `dir`, sorted; `error` says why a folder could not be listed.
 std::vector<fs::path> vector_files(const fs::path& dir, std::string* error) {
   std::vector<fs::path> files;
@@ -209,6 +257,10 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
                                 return new PropertyTest(table, op, valid, options);
                               });
       }
+      testing::RegisterTest((name + "/Properties").c_str(), (std::string(op_name(op)) + "_check_pairs").c_str(),
+                            nullptr, nullptr, __FILE__, __LINE__, [&table, op, options]() -> testing::Test* {
+                              return new CheckPairsTest(table, op, options);
+                            });
     }
   }
 }

@@ -16,9 +16,13 @@
 //                                     the others are skipped with the reason; stable names
 //   MyKernels/Properties.<Op>_valid   generated valid cases (RapidCheck, opconform::generators)
 //   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
+//   MyKernels/Properties.<Op>_check_pairs  one case per feasible pair of checks, both broken
+//                                     (opconform/generators/check_pairs.h): the earlier check
+//                                     must answer; prints the pairs hit / feasible
 // Every case is judged against the reference kernels with the contract's comparison: outputs
 // bit for bit widened by the unspecified-behaviour rules, errors by code (and message with
-// strict_messages); a vector's alternatives for tf-cpu are accepted too (compare_allowed). Cases whose T is outside SuiteOptions::dtypes may be declined with an error.
+// strict_messages); a vector's alternatives for tf-cpu are accepted too (compare_allowed). Cases
+// whose T is outside SuiteOptions::dtypes may be declined with an error.
 // The properties print RapidCheck's seed; a failure prints the shrunk case and
 // an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a crash ends the
 // test binary (use `opconform validate` for crash isolation).
