@@ -67,7 +67,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       cmd->add_option("--seed", *seed, "seed of the generated cases (default: 1, so runs repeat)")->check(unsigned_64());
   CLI::Option* fresh = cmd->add_flag("--fresh-seed", options->fresh_seed, "draw a new seed (printed) instead of 1");
   seed_option->excludes(fresh);
-  cmd->add_option("--cases", options->cases, "number of generated cases (default 500; unlimited under --time)")
+  cmd->add_option("--cases", options->cases, "number of generated cases after the check pairs (default 500; unlimited under --time; 0: none, and no check pairs)")
       ->check(whole_number(0, 1000000000));
   cmd->add_option("--time", options->time_seconds,
                   "stop the whole run (vectors, generated cases, shrinking) after this many seconds")

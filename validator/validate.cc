@@ -534,7 +534,7 @@ void Run::corpus_phase() {
 // breaking both, drawn from the seed. The pair counts as hit when the oracle answers the earlier
 // check on a case inside the manifest; the report gives hits / feasible pairs per op.
 void Run::pairs_phase() {
-  if (!options_.replay.empty() || !options_.check_pairs) return;
+  if (!options_.replay.empty() || !options_.check_pairs || options_.cases == 0) return;
   rc::Random random(seed_ ^ 0x9E3779B97F4A7C15ULL);  // a stream apart from the generated cases'
   for (Op op : kAllOps) {
     if (!wanted(op) || manifest_.find(op) == nullptr) continue;

@@ -355,11 +355,18 @@ TEST(Identity, GeneratedCasesHaveStableNamesAndTheDefaultRunRepeats) {
   EXPECT_EQ(junit_names(first.junit), junit_names(second.junit));
   EXPECT_EQ(first.report["counts"], second.report["counts"]);
   for (const std::string& name : junit_names(first.junit))
-    EXPECT_TRUE(std::regex_match(name, std::regex("gen-[a-z_]+-[0-9]+"))) << name;
+    EXPECT_TRUE(std::regex_match(name, std::regex("gen-[a-z_]+-[0-9]+|pair-[a-z_]+-[a-z0-9-]+"))) << name;
 
   o.seed = 12345;
   const RunOutcome seeded = run_validator(o, "stable-seeded");
-  EXPECT_EQ(junit_names(seeded.junit), junit_names(first.junit));  // same names, other cases
+  // Same names, other cases (a check pair's case is named only when the seed's drawing hits it).
+  const auto generated_names = [](const std::set<std::string>& names) {
+    std::set<std::string> gen;
+    for (const std::string& n : names)
+      if (n.rfind("gen-", 0) == 0) gen.insert(n);
+    return gen;
+  };
+  EXPECT_EQ(generated_names(junit_names(seeded.junit)), generated_names(junit_names(first.junit)));
   o.seed.reset();
   o.fresh_seed = true;
   const RunOutcome fresh = run_validator(o, "fresh");
@@ -385,6 +392,26 @@ TEST(Identity, ReplayCommandsUseAbsolutePathsAndReplaysSaveNothing) {
   const std::string replay = r.failure("crash")["replay"].get<std::string>();
   EXPECT_CONTAINS(replay, std::string("--impl ") + OPCONFORM_FAKE_CRASH);
   EXPECT_CONTAINS(replay, "--replay " + data_file("stitch_int8"));
+}
+
+// Check pairs: one case per feasible pair of checks; the default run hits at least 95 % of them
+// per op, and --no-check-pairs (or --cases 0) runs none.
+TEST(CheckPairs, TheDefaultRunHitsNinetyFivePercentOfTheFeasiblePairsOfEveryOp) {
+  ValidateOptions o = options_for("");
+  o.run_corpus = false;
+  o.cases = 1;
+  const RunOutcome r = run_validator(o, "check-pairs");
+  EXPECT_EQ(r.exit_code, 0) << r.out;
+  ASSERT_EQ(r.report["check_pairs"].size(), kNumOps) << r.report.dump();
+  for (const auto& [op, p] : r.report["check_pairs"].items()) {
+    EXPECT_GT(p["feasible"].get<std::int64_t>(), 0) << op;
+    EXPECT_GE(p["hit"].get<double>(), 0.95 * p["feasible"].get<double>()) << op;
+  }
+  EXPECT_CONTAINS(r.out, "check pairs hit");
+
+  o.check_pairs = false;
+  const RunOutcome none = run_validator(o, "no-check-pairs");
+  EXPECT_TRUE(none.report["check_pairs"].empty()) << none.report.dump();
 }
 
 }  // namespace

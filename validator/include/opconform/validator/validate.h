@@ -28,7 +28,8 @@ struct ValidateOptions {
   std::vector<Op> ops;   // empty: every op
   std::optional<std::uint64_t> seed;  // generated cases; unset: kDefaultSeed (or fresh_seed)
   bool fresh_seed = false;            // with seed unset: draw a new seed (printed)
-  std::int64_t cases = -1;            // generated cases (-1: 500, or unlimited under time_seconds)
+  std::int64_t cases = -1;            // generated cases (-1: 500, or unlimited under time_seconds;
+                                      // 0: none, and no check pairs either)
   double time_seconds = -1;           // the whole run stops after this long (-1: no limit)
   bool strict_messages = false;
   std::string junit_path, json_path, save_failures_dir;
@@ -36,7 +37,8 @@ struct ValidateOptions {
   std::vector<std::string> replay;    // run only these vector files or folders
   std::string corpus_dir;             // empty: the installed vectors (install_layout.h)
   bool run_corpus = true;
-  bool check_pairs = true;            // one case per feasible pair of checks (check_pairs.h)
+  bool check_pairs = true;            // one case per feasible pair of checks (check_pairs.h),
+                                      // before the generated cases
   double timeout_seconds = 10;        // per case
   std::int64_t worker_memory_mib = -1;  // -1: 8192 for a .so, none for exec:
   std::string worker_path;            // empty: the installed worker (install_layout.h)
