@@ -1,7 +1,8 @@
 // The generated cases of `opconform validate` (docs/plugin-abi.md, "Generated cases"): the
 // property generators' valid and invalid cases (generators/), with the valid ones
 // reshaped to find value bugs. A valid case is drawn again while its output would be empty (one
-// in twenty is drawn until it is empty instead, for the empty paths), then grown to a target size drawn log-uniformly from 1 to 2^16 elements — more
+// in ten is drawn until it is empty instead, half of those with a dim of 2^31 or more: huge but
+// empty, for 32-bit shape arithmetic), then grown to a target size drawn log-uniformly from 1 to 2^16 elements — more
 // rows, wider rows, a larger batch or spatial dim, more sparse entries — so sizes cross the
 // optimized kernels' tile (16 KiB) and thread (256 KiB) thresholds, and its data get a fresh
 // payload of distinct values (payload.h). Narrow dtypes, whose values repeat, mostly stay at
