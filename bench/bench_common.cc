@@ -106,17 +106,31 @@ void register_case(Case c) {
   auto* baseline = benchmark::RegisterBenchmark((prefix + "memcpy").c_str(), [shared](benchmark::State& state) {
     const auto bytes = static_cast<std::size_t>(shared->output_bytes);
     // malloc, not new: the baseline buffers stay out of the heap accounting.
-    const std::unique_ptr<char, decltype(&std::free)> source(static_cast<char*>(std::malloc(bytes + 1)), &std::free);
-    const std::unique_ptr<char, decltype(&std::free)> target(static_cast<char*>(std::malloc(bytes + 1)), &std::free);
-    if (!source || !target) {
+    using Buffer = std::unique_ptr<char, decltype(&std::free)>;
+    Buffer source(nullptr, &std::free), target(nullptr, &std::free);
+    char* from = nullptr;
+    char* to = nullptr;
+    if (shared->memcpy_half_page_apart) {
+      constexpr std::size_t kPage = 4096;
+      const std::size_t span = (bytes + kPage) / kPage * kPage;  // > bytes, whole pages
+      source.reset(static_cast<char*>(std::aligned_alloc(kPage, 2 * span + kPage)));
+      from = source.get();
+      to = from == nullptr ? nullptr : from + span + kPage / 2;
+    } else {
+      source.reset(static_cast<char*>(std::malloc(bytes + 1)));
+      target.reset(static_cast<char*>(std::malloc(bytes + 1)));
+      from = source.get();
+      to = target.get();
+    }
+    if (from == nullptr || to == nullptr) {
       state.SkipWithError("memcpy baseline: out of memory");
       return;
     }
-    std::memset(source.get(), 1, bytes + 1);  // fault both buffers in before timing
-    std::memset(target.get(), 2, bytes + 1);
+    std::memset(from, 1, bytes + 1);  // fault both buffers in before timing
+    std::memset(to, 2, bytes + 1);
     for (auto _ : state) {
-      std::memcpy(target.get(), source.get(), bytes);
-      benchmark::DoNotOptimize(target.get());
+      std::memcpy(to, from, bytes);
+      benchmark::DoNotOptimize(to);
       benchmark::ClobberMemory();
     }
     state.SetBytesProcessed(state.iterations() * shared->output_bytes);

@@ -57,6 +57,12 @@ struct Case {
   std::int64_t reference_iterations = 1;  // per repetition
   // Seconds each optimized and memcpy repetition runs at least; 0: --benchmark_min_time.
   double min_time = 0;
+  // false: the memcpy baseline's buffers are two malloc blocks, wherever malloc puts them.
+  // true: one block, the source page-aligned and the target half a page further on modulo
+  // the page, so the copy's speed does not depend on where malloc happened to put them
+  // (glibc's `rep movsb` copy is 20-30x slower on this AMD guest for some relative placements
+  // of small buffers).
+  bool memcpy_half_page_apart = false;
 };
 
 // Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main
