@@ -7,7 +7,9 @@ count and size this takes the median over the repetitions of the kernel's time p
 byte and of memcpy time / kernel time paired by repetition (1.0 = as fast as copying the
 output bytes with one thread), writes them to a gnuplot data file, runs gnuplot on
 bench/sweep.gp (when gnuplot is installed) and prints a Markdown table of the ratios at every
-second octave (--markdown FILE to write it to a file).
+second octave (--markdown FILE to write it to a file). --clock cpu uses the calling thread's
+CPU time instead (1-thread figures only, table only): on a shared machine it leaves out the
+time other processes held the core.
 
   bench/measure.sh --sweep build-bench bench/results          # bench/results/sweep.json.gz
   python3 bench/sweep_report.py bench/results/sweep.json.gz  # bench/sweep.dat, bench/sweep.png
@@ -39,7 +41,7 @@ def size_label(n):
     return f"{n}B"
 
 
-def load(paths):
+def load(paths, clock="real"):
     """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
     for file_index, path in enumerate(paths):
@@ -54,7 +56,7 @@ def load(paths):
             op, case, impl = parts[0], parts[1], parts[2]
             threads = next((int(p.split(":")[1]) for p in parts[3:] if p.startswith("threads:")), None)
             size = int(case.split("B_", 1)[0])
-            ns = b["real_time"] * UNIT_TO_NS[b.get("time_unit", "ns")]
+            ns = b[clock + "_time"] * UNIT_TO_NS[b.get("time_unit", "ns")]
             runs[(op, size)][(impl, threads)][(file_index, b.get("repetition_index", 0))] = ns
     return runs
 
@@ -70,12 +72,19 @@ def median_or_nan(values):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("json", nargs="+", help="opconform_bench_sweep JSON files (.gz read as gzip)")
-    parser.add_argument("--data", default=os.path.join(HERE, "sweep.dat"), help="gnuplot data file to write")
+    parser.add_argument("--data", default=None, help="gnuplot data file to write (default: bench/sweep.dat; "
+                        "with --clock cpu, none)")
     parser.add_argument("--png", default=os.path.join(HERE, "sweep.png"), help="figure to draw")
     parser.add_argument("--markdown", help="write the Markdown table here (default: stdout)")
+    parser.add_argument("--clock", choices=["real", "cpu"], default="real",
+                        help="real_time (default, the benchmarks use UseRealTime) or cpu_time of the "
+                             "calling thread, which leaves out time other processes held its core "
+                             "(1-thread figures only: the 2-thread ones are dropped)")
     args = parser.parse_args()
 
-    runs = load(args.json)
+    if args.data is None and args.clock == "real":
+        args.data = os.path.join(HERE, "sweep.dat")
+    runs = load(args.json, args.clock)
     sizes = sorted({size for (_, size) in runs})
     ops = [op for op in OPS if any(o == op for (o, _) in runs)]
 
@@ -85,7 +94,7 @@ def main():
     stats = {}
     blocks = []
     for op in ops:
-        for threads in (1, 2):
+        for threads in ((1,) if args.clock == "cpu" else (1, 2)):
             lines = []
             for size in sorted(s for (o, s) in runs if o == op):
                 impls = runs[(op, size)]
@@ -111,7 +120,7 @@ def main():
             memcpy_lines.append(f"{size} {ns:.6g} 1 1 1 {ns:.6g}")
     blocks.append(("memcpy 1T", memcpy_lines))
 
-    with open(args.data, "w") as f:
+    with open(args.data or os.devnull, "w") as f:
         f.write("# bench/sweep_report.py: one block per series (gnuplot index i), title in the first comment\n")
         f.write("# bytes kernel_ns_per_byte memcpy/kernel_median min max memcpy_ns_per_byte\n")
         for i, (title, lines) in enumerate(blocks):
@@ -120,7 +129,9 @@ def main():
             f.write(f"# {title}\n")
             f.write("\n".join(lines) + "\n")
 
-    if shutil.which("gnuplot"):
+    if args.clock == "cpu":
+        print("--clock cpu: data file and table only, the figure is drawn from real time", file=sys.stderr)
+    elif shutil.which("gnuplot"):
         titles = " ".join(title.replace(" ", "_") for title, _ in blocks)
         subprocess.run(["gnuplot", "-e", f"data='{args.data}'; out='{args.png}'; titles='{titles}'",
                         os.path.join(HERE, "sweep.gp")], check=True)
@@ -137,7 +148,7 @@ def main():
         for op in ops:
             near = min((s for (o, s) in runs if o == op), key=lambda s: abs(s - size), default=None)
             one, two = stats.get((op, 1, near)), stats.get((op, 2, near))
-            cells.append("-" if one is None else f"{one:.2f} / {two:.2f}")
+            cells.append("-" if one is None else f"{one:.2f} / " + ("-" if two is None else f"{two:.2f}"))
         lines.append(f"| {size_label(size)} | {statistics.median(mc) / size if mc else float('nan'):.3f} | "
                      + " | ".join(cells) + " |")
     table = "\n".join(lines) + "\n"
