@@ -41,7 +41,7 @@ plot for [k=0:ops-1] data index 2*k using 1:2 with linespoints lw 2 pt 7 ps 0.6 
 set title "memcpy time / kernel time, same process (1.0 = as fast as a 1-thread memcpy of the output; higher is better)"
 set ylabel "memcpy / kernel"
 set logscale y 2
-set ytics ("1/64" 0.015625, "1/32" 0.03125, "1/16" 0.0625, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1, "2" 2, "4" 4, "8" 8)
+set ytics ("1/512" 0.001953125, "1/128" 0.0078125, "1/64" 0.015625, "1/32" 0.03125, "1/16" 0.0625, "1/8" 0.125, "1/4" 0.25, "1/2" 0.5, "1" 1, "2" 2, "4" 4, "8" 8)
 set arrow 4 from graph 0, first 1 to graph 1, first 1 nohead lw 2 lc rgb "black"
 plot for [k=0:ops-1] data index 2*k using 1:3 with linespoints lw 2 pt 7 ps 0.6 dt 1 \
        lc rgb colour[k + 1] title title_of(2*k), \

@@ -24,7 +24,7 @@
 // --benchmark_enable_random_interleaving, which still works, only rebuilding inputs often).
 //
 //   bench/measure.sh --sweep build-bench bench/results
-//   python3 bench/sweep_report.py bench/results/sweep.json
+//   python3 bench/sweep_report.py bench/results/sweep.json.gz
 #include <algorithm>
 #include <cstdint>
 #include <functional>

@@ -65,6 +65,11 @@ def paired(a, b):
     return [a[k] / b[k] for k in sorted(a.keys() & b.keys()) if b[k] > 0]
 
 
+def ratio(value):
+    """Two decimals, three below 0.1."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.3f}"
+
+
 def median_or_nan(values):
     return statistics.median(values) if values else float("nan")
 
@@ -148,7 +153,7 @@ def main():
         for op in ops:
             near = min((s for (o, s) in runs if o == op), key=lambda s: abs(s - size), default=None)
             one, two = stats.get((op, 1, near)), stats.get((op, 2, near))
-            cells.append("-" if one is None else f"{one:.2f} / " + ("-" if two is None else f"{two:.2f}"))
+            cells.append("-" if one is None else f"{ratio(one)} / " + ("-" if two is None else ratio(two)))
         lines.append(f"| {size_label(size)} | {statistics.median(mc) / size if mc else float('nan'):.3f} | "
                      + " | ".join(cells) + " |")
     table = "\n".join(lines) + "\n"
