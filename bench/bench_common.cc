@@ -76,6 +76,8 @@ void run_op(benchmark::State& state, const Case& c, const RunFn& run, const Exec
       c.output_bytes > 0 ? 100.0 * static_cast<double>(peak_extra) / c.output_bytes : 0.0;
 }
 
+void register_reference_and_verify(const std::shared_ptr<const Case>& shared, const std::string& prefix);
+
 }  // namespace
 
 std::int64_t live_heap_bytes() { return g_live_bytes.load(std::memory_order_relaxed); }
@@ -86,7 +88,7 @@ void register_case(Case c) {
   auto shared = std::make_shared<const Case>(std::move(c));
   const std::string prefix = shared->op + "/" + shared->name + "/";
 
-  benchmark::RegisterBenchmark((prefix + "optimized").c_str(), [shared](benchmark::State& state) {
+  auto* optimized = benchmark::RegisterBenchmark((prefix + "optimized").c_str(), [shared](benchmark::State& state) {
     ExecOptions options;
     options.num_threads = static_cast<int>(state.range(0));
     // Untimed first call: builds lazy inputs and warms the allocator.
@@ -95,8 +97,51 @@ void register_case(Case c) {
       return;
     }
     run_op(state, *shared, shared->optimized, options);
-  })->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+  });
+  optimized->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
+  if (shared->min_time > 0) optimized->MinTime(shared->min_time);
 
+  if (shared->reference) register_reference_and_verify(shared, prefix);
+
+  auto* baseline = benchmark::RegisterBenchmark((prefix + "memcpy").c_str(), [shared](benchmark::State& state) {
+    const auto bytes = static_cast<std::size_t>(shared->output_bytes);
+    // malloc, not new: the baseline buffers stay out of the heap accounting.
+    using Buffer = std::unique_ptr<char, decltype(&std::free)>;
+    Buffer source(nullptr, &std::free), target(nullptr, &std::free);
+    char* from = nullptr;
+    char* to = nullptr;
+    if (shared->memcpy_half_page_apart) {
+      constexpr std::size_t kPage = 4096;
+      const std::size_t span = (bytes + kPage) / kPage * kPage;  // > bytes, whole pages
+      source.reset(static_cast<char*>(std::aligned_alloc(kPage, 2 * span + kPage)));
+      from = source.get();
+      to = from == nullptr ? nullptr : from + span + kPage / 2;
+    } else {
+      source.reset(static_cast<char*>(std::malloc(bytes + 1)));
+      target.reset(static_cast<char*>(std::malloc(bytes + 1)));
+      from = source.get();
+      to = target.get();
+    }
+    if (from == nullptr || to == nullptr) {
+      state.SkipWithError("memcpy baseline: out of memory");
+      return;
+    }
+    std::memset(from, 1, bytes + 1);  // fault both buffers in before timing
+    std::memset(to, 2, bytes + 1);
+    for (auto _ : state) {
+      std::memcpy(to, from, bytes);
+      benchmark::DoNotOptimize(to);
+      benchmark::ClobberMemory();
+    }
+    state.SetBytesProcessed(state.iterations() * shared->output_bytes);
+  });
+  baseline->UseRealTime()->Unit(benchmark::kMillisecond);
+  if (shared->min_time > 0) baseline->MinTime(shared->min_time);
+}
+
+namespace {
+// <prefix>reference and <prefix>verify (register_case).
+void register_reference_and_verify(const std::shared_ptr<const Case>& shared, const std::string& prefix) {
   benchmark::RegisterBenchmark((prefix + "reference").c_str(), [shared](benchmark::State& state) {
     if (shared->prepare) shared->prepare();
     run_op(state, *shared, shared->reference, ExecOptions{});
@@ -134,26 +179,8 @@ void register_case(Case c) {
     for (const Tensor& t : expected) compared += tensor_bytes(t);
     state.counters["compared_bytes"] = static_cast<double>(compared);
   })->Iterations(1)->Unit(benchmark::kMillisecond);
-
-  benchmark::RegisterBenchmark((prefix + "memcpy").c_str(), [shared](benchmark::State& state) {
-    const auto bytes = static_cast<std::size_t>(shared->output_bytes);
-    // malloc, not new: the baseline buffers stay out of the heap accounting.
-    const std::unique_ptr<char, decltype(&std::free)> source(static_cast<char*>(std::malloc(bytes + 1)), &std::free);
-    const std::unique_ptr<char, decltype(&std::free)> target(static_cast<char*>(std::malloc(bytes + 1)), &std::free);
-    if (!source || !target) {
-      state.SkipWithError("memcpy baseline: out of memory");
-      return;
-    }
-    std::memset(source.get(), 1, bytes + 1);  // fault both buffers in before timing
-    std::memset(target.get(), 2, bytes + 1);
-    for (auto _ : state) {
-      std::memcpy(target.get(), source.get(), bytes);
-      benchmark::DoNotOptimize(target.get());
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(state.iterations() * shared->output_bytes);
-  })->UseRealTime()->Unit(benchmark::kMillisecond);
 }
+}  // namespace
 
 namespace {
 template <class T>

@@ -2,10 +2,12 @@
 //
 // A case is one op call on fixed inputs. register_case() adds, per case:
 //   <Op>/<case>/optimized/threads:1, <Op>/<case>/optimized/threads:2,
-//   <Op>/<case>/reference (few iterations: the reference materialises copies),
+//   <Op>/<case>/reference (few iterations: the reference materialises copies; only when the
+//   case has a reference function, as have all but the sweep's large sizes),
 //   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers),
 //   <Op>/<case>/verify (untimed check: optimized on 1 and 2 threads equals the reference bit
-//   for bit, dtype and shape included; fails the benchmark otherwise),
+//   for bit, dtype and shape included; fails the benchmark otherwise; also only with a
+//   reference function),
 // all with UseRealTime and SetBytesProcessed(iterations * output_bytes), so ratios of the same
 // case in the same run compare the kernel with a plain copy. The op benchmarks also report
 // the counters peak_extra_bytes / peak_extra_pct: the most heap bytes live at once during one
@@ -50,9 +52,17 @@ struct Case {
   std::string name;           // "f32_8x256x256x32_b2x2" (no '/')
   std::int64_t output_bytes;  // payload bytes of all outputs one call writes
   RunFn optimized;
-  RunFn reference;
+  RunFn reference;            // may be empty: then no reference and no verify benchmark
   std::function<void()> prepare = {};     // builds the inputs before timing; may be empty
   std::int64_t reference_iterations = 1;  // per repetition
+  // Seconds each optimized and memcpy repetition runs at least; 0: --benchmark_min_time.
+  double min_time = 0;
+  // false: the memcpy baseline's buffers are two malloc blocks, wherever malloc puts them.
+  // true: one block, the source page-aligned and the target half a page further on modulo
+  // the page, so the copy's speed does not depend on where malloc happened to put them
+  // (glibc's `rep movsb` copy is 20-30x slower on this AMD guest for some relative placements
+  // of small buffers).
+  bool memcpy_half_page_apart = false;
 };
 
 // Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main

@@ -1,0 +1,293 @@
+// Size sweep (binary opconform_bench_sweep, apart from the fixed table's opconform_bench): one
+// case per op and output size, from 4 KiB to 1 GiB of output in three steps per octave (x1,
+// x1.25, x1.5), each registered through bench_common.h's register_case, so every size runs
+// the optimized kernel on 1 and 2 threads and a memcpy of the same output bytes in the same
+// process (pre-faulted buffers, pooling allocator). The reference and verify benchmarks exist
+// only up to kReferenceMaxBytes (the reference kernels take seconds to minutes at 1 GiB).
+//
+//   SpaceToBatchND  float32 input [1, H, 8, 16], block [2, 2], no padding (64 B chunks);
+//   BatchToSpaceND  the SpaceToBatchND output of the same size, [4, H/2, 4, 16], crops 0;
+//   DynamicStitch, ParallelDynamicStitch
+//                   a random permutation of N float32 rows of 256 B in 4 equal index lists;
+//   DynamicPartition
+//                   N rows of 256 B, each to a uniformly random one of 4 partitions;
+//   SparseConcat    4 inputs of rank 3, shape [D, 16, 16], n entries each at distinct random
+//                   coordinates (a quarter of the cells), sorted row-major, concat dim 1
+//                   (the merge by prefix runs); output bytes = 28 per entry + 24.
+//
+// Benchmark names are <Op>/<bytes>B_<shape>/<impl>; bench/sweep_report.py reads the bytes from
+// the name. The memcpy baselines use Case::memcpy_half_page_apart: at the small sizes the
+// placement malloc happens to give two buffers decides whether glibc's copy runs at full speed
+// or 20-30x slower on this machine. Registration is size-major (every op at one size, then the next size), and only
+// one input set is alive at a time: building the next case's inputs releases the previous
+// case's (this relies on the benchmarks running in registration order, i.e. without
+// --benchmark_enable_random_interleaving, which still works, only rebuilding inputs often).
+//
+//   bench/measure.sh --sweep build-bench bench/results
+//   python3 bench/sweep_report.py bench/results/sweep.json.gz
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "bench_common.h"
+#include "opconform/optimized/batch_to_space_nd.h"
+#include "opconform/optimized/dynamic_partition.h"
+#include "opconform/optimized/dynamic_stitch.h"
+#include "opconform/optimized/space_to_batch_nd.h"
+#include "opconform/optimized/sparse_concat.h"
+#include "opconform/reference/batch_to_space_nd.h"
+#include "opconform/reference/dynamic_partition.h"
+#include "opconform/reference/dynamic_stitch.h"
+#include "opconform/reference/space_to_batch_nd.h"
+#include "opconform/reference/sparse_concat.h"
+
+namespace opconform::bench {
+namespace {
+
+constexpr std::int64_t kMinBytes = std::int64_t{4} << 10;
+constexpr std::int64_t kMaxBytes = std::int64_t{1} << 30;
+constexpr std::int64_t kReferenceMaxBytes = std::int64_t{4} << 20;
+// Seconds per repetition of each optimized and memcpy benchmark (the 1 GiB calls take longer
+// than this on their own, so those run one call per repetition).
+constexpr double kMinTime = 0.05;
+
+// The inputs of the case being measured, the only ones alive: asking for another key drops
+// the held inputs before building the new ones. Benchmarks call it from the main thread only.
+class CurrentInputs {
+ public:
+  template <class T>
+  T& get(const std::string& key, const std::function<T()>& make) {
+    if (key != key_) {
+      held_.reset();
+      key_.clear();
+      held_ = std::make_shared<T>(make());
+      key_ = key;
+    }
+    return *static_cast<T*>(held_.get());
+  }
+
+ private:
+  std::string key_;
+  std::shared_ptr<void> held_;
+};
+
+CurrentInputs& current() {
+  static CurrentInputs* inputs = new CurrentInputs();
+  return *inputs;
+}
+
+// Output sizes: 4 KiB x 2^k x {1, 1.25, 1.5} up to 1 GiB, all multiples of 1 KiB.
+std::vector<std::int64_t> sweep_sizes() {
+  std::vector<std::int64_t> sizes;
+  for (std::int64_t octave = kMinBytes; octave <= kMaxBytes; octave *= 2)
+    for (const std::int64_t quarters : {4, 5, 6})
+      if (octave * quarters / 4 <= kMaxBytes) sizes.push_back(octave * quarters / 4);
+  return sizes;
+}
+
+std::string name_of(std::int64_t bytes, const std::string& shape) {
+  return std::to_string(bytes) + "B_" + shape;
+}
+
+// ---- SpaceToBatchND / BatchToSpaceND -------------------------------------------------------
+
+constexpr std::int64_t kSpaceW = 8, kSpaceC = 16;
+
+struct SpaceInputs {
+  Tensor data, block, zeros;
+};
+
+void register_space_batch(std::int64_t bytes) {
+  const std::int64_t h = bytes / (kSpaceW * kSpaceC * 4);  // even: bytes is a multiple of 1 KiB
+  const Shape space = {1, h, kSpaceW, kSpaceC};
+  const Shape batch = {4, h / 2, kSpaceW / 2, kSpaceC};
+  const bool with_reference = bytes <= kReferenceMaxBytes;
+  for (const bool to_batch : {true, false}) {
+    const std::string op = to_batch ? "SpaceToBatchND" : "BatchToSpaceND";
+    const Shape& in_shape = to_batch ? space : batch;
+    const std::string key = op + "/" + std::to_string(bytes);
+    const std::string shape_name = to_batch ? "1x" + std::to_string(h) + "x8x16_b2x2"
+                                            : "4x" + std::to_string(h / 2) + "x4x16_b2x2";
+    auto inputs = [key, in_shape]() -> SpaceInputs& {
+      return current().get<SpaceInputs>(key, [in_shape] {
+        return SpaceInputs{iota_tensor(DType::kFloat32, in_shape), Tensor::from_values<std::int64_t>({2}, {2, 2}),
+                           Tensor::from_values<std::int64_t>({2, 2}, {0, 0, 0, 0})};
+      });
+    };
+    const auto run = [inputs, to_batch](bool optimized) {
+      return [inputs, to_batch, optimized](const ExecOptions& o, std::vector<Tensor>* keep) {
+        SpaceInputs& in = inputs();
+        Tensor out;
+        Status status;
+        if (to_batch)
+          status = optimized ? optimized::SpaceToBatchND(in.data, in.block, in.zeros, &out, o)
+                             : reference::SpaceToBatchND(in.data, in.block, in.zeros, &out, o);
+        else
+          status = optimized ? optimized::BatchToSpaceND(in.data, in.block, in.zeros, &out, o)
+                             : reference::BatchToSpaceND(in.data, in.block, in.zeros, &out, o);
+        return keep_outputs(status, keep, out);
+      };
+    };
+    register_case({op, name_of(bytes, shape_name), bytes, run(true), with_reference ? RunFn(run(false)) : RunFn(),
+                   [inputs] { inputs(); }, 1, kMinTime, true});
+  }
+}
+
+// ---- DynamicStitch / ParallelDynamicStitch / DynamicPartition ------------------------------
+
+constexpr std::int64_t kRowFloats = 64;  // 256-byte rows
+constexpr int kLists = 4;
+constexpr std::int64_t kPartitions = 4;
+
+struct StitchInputs {
+  std::vector<Tensor> indices, data;
+};
+
+StitchInputs make_stitch_inputs(std::int64_t rows) {
+  std::mt19937_64 rng(42);
+  std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
+  std::iota(order.begin(), order.end(), 0);
+  std::shuffle(order.begin(), order.end(), rng);
+  StitchInputs in;
+  const std::int64_t per_list = rows / kLists;
+  for (int m = 0; m < kLists; ++m) {
+    Tensor index(DType::kInt32, {per_list});
+    std::copy_n(order.begin() + m * per_list, per_list, index.data<std::int32_t>());
+    in.indices.push_back(std::move(index));
+    in.data.push_back(iota_tensor(DType::kFloat32, {per_list, kRowFloats}));
+  }
+  return in;
+}
+
+struct PartitionInputs {
+  Tensor data, partitions;
+};
+
+PartitionInputs make_partition_inputs(std::int64_t rows) {
+  std::mt19937_64 rng(7);
+  PartitionInputs in{iota_tensor(DType::kFloat32, {rows, kRowFloats}), Tensor(DType::kInt32, {rows})};
+  for (std::int32_t& p : in.partitions.values<std::int32_t>())
+    p = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(kPartitions));
+  return in;
+}
+
+void register_rows(std::int64_t bytes) {
+  const std::int64_t rows = bytes / (kRowFloats * 4);  // a multiple of 4
+  const bool with_reference = bytes <= kReferenceMaxBytes;
+  const std::string shape_name = std::to_string(rows) + "x256B";
+
+  // Both stitch ops share one input set per size (same key).
+  auto stitch_inputs = [key = "stitch/" + std::to_string(bytes), rows]() -> StitchInputs& {
+    return current().get<StitchInputs>(key, [rows] { return make_stitch_inputs(rows); });
+  };
+  for (const bool parallel : {false, true}) {
+    const auto run = [stitch_inputs, parallel](bool optimized) {
+      return [stitch_inputs, parallel, optimized](const ExecOptions& o, std::vector<Tensor>* keep) {
+        StitchInputs& in = stitch_inputs();
+        Tensor out;
+        Status status;
+        if (parallel)
+          status = optimized ? optimized::ParallelDynamicStitch(in.indices, in.data, &out, o)
+                             : reference::ParallelDynamicStitch(in.indices, in.data, &out, o);
+        else
+          status = optimized ? optimized::DynamicStitch(in.indices, in.data, &out, o)
+                             : reference::DynamicStitch(in.indices, in.data, &out, o);
+        return keep_outputs(status, keep, out);
+      };
+    };
+    register_case({parallel ? "ParallelDynamicStitch" : "DynamicStitch", name_of(bytes, shape_name + "_perm"), bytes,
+                   run(true), with_reference ? RunFn(run(false)) : RunFn(), [stitch_inputs] { stitch_inputs(); }, 1,
+                   kMinTime, true});
+  }
+
+  auto partition_inputs = [key = "partition/" + std::to_string(bytes), rows]() -> PartitionInputs& {
+    return current().get<PartitionInputs>(key, [rows] { return make_partition_inputs(rows); });
+  };
+  const auto run = [partition_inputs](bool optimized) {
+    return [partition_inputs, optimized](const ExecOptions& o, std::vector<Tensor>* keep) {
+      PartitionInputs& in = partition_inputs();
+      std::vector<Tensor> out;
+      const Status status =
+          optimized ? optimized::DynamicPartition(in.data, in.partitions, kPartitions, &out, o)
+                    : reference::DynamicPartition(in.data, in.partitions, kPartitions, &out, o);
+      return keep_outputs(status, keep, out);
+    };
+  };
+  register_case({"DynamicPartition", name_of(bytes, shape_name + "_k4"), bytes, run(true),
+                 with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1,
+                 kMinTime, true});
+}
+
+// ---- SparseConcat --------------------------------------------------------------------------
+
+constexpr int kSparseInputs = 4;
+constexpr std::int64_t kSparseRank = 3;
+constexpr std::int64_t kCellsPerRow = 16 * 16;  // dims 1 and 2 of every input
+constexpr std::int64_t kEntryBytes = kSparseRank * 8 + 4;
+
+struct SparseInputs {
+  std::vector<Tensor> indices, values, shapes;
+};
+
+// n distinct cells of [rows, 16, 16] per input (selection sampling: ascending, so sorted).
+SparseInputs make_sparse_inputs(std::int64_t n, std::int64_t rows) {
+  std::mt19937_64 rng(5);
+  SparseInputs in;
+  const auto cells = static_cast<std::uint64_t>(rows * kCellsPerRow);
+  for (int k = 0; k < kSparseInputs; ++k) {
+    Tensor index(DType::kInt64, {n, kSparseRank});
+    std::int64_t* p = index.data<std::int64_t>();
+    std::uint64_t chosen = 0;
+    for (std::uint64_t c = 0; c < cells && chosen < static_cast<std::uint64_t>(n); ++c) {
+      if (rng() % (cells - c) < static_cast<std::uint64_t>(n) - chosen) {
+        *p++ = static_cast<std::int64_t>(c / kCellsPerRow);
+        *p++ = static_cast<std::int64_t>(c / 16 % 16);
+        *p++ = static_cast<std::int64_t>(c % 16);
+        ++chosen;
+      }
+    }
+    in.indices.push_back(std::move(index));
+    in.values.push_back(iota_tensor(DType::kFloat32, {n}));
+    in.shapes.push_back(Tensor::from_values<std::int64_t>({kSparseRank}, {rows, 16, 16}));
+  }
+  return in;
+}
+
+void register_sparse_concat(std::int64_t target_bytes) {
+  const std::int64_t n = (target_bytes - kSparseRank * 8) / kEntryBytes / kSparseInputs;  // per input
+  const std::int64_t rows = std::max<std::int64_t>(1, (4 * n + kCellsPerRow - 1) / kCellsPerRow);
+  const std::int64_t bytes = kSparseInputs * n * kEntryBytes + kSparseRank * 8;
+  const bool with_reference = bytes <= kReferenceMaxBytes;
+  auto inputs = [key = "sparse/" + std::to_string(bytes), n, rows]() -> SparseInputs& {
+    return current().get<SparseInputs>(key, [n, rows] { return make_sparse_inputs(n, rows); });
+  };
+  const auto run = [inputs](bool optimized) {
+    return [inputs, optimized](const ExecOptions& o, std::vector<Tensor>* keep) {
+      SparseInputs& in = inputs();
+      SparseTensor out;
+      const Status status = optimized ? optimized::SparseConcat(in.indices, in.values, in.shapes, 1, &out, o)
+                                      : reference::SparseConcat(in.indices, in.values, in.shapes, 1, &out, o);
+      return keep_outputs(status, keep, out.indices, out.values, out.shape);
+    };
+  };
+  register_case({"SparseConcat",
+                 name_of(bytes, "4x" + std::to_string(n) + "_" + std::to_string(rows) + "x16x16_dim1_sorted"), bytes,
+                 run(true), with_reference ? RunFn(run(false)) : RunFn(), [inputs] { inputs(); }, 1, kMinTime, true});
+}
+
+const bool registered = [] {
+  for (const std::int64_t bytes : sweep_sizes()) {
+    register_space_batch(bytes);
+    register_rows(bytes);
+    register_sparse_concat(bytes);
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace opconform::bench

@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+"""Summarise the size sweep (opconform_bench_sweep JSON) and draw bench/sweep.png (stdlib only).
+
+Every sweep case <Op>/<bytes>B_<shape> ran optimized/threads:1, optimized/threads:2 and a
+memcpy of the same output bytes in the same process (bench/sweep_bench.cc). Per op, thread
+count and size this takes the median over the repetitions of the kernel's time per output
+byte and of memcpy time / kernel time paired by repetition (1.0 = as fast as copying the
+output bytes with one thread), writes them to a gnuplot data file, runs gnuplot on
+bench/sweep.gp (when gnuplot is installed) and prints a Markdown table of the ratios at every
+second octave (--markdown FILE to write it to a file). --clock cpu uses the calling thread's
+CPU time instead (1-thread figures only, table only): on a shared machine it leaves out the
+time other processes held the core.
+
+  bench/measure.sh --sweep build-bench bench/results          # bench/results/sweep.json.gz
+  python3 bench/sweep_report.py bench/results/sweep.json.gz  # bench/sweep.dat, bench/sweep.png
+"""
+
+import argparse
+import gzip
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+from collections import defaultdict
+
+OPS = ["SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "ParallelDynamicStitch", "DynamicPartition",
+       "SparseConcat"]
+SHORT = {"SpaceToBatchND": "S2B", "BatchToSpaceND": "B2S", "DynamicStitch": "Stitch",
+         "ParallelDynamicStitch": "PStitch", "DynamicPartition": "Partition", "SparseConcat": "SparseConcat"}
+UNIT_TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def size_label(n):
+    for unit, shift in (("G", 30), ("M", 20), ("K", 10)):
+        if n >= 1 << shift:
+            v = n / (1 << shift)
+            return f"{v:.4g}{unit}"
+    return f"{n}B"
+
+
+def load(paths, clock="real"):
+    """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
+    runs = defaultdict(lambda: defaultdict(dict))
+    for file_index, path in enumerate(paths):
+        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+            data = json.load(f)
+        for b in data.get("benchmarks", []):
+            if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
+                continue
+            parts = [p for p in b.get("run_name", b["name"]).split("/") if p != "real_time"]
+            if len(parts) < 3 or parts[2] not in ("optimized", "memcpy"):
+                continue
+            op, case, impl = parts[0], parts[1], parts[2]
+            threads = next((int(p.split(":")[1]) for p in parts[3:] if p.startswith("threads:")), None)
+            size = int(case.split("B_", 1)[0])
+            ns = b[clock + "_time"] * UNIT_TO_NS[b.get("time_unit", "ns")]
+            runs[(op, size)][(impl, threads)][(file_index, b.get("repetition_index", 0))] = ns
+    return runs
+
+
+def paired(a, b):
+    return [a[k] / b[k] for k in sorted(a.keys() & b.keys()) if b[k] > 0]
+
+
+def ratio(value):
+    """Two decimals, three below 0.1."""
+    return f"{value:.2f}" if value >= 0.1 else f"{value:.3f}"
+
+
+def median_or_nan(values):
+    return statistics.median(values) if values else float("nan")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("json", nargs="+", help="opconform_bench_sweep JSON files (.gz read as gzip)")
+    parser.add_argument("--data", default=None, help="gnuplot data file to write (default: bench/sweep.dat; "
+                        "with --clock cpu, none)")
+    parser.add_argument("--png", default=os.path.join(HERE, "sweep.png"), help="figure to draw")
+    parser.add_argument("--markdown", help="write the Markdown table here (default: stdout)")
+    parser.add_argument("--clock", choices=["real", "cpu"], default="real",
+                        help="real_time (default, the benchmarks use UseRealTime) or cpu_time of the "
+                             "calling thread, which leaves out time other processes held its core "
+                             "(1-thread figures only: the 2-thread ones are dropped)")
+    args = parser.parse_args()
+
+    if args.data is None and args.clock == "real":
+        args.data = os.path.join(HERE, "sweep.dat")
+    runs = load(args.json, args.clock)
+    sizes = sorted({size for (_, size) in runs})
+    ops = [op for op in OPS if any(o == op for (o, _) in runs)]
+
+    # One block per (op, threads), in the order sweep.gp draws them; then memcpy.
+    # Columns: bytes, kernel ns/byte (median), memcpy/kernel (median, min, max), this case's
+    # memcpy ns/byte (median).
+    stats = {}
+    blocks = []
+    for op in ops:
+        for threads in ((1,) if args.clock == "cpu" else (1, 2)):
+            lines = []
+            for size in sorted(s for (o, s) in runs if o == op):
+                impls = runs[(op, size)]
+                kernel = impls.get(("optimized", threads), {})
+                memcpy = impls.get(("memcpy", None), {})
+                if not kernel or not memcpy:
+                    continue
+                ratios = paired(memcpy, kernel)
+                ns = median_or_nan(list(kernel.values())) / size
+                mc = median_or_nan(list(memcpy.values())) / size
+                r = median_or_nan(ratios)
+                stats[(op, threads, size)] = r
+                lines.append(f"{size} {ns:.6g} {r:.4f} {min(ratios):.4f} {max(ratios):.4f} {mc:.6g}")
+            blocks.append((f"{SHORT[op]} {threads}T", lines))
+    # memcpy reference: per size, the median over the memcpy repetitions of every case of
+    # exactly that size (SparseConcat's sizes are a few bytes off the others: left out).
+    memcpy_lines = []
+    for size in sizes:
+        times = [t for (o, s), impls in runs.items() if s == size and o != "SparseConcat"
+                 for t in impls.get(("memcpy", None), {}).values()]
+        if times:
+            ns = statistics.median(times) / size
+            memcpy_lines.append(f"{size} {ns:.6g} 1 1 1 {ns:.6g}")
+    blocks.append(("memcpy 1T", memcpy_lines))
+
+    with open(args.data or os.devnull, "w") as f:
+        f.write("# bench/sweep_report.py: one block per series (gnuplot index i), title in the first comment\n")
+        f.write("# bytes kernel_ns_per_byte memcpy/kernel_median min max memcpy_ns_per_byte\n")
+        for i, (title, lines) in enumerate(blocks):
+            if i:
+                f.write("\n\n")
+            f.write(f"# {title}\n")
+            f.write("\n".join(lines) + "\n")
+
+    if args.clock == "cpu":
+        print("--clock cpu: data file and table only, the figure is drawn from real time", file=sys.stderr)
+    elif shutil.which("gnuplot"):
+        titles = " ".join(title.replace(" ", "_") for title, _ in blocks)
+        subprocess.run(["gnuplot", "-e", f"data='{args.data}'; out='{args.png}'; titles='{titles}'",
+                        os.path.join(HERE, "sweep.gp")], check=True)
+    else:
+        print("gnuplot not found: wrote the data file only", file=sys.stderr)
+
+    # Table: every second octave (4K, 16K, 64K, ...), the SparseConcat point nearest each.
+    shown = [s for s in sizes if s & (s - 1) == 0 and (s.bit_length() - 1) % 2 == 0]
+    header = "| output | memcpy ns/B | " + " | ".join(f"{SHORT[op]} 1T / 2T" for op in ops) + " |"
+    lines = [header, "|" + "---|" * (2 + len(ops))]
+    for size in shown:
+        mc = [t for (o, s), impls in runs.items() if s == size for t in impls.get(("memcpy", None), {}).values()]
+        cells = []
+        for op in ops:
+            near = min((s for (o, s) in runs if o == op), key=lambda s: abs(s - size), default=None)
+            one, two = stats.get((op, 1, near)), stats.get((op, 2, near))
+            cells.append("-" if one is None else f"{ratio(one)} / " + ("-" if two is None else ratio(two)))
+        lines.append(f"| {size_label(size)} | {statistics.median(mc) / size if mc else float('nan'):.3f} | "
+                     + " | ".join(cells) + " |")
+    table = "\n".join(lines) + "\n"
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(table)
+    else:
+        sys.stdout.write(table)
+
+
+if __name__ == "__main__":
+    main()
