@@ -428,6 +428,20 @@ std::optional<std::vector<std::int64_t>> shape_values(const Tensor& t) {
   return index_values(t);
 }
 
+// The rank r of shapes[0] (an int64 vector) and the concat axis in [0, r), when both are.
+struct ConcatAxis {
+  std::int64_t r, cd;
+};
+std::optional<ConcatAxis> concat_axis(conformance::Case& c) {
+  const auto first = shape_values(list(c, "shapes")[0]);
+  if (!first) return std::nullopt;
+  const auto r = static_cast<std::int64_t>(first->size());
+  const std::int64_t given = c.attrs.at("concat_dim");
+  const std::int64_t cd = given < 0 ? given + r : given;
+  if (cd < 0 || cd >= r) return std::nullopt;
+  return ConcatAxis{r, cd};
+}
+
 std::map<std::string_view, Breaker> sparse_concat_breakers() {
   std::map<std::string_view, Breaker> b;
   b["arg-types-indices"] = [](conformance::Case& c) {
@@ -540,11 +554,9 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
   };
   b["shape-match"] = [](conformance::Case& c) {
     auto& shapes = list(c, "shapes");
-    auto first = shape_values(shapes[0]);
-    if (!first || shapes.size() < 2) return false;
-    const auto r = static_cast<std::int64_t>(first->size());
-    std::int64_t cd = c.attrs.at("concat_dim");
-    if (cd < 0) cd += r;
+    const auto axis = concat_axis(c);
+    if (!axis || shapes.size() < 2) return false;
+    const auto [r, cd] = *axis;
     const std::size_t k = *rc::gen::inRange<std::size_t>(1, shapes.size());
     auto v = shape_values(shapes[k]);
     if (!v || static_cast<std::int64_t>(v->size()) != r) return false;
@@ -559,12 +571,9 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
   // The concat-dim sum passes 2^63 - 1 at the first member with a non-zero sum before it.
   b["concat-size-overflow"] = [](conformance::Case& c) {
     auto& shapes = list(c, "shapes");
-    auto first = shape_values(shapes[0]);
-    if (!first) return false;
-    const auto r = static_cast<std::int64_t>(first->size());
-    std::int64_t cd = c.attrs.at("concat_dim");
-    if (cd < 0) cd += r;
-    if (cd < 0 || cd >= r) return false;
+    const auto axis = concat_axis(c);
+    if (!axis) return false;
+    const auto [r, cd] = *axis;
     I128 sum = 0;
     for (std::size_t k = 0; k < shapes.size(); ++k) {
       auto v = shape_values(shapes[k]);
@@ -584,11 +593,9 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
     auto& shapes = list(c, "shapes");
     auto first = shape_values(shapes[0]);
     auto second = shapes.size() >= 2 ? shape_values(shapes[1]) : std::nullopt;
-    if (!first || !second || first->size() != second->size()) return false;
-    const auto r = static_cast<std::int64_t>(first->size());
-    std::int64_t cd = c.attrs.at("concat_dim");
-    if (cd < 0) cd += r;
-    if (cd < 0 || cd >= r) return false;
+    const auto axis = concat_axis(c);
+    if (!axis || !second || first->size() != second->size()) return false;
+    const auto [r, cd] = *axis;
     I128 others = 1;
     for (std::int64_t j = 0; j < r; ++j) {
       if (j == cd) continue;
@@ -630,12 +637,9 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
   b["index-offset-overflow"] = [](conformance::Case& c) {
     auto& indices = list(c, "indices");
     auto& shapes = list(c, "shapes");
-    auto first = shape_values(shapes[0]);
-    if (!first) return false;
-    const auto r = static_cast<std::int64_t>(first->size());
-    std::int64_t cd = c.attrs.at("concat_dim");
-    if (cd < 0) cd += r;
-    if (cd < 0 || cd >= r) return false;
+    const auto axis = concat_axis(c);
+    if (!axis) return false;
+    const auto [r, cd] = *axis;
     I128 offset = 0;
     for (std::size_t k = 0; k < indices.size() && k < shapes.size(); ++k) {
       Tensor& t = indices[k];
