@@ -1,5 +1,6 @@
 // The opconform command line: `run` replays conformance vectors, `show` prints one,
-// `validate` checks an implementation, `mutants` measures the suite's detection power.
+// `validate` checks an implementation, `mutants` measures the suite's detection power, `fuzz`
+// (in builds with the fuzzers) fuzzes an implementation's plug-in.
 // Each subcommand is added by its own function; a usage error exits with status 2.
 #include <iostream>
 
@@ -10,6 +11,9 @@
 #include "arguments.h"
 #include "replay.h"
 #include "mutants_command.h"
+#ifdef OPCONFORM_HAVE_FUZZ
+#include "fuzz_command.h"
+#endif
 #include "validate_command.h"
 
 namespace {
@@ -79,6 +83,9 @@ int main(int argc, char** argv) {
   add_show_command(app, exit_code);
   tools::add_validate_command(app, exit_code);
   mutants::add_mutants_command(app, exit_code);
+#ifdef OPCONFORM_HAVE_FUZZ
+  tools::add_fuzz_command(app, exit_code);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -23,13 +23,6 @@ std::string shell_quoted(const std::string& s) {
   return out + "'";
 }
 
-// "<this executable, absolute> validate": what a printed replay command starts with.
-std::string validate_command_line() {
-  std::error_code ec;
-  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::string("opconform") : shell_quoted(self.string())) + " validate";
-}
-
 // Runs the validator; after an interrupt, dies of the same signal once the reports are written,
 // as a shell and a CI runner expect of an interrupted program.
 int run_and_propagate_interrupt(const validator::ValidateOptions& options) {
@@ -43,6 +36,12 @@ int run_and_propagate_interrupt(const validator::ValidateOptions& options) {
 }
 
 }  // namespace
+
+std::string validate_command_line() {
+  std::error_code ec;
+  const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  return (ec ? std::string("opconform") : shell_quoted(self.string())) + " validate";
+}
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<validator::ValidateOptions>();

@@ -14,6 +14,9 @@ namespace opconform::tools {
 // argument). After SIGINT/SIGTERM it writes its reports and dies of that signal.
 void add_validate_command(CLI::App& app, int& exit_code);
 
+// "<this executable, absolute> validate": what a printed replay command starts with.
+std::string validate_command_line();
+
 // `opconform run --impl <lib.so | exec:COMMAND>`: the vectors under `paths` (files or folders;
 // empty: the bundled corpus) through the validator, as `validate --replay` runs them. Returns
 // validate's exit status.

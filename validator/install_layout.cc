@@ -34,6 +34,14 @@ std::string default_mutants_dir() {
   return located("OPCONFORM_MUTANTS", fs::path(OPCONFORM_REL_PLUGINS) / "mutants");
 }
 
+std::string default_fuzz_driver() {
+  return located("OPCONFORM_FUZZ_DRIVER", fs::path(OPCONFORM_REL_LIBEXEC) / "opconform-fuzz-driver");
+}
+
+std::string default_fuzz_dicts_dir() {
+  return located("OPCONFORM_FUZZ_DICTS", fs::path(OPCONFORM_REL_DATA) / "fuzz");
+}
+
 std::string default_vectors_dir() {
   return located("OPCONFORM_VECTORS", fs::path(OPCONFORM_REL_DATA) / "vectors");
 }

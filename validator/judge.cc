@@ -95,6 +95,15 @@ std::string failure_key(const std::string& detail, bool keep_parentheses = false
   return message_template(key);
 }
 
+// A crash's key: a sanitizer's one-line summary when it wrote one ("AddressSanitizer:
+// heap-buffer-overflow kernel.cc:#:# in count_rows(...)": the kind and the place), else the
+// first line (how the process ended).
+std::string crash_key(const std::string& detail) {
+  const std::size_t summary = detail.find("SUMMARY: ");
+  if (summary == std::string::npos) return failure_key(detail, true);
+  return blank_numbers(first_line(detail.substr(summary + 9)).substr(0, 200));
+}
+
 // The key of a comparison failure: for outputs, the first differing output and how it differs;
 // for errors, the codes and the template of the message that matters.
 std::string comparison_key(Verdict verdict, const conformance::Case& c, const Status& actual,
@@ -164,7 +173,7 @@ bool is_failure(Verdict v) {
 Judgement judge(const conformance::Case& c, const RunResult& result, const JudgeOptions& options) {
   switch (result.kind) {
     case RunResult::Kind::kCrash:
-      return {Verdict::kCrash, result.detail + expected_block(c), failure_key(result.detail, true)};
+      return {Verdict::kCrash, result.detail + expected_block(c), crash_key(result.detail)};
     case RunResult::Kind::kTimeout: return {Verdict::kTimeout, result.detail + expected_block(c), ""};
     case RunResult::Kind::kOutOfMemory: return {Verdict::kOutOfMemory, result.detail + expected_block(c), ""};
     case RunResult::Kind::kProtocolFault:

@@ -42,6 +42,15 @@
 #include "opconform/validator/shrink.h"
 #include "opconform/validator/worker_client.h"
 
+// Built with AddressSanitizer: g++ defines __SANITIZE_ADDRESS__, clang 14 only __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define OPCONFORM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPCONFORM_ASAN 1
+#endif
+#endif
+
 namespace opconform::validator {
 
 namespace fs = std::filesystem;
@@ -236,12 +245,13 @@ Status Run::start_worker() {
                               "); set OPCONFORM_WORKER to its path");
     w.argv = {worker, impl};
     const std::int64_t mib = options_.worker_memory_mib > 0 ? options_.worker_memory_mib : kDefaultSoWorkerMemoryMiB;
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(OPCONFORM_ASAN)
     // A sanitized worker reserves terabytes of shadow address space, so RLIMIT_AS cannot
     // apply: ASan's own RSS limit stands in for it.
     const char* asan = std::getenv("ASAN_OPTIONS");
     w.environment.push_back(str_cat("ASAN_OPTIONS=", asan ? asan : "", asan && *asan ? ":" : "",
-                                    "hard_rss_limit_mb=", mib, ":allocator_may_return_null=1"));
+                                    "hard_rss_limit_mb=", mib, ":allocator_may_return_null=1",
+                                    ":print_legend=0"));  // the report's summary line stays in the kept tail
     w.oom_rss_bytes = (mib << 20) / 4 * 3;
 #else
     w.address_space_bytes = mib << 20;

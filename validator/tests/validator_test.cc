@@ -14,6 +14,15 @@
 #include "opconform/validator/judge.h"
 #include "opconform/validator/validate.h"
 
+// Built with AddressSanitizer: g++ defines __SANITIZE_ADDRESS__, clang 14 only __has_feature.
+#if defined(__SANITIZE_ADDRESS__)
+#define OPCONFORM_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define OPCONFORM_ASAN 1
+#endif
+#endif
+
 namespace opconform::validator {
 namespace {
 
@@ -22,7 +31,7 @@ namespace fs = std::filesystem;
 // A validator bug must not take the machine's memory: cap this process's address space (the
 // soft limit only, so workers can still set their own). ASan reserves terabytes: not there.
 [[maybe_unused]] const bool kMemoryCapped = [] {
-#if !defined(__SANITIZE_ADDRESS__)
+#if !defined(OPCONFORM_ASAN)
   rlimit limit{};
   ::getrlimit(RLIMIT_AS, &limit);
   limit.rlim_cur = rlim_t{12} << 30;
@@ -394,6 +403,28 @@ TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
   RunResult crash;
   crash.kind = RunResult::Kind::kCrash;
   EXPECT_EQ(judge(c, crash, {"tf-cpu", false, true}).verdict, Verdict::kCrash);
+}
+
+// A sanitizer's crash is keyed by its summary line (kind and place, numbers blanked), so two
+// inputs that hit one bug group together and two bugs stay apart.
+TEST(Judge, SanitizerCrashKeyedBySummary) {
+  const conformance::Case c = space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
+  auto crash_with = [](const std::string& stderr_text) {
+    RunResult r;
+    r.kind = RunResult::Kind::kCrash;
+    r.detail = "the implementation exited with status 1\n  stderr: " + stderr_text;
+    return r;
+  };
+  const std::string a = judge(c, crash_with("==11==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n"
+                                            "SUMMARY: AddressSanitizer: heap-buffer-overflow k.cc:31:5 in count_rows\n"
+                                            "==11==ABORTING\n"), {}).key;
+  const std::string b = judge(c, crash_with("==12==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x7031\n"
+                                            "SUMMARY: AddressSanitizer: heap-buffer-overflow k.cc:31:9 in count_rows\n"), {}).key;
+  const std::string other = judge(c, crash_with("SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior k.cc:40:2 in f\n"), {}).key;
+  EXPECT_EQ(a, "AddressSanitizer: heap-buffer-overflow k.cc:#:# in count_rows");
+  EXPECT_EQ(a, b);
+  EXPECT_NE(a, other);
+  EXPECT_EQ(judge(c, crash_with("no report"), {}).key, "the implementation exited with status #");
 }
 
 }  // namespace
