@@ -44,23 +44,21 @@ std::string snake_name(Op op) { return std::string(harness_name(harness_for_op(o
 struct OpStats {
   Op op;
   std::int64_t execs = 0, coverage = 0, features = 0, corpus = 0;
-  std::int64_t crashes = 0, timeouts = 0, ooms = 0;
+  // Finding inputs libFuzzer saved since the op started, by kind. (Its status line counts only
+  // its jobs' crashes, not an input that fails while it merges the seeds.)
+  std::int64_t crashes = 0, timeouts = 0, ooms = 0, leaks = 0;
   double seconds = 0;
   double first_finding_seconds = -1;  // since the op's start; -1: none
-  std::set<std::string> finding_lines;  // "ERROR: ..." lines the fuzzing processes printed
+  std::set<std::string> finding_lines;  // "ERROR: ..." lines the fuzzing processes printed, shown once
+  std::int64_t artifacts = 0;           // finding inputs in artifacts/ at the end, earlier ones too
+  bool instrumented = false;            // the driver found coverage counters in the plug-in
   // Since the op's start: libFuzzer's own exec/s is the last finished job's.
   std::int64_t exec_rate() const { return seconds > 0 ? static_cast<std::int64_t>(execs / seconds) : 0; }
-  // Distinct failure texts seen so far (libFuzzer's "deadly signal" follows each of ours).
-  std::int64_t signatures() const {
-    return std::count_if(finding_lines.begin(), finding_lines.end(),
-                         [](const std::string& l) { return l.find("libFuzzer: deadly signal") == std::string::npos; });
-  }
-  std::int64_t artifacts = 0;
-  bool instrumented = false;
-  std::int64_t findings() const { return crashes + timeouts + ooms; }
+  std::int64_t findings() const { return crashes + timeouts + ooms + leaks; }
 };
 
 // "#1234: cov: 56 ft: 78 corp: 9 exec/s 1000 oom/timeout/crash: 0/0/1 time: 12s job: 3 dft_time: 0"
+// (the execs, coverage, features and corpus size)
 bool parse_status_line(const std::string& line, OpStats* s) {
   static const std::regex pattern(
       R"(^#(\d+): cov: (\d+) ft: (\d+) corp: (\d+) exec/s:? (\d+) oom/timeout/crash: (\d+)/(\d+)/(\d+) time: (\d+)s)");
@@ -71,9 +69,6 @@ bool parse_status_line(const std::string& line, OpStats* s) {
   s->coverage = n(2);
   s->features = n(3);
   s->corpus = n(4);
-  s->ooms = n(6);
-  s->timeouts = n(7);
-  s->crashes = n(8);
   return true;
 }
 
@@ -94,9 +89,32 @@ std::string status_text(const OpStats& s, double budget) {
     << thousands(s.coverage) << "  ft " << thousands(s.features) << "  corpus " << s.corpus << "  findings "
     << s.findings();
   if (s.findings() > 0)
-    o << " (crash " << s.crashes << ", timeout " << s.timeouts << ", oom " << s.ooms << "; " << s.signatures()
-      << " distinct)";
+    o << " (crash " << s.crashes << ", timeout " << s.timeouts << ", oom " << s.ooms << ", leak " << s.leaks << ")";
   return o.str();
+}
+
+// libFuzzer's finding inputs in `dir` (crash-*, timeout-*, oom-*, leak-*).
+std::vector<fs::path> finding_inputs(const fs::path& dir) {
+  std::vector<fs::path> inputs;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    for (const char* kind : {"crash-", "timeout-", "oom-", "leak-"})
+      if (name.rfind(kind, 0) == 0 && entry.is_regular_file()) inputs.push_back(entry.path());
+  }
+  std::sort(inputs.begin(), inputs.end());
+  return inputs;
+}
+
+// Counts the finding inputs in `dir` that are not `known`, by kind.
+void count_findings(const fs::path& dir, const std::set<fs::path>& known, OpStats* s) {
+  s->crashes = s->timeouts = s->ooms = s->leaks = 0;
+  for (const fs::path& input : finding_inputs(dir)) {
+    if (known.count(input)) continue;
+    const std::string name = input.filename().string();
+    std::int64_t& kind = name[0] == 'c' ? s->crashes : name[0] == 't' ? s->timeouts : name[0] == 'o' ? s->ooms : s->leaks;
+    ++kind;
+  }
 }
 
 // The bundled vectors of `op` as inputs of its harness, into an empty corpus folder.
@@ -161,7 +179,10 @@ bool Campaign::fuzz_op(OpStats* s) {
   const fs::path corpus = op_dir / "corpus", artifacts = op_dir / "artifacts";
   fs::create_directories(corpus);
   fs::create_directories(artifacts);
-  if (fs::is_empty(corpus)) out_ << "  " << op_name(s->op) << ": " << seed_corpus(s->op, corpus) << " seeds from the bundled vectors\n";
+  if (fs::is_empty(corpus) && o_.seed_from_vectors)
+    out_ << "  " << op_name(s->op) << ": " << seed_corpus(s->op, corpus) << " seeds from the bundled vectors\n";
+  const std::vector<fs::path> earlier = finding_inputs(artifacts);  // from earlier campaigns
+  const std::set<fs::path> known(earlier.begin(), earlier.end());
 
   std::vector<std::string> args = {
       driver_,
@@ -171,6 +192,7 @@ bool Campaign::fuzz_op(OpStats* s) {
       "-timeout=" + std::to_string(std::max(1, static_cast<int>(o_.timeout_seconds))),
       "-rss_limit_mb=" + std::to_string(o_.rss_limit_mib),
       "-max_len=8192",
+      "-print_funcs=0",
       "-artifact_prefix=" + artifacts.string() + "/",
       corpus.string()};
   const fs::path dict = fs::path(dicts_) / (std::string(harness_name(harness_for_op(s->op))) + ".dict");
@@ -201,6 +223,7 @@ bool Campaign::fuzz_op(OpStats* s) {
   const double hard_end = start + o_.seconds_per_op + std::max(60.0, 3 * o_.timeout_seconds);
   std::string pending;
   bool stopping = false;
+  double last_artifact_check = 0;
   char buffer[8192];
   for (;;) {
     pollfd p{pipe_fds[0], POLLIN, 0};
@@ -210,8 +233,14 @@ bool Campaign::fuzz_op(OpStats* s) {
       ::kill(-pid, SIGTERM);
       stopping = true;
     }
+    const double now = now_seconds();
+    if (now - last_artifact_check >= 0.5) {
+      last_artifact_check = now;
+      count_findings(artifacts, known, s);
+      if (s->findings() > 0 && s->first_finding_seconds < 0) s->first_finding_seconds = now - start;
+    }
     if (ready <= 0) {
-      s->seconds = now_seconds() - start;
+      s->seconds = now - start;
       show_progress(*s, false);
       continue;
     }
@@ -228,9 +257,7 @@ bool Campaign::fuzz_op(OpStats* s) {
         const std::size_t note = line.find("; ");
         out_ << "  " << op_name(s->op) << ": " << (note == std::string::npos ? line : line.substr(note + 2)) << "\n";
       } else if (parse_status_line(line, s)) {
-        if (s->findings() > 0 && s->first_finding_seconds < 0) s->first_finding_seconds = s->seconds;
       } else if (line.find("ERROR: ") != std::string::npos || line.find("runtime error:") != std::string::npos) {
-        if (s->first_finding_seconds < 0) s->first_finding_seconds = s->seconds;
         // "==1234== ERROR: ..." from each process: the same text is shown once.
         std::string text = std::regex_replace(line, std::regex(R"(^==\d+==\s*)"), "");
         text = std::regex_replace(text, std::regex("0x[0-9a-fA-F]+"), "0x#");
@@ -246,6 +273,8 @@ bool Campaign::fuzz_op(OpStats* s) {
   int status = 0;
   ::waitpid(pid, &status, 0);
   s->seconds = now_seconds() - start;
+  count_findings(artifacts, known, s);
+  if (s->findings() > 0 && s->first_finding_seconds < 0) s->first_finding_seconds = s->seconds;
   show_progress(*s, true);
   if (tty_) err_ << "\n";
   if (WIFEXITED(status) && WEXITSTATUS(status) == 2 && s->execs == 0) {
@@ -259,13 +288,7 @@ bool Campaign::fuzz_op(OpStats* s) {
 void Campaign::collect_artifacts(OpStats* s) {
   const fs::path op_dir = dir_ / snake_name(s->op);
   const fs::path raw = op_dir / "findings-raw";
-  std::vector<fs::path> inputs;
-  for (const auto& entry : fs::directory_iterator(op_dir / "artifacts")) {
-    const std::string name = entry.path().filename().string();
-    for (const char* kind : {"crash-", "timeout-", "oom-", "leak-"})
-      if (name.rfind(kind, 0) == 0 && entry.is_regular_file()) inputs.push_back(entry.path());
-  }
-  std::sort(inputs.begin(), inputs.end());
+  const std::vector<fs::path> inputs = finding_inputs(op_dir / "artifacts");
   s->artifacts = static_cast<std::int64_t>(inputs.size());
   for (const fs::path& input : inputs) {
     std::ifstream in(input, std::ios::binary);
@@ -289,6 +312,7 @@ void Campaign::write_json(int exit_code) const {
     ops.push_back({{"op", op_name(s.op)}, {"seconds", s.seconds}, {"execs", s.execs},
                    {"exec_per_second", s.exec_rate()}, {"coverage", s.coverage}, {"features", s.features},
                    {"corpus", s.corpus}, {"crashes", s.crashes}, {"timeouts", s.timeouts}, {"ooms", s.ooms},
+                   {"leaks", s.leaks},
                    {"first_finding_seconds", s.first_finding_seconds}, {"artifacts", s.artifacts},
                    {"implementation_instrumented", s.instrumented}});
   const nlohmann::json report = {{"implementation", impl_}, {"manifest_name", manifest_.name},
@@ -366,6 +390,7 @@ int Campaign::main() {
   v.save_failures_dir = (dir_ / "findings").string();
   v.timeout_seconds = o_.timeout_seconds;
   v.replay_command = o_.replay_command;
+  v.max_shrink_runs = o_.max_shrink_runs;
   v.progress = false;
   const int code = validator::run_validate(v, out_, err_);
   if (code == 0)

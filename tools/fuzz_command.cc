@@ -35,6 +35,10 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--rss-limit", options->rss_limit_mib, "memory of each fuzzing process in MiB (default 2560)")
       ->check(whole_number(64, std::int64_t{1} << 24));
   cmd->add_option("--json", options->json_path, "write a summary per op to FILE");
+  cmd->add_flag_function("--no-seeds", [options](std::int64_t) { options->seed_from_vectors = false; },
+                         "start an empty corpus empty, not from the bundled vectors (as validate --no-corpus)");
+  cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one finding (default 200)")
+      ->check(whole_number(0, 1000000));
   cmd->callback([options, ops, &exit_code] {
     for (const std::string& name : *ops) {
       const std::optional<Op> op = validator::parse_op_name(name);

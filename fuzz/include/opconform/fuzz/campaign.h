@@ -40,6 +40,8 @@ struct CampaignOptions {
   std::int64_t rss_limit_mib = 2560;  // each fuzzing process
   std::string driver;              // empty: the installed one (install_layout.h)
   std::string replay_command = "opconform validate";  // how findings tell the user to replay
+  int max_shrink_runs = 200;       // worker runs spent shrinking one finding group
+  bool seed_from_vectors = true;   // an op's empty corpus starts as its bundled vectors
   std::string json_path;           // a summary per op, written at the end
   std::optional<bool> progress;    // a live status line (unset: when stderr is a terminal)
 };
