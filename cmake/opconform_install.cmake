@@ -1,7 +1,8 @@
 # `cmake --install` and `cpack -G DEB`: the command line, its worker and bundled plug-in, the
-# mutant catalogue, the bundled vectors, the user docs, the libraries with their headers, the
-# CMake package (find_package(opconform CONFIG): opconform::<library>, opconform::opconform,
-# opconform_add_validate_test) and a pkg-config file for the plug-in ABI header.
+# mutant catalogue, the bundled vectors, the fuzz driver and dictionaries, the user docs, the
+# libraries with their headers, the CMake package (find_package(opconform CONFIG):
+# opconform::<library>, opconform::opconform, opconform_add_validate_test,
+# opconform_add_fuzz_target) and a pkg-config file for the plug-in ABI header.
 include(CMakePackageConfigHelpers)
 set(OPCONFORM_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/opconform)
 
@@ -14,12 +15,20 @@ install(TARGETS ${opconform_libraries} EXPORT opconformTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 foreach(library IN LISTS opconform_libraries)
   get_target_property(dir ${library} SOURCE_DIR)
-  # space_batch_common.h is the reference's own (xtensor) helper, not part of its interface.
+  # space_batch_common.h is the reference's own (xtensor) helper, and byte_stream.h the fuzz
+  # codec's (it needs clang's FuzzedDataProvider): neither is part of an interface.
   install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-          PATTERN space_batch_common.h EXCLUDE)
+          PATTERN space_batch_common.h EXCLUDE PATTERN byte_stream.h EXCLUDE)
 endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/vectors/ DESTINATION ${OPCONFORM_DATA_DIR}/vectors)
+# `opconform fuzz`: the driver (clang + libFuzzer builds) and the op harnesses' dictionaries.
+if(TARGET opconform-fuzz-driver)
+  install(TARGETS opconform-fuzz-driver RUNTIME DESTINATION ${OPCONFORM_LIBEXEC_DIR})
+endif()
+if(TARGET opconform_fuzz)
+  install(DIRECTORY ${CMAKE_BINARY_DIR}/${OPCONFORM_DATA_DIR}/fuzz/ DESTINATION ${OPCONFORM_DATA_DIR}/fuzz)
+endif()
 # The user docs keep the repository's relative layout, so their links between each other work.
 install(FILES README.md FUZZING.md DESTINATION ${OPCONFORM_DOC_DIR})
 install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
