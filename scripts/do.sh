@@ -5,7 +5,8 @@
 #                             (every bundled vector, then generated cases): the verdict table
 #   bash scripts/do.sh test   install the developers' packages too, build everything, run the
 #                             whole ctest suite (the install + example + .deb check included),
-#                             then a short libFuzzer smoke of every harness (fuzz preset)
+#                             then a short libFuzzer smoke of every harness and of
+#                             `opconform fuzz` (fuzz preset)
 #   bash scripts/do.sh deps [run|test]   only install the Debian packages of that command
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,10 +64,11 @@ case "${1:-}" in
     cmake --preset default
     cmake --build --preset default -j "$(nproc)"
     ctest --preset default
-    # fuzz-smoke: every libFuzzer harness (clang 14, ASan + UBSan) fuzzes briefly from its corpus
+    # fuzz-smoke: every libFuzzer harness (clang 14, ASan + UBSan) fuzzes briefly from its corpus;
+    # fuzz-impl: `opconform fuzz` on the bundled plug-in (clean) and on a broken one (found)
     cmake --preset fuzz
-    cmake --build --preset fuzz --target fuzz_harnesses -j "$(nproc)"
-    ctest --test-dir build-fuzz -L fuzz-smoke -j "$(nproc)" --output-on-failure
+    cmake --build --preset fuzz --target fuzz_harnesses fuzz_impl_check -j "$(nproc)"
+    ctest --test-dir build-fuzz -L 'fuzz-smoke|fuzz-impl' -j "$(nproc)" --output-on-failure
     ;;
   *)
     echo "usage: bash scripts/do.sh run|test|deps [run|test]" >&2

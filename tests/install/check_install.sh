@@ -7,7 +7,8 @@
 #    missing vector folder;
 # 3. the plug-in header compiles through pkg-config alone;
 # 4. the example consumer (examples/kernel_library) configures against the moved prefix only,
-#    builds, and passes its own ctest (GoogleTest suite, plug-in, validate test);
+#    builds, and passes its own ctest (GoogleTest suite, plug-in, validate test); with clang,
+#    its fuzz build (MYKERNELS_FUZZ) builds a fuzz target that fuzzes mykernels for 5 s cleanly;
 # 5. `cpack -G DEB` builds the Debian package, whose contents and dependencies are checked.
 set -euo pipefail
 build=$(realpath "$1"); src=$(realpath "$2"); work=$3
@@ -23,6 +24,7 @@ for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libop
             include/opconform/plugin_abi.h include/opconform/tensor.h include/opconform/gtest/suite.h \
             include/opconform/reference/op_table.h include/opconform/conformance/compare.h \
             include/opconform/generators/cases.h lib/libopconform_reference.a lib/libopconform_gtest.a \
+            include/opconform/fuzz/impl_target.h lib/libopconform_fuzz_impl.a share/opconform/fuzz/fuzz_dynamic_stitch.dict \
             lib/cmake/opconform/opconformConfig.cmake lib/cmake/opconform/opconformConfigVersion.cmake \
             lib/cmake/opconform/opconformTargets.cmake lib/pkgconfig/opconform-plugin-abi.pc \
             share/opconform/vectors/dynamic_stitch/golden_doc_example.json \
@@ -65,6 +67,25 @@ cmake -S "$src/examples/kernel_library" -B "$work/example" -G Ninja -DCMAKE_PREF
   -DCMAKE_BUILD_TYPE=RelWithDebInfo >"$work/example-configure.log" || { cat "$work/example-configure.log"; fail "example configure"; }
 cmake --build "$work/example" -j "$(nproc)" >"$work/example-build.log" || { cat "$work/example-build.log"; fail "example build"; }
 ctest --test-dir "$work/example" -j "$(nproc)" --output-on-failure | tail -15
+
+step "the example's fuzz targets (clang): opconform_add_fuzz_target with mykernels in-process"
+if command -v clang++ >/dev/null 2>&1; then
+  cmake -S "$src/examples/kernel_library" -B "$work/example-fuzz" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+    -DCMAKE_CXX_COMPILER=clang++ -DMYKERNELS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    >"$work/example-fuzz-configure.log" || { cat "$work/example-fuzz-configure.log"; fail "example fuzz configure"; }
+  cmake --build "$work/example-fuzz" -j "$(nproc)" --target mykernels_fuzz_DynamicStitch \
+    >"$work/example-fuzz-build.log" || { cat "$work/example-fuzz-build.log"; fail "example fuzz build"; }
+  mkdir -p "$work/example-fuzz/corpus"
+  "$work/example-fuzz/mykernels_fuzz_DynamicStitch" -max_total_time=5 -max_len=8192 \
+    -dict="$prefix/share/opconform/fuzz/fuzz_dynamic_stitch.dict" "$work/example-fuzz/corpus" \
+    >"$work/example-fuzz.log" 2>&1 || { tail -40 "$work/example-fuzz.log"; fail "the example's fuzz target"; }
+  grep -q "opconform fuzz target: mykernels_fuzz_DynamicStitch, op DynamicStitch" "$work/example-fuzz.log" \
+    || { tail -40 "$work/example-fuzz.log"; fail "the fuzz target did not say what it fuzzes"; }
+  grep -E "^#[0-9]+.*(DONE|cov:)" "$work/example-fuzz.log" | tail -1
+  echo "example fuzz target ok"
+else
+  echo "skipped: no clang++"
+fi
 
 step "the Debian package"
 (cd "$build" && cpack -G DEB -B "$work/deb" >"$work/cpack.log") || { cat "$work/cpack.log"; fail "cpack -G DEB"; }
