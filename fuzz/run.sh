@@ -12,10 +12,13 @@
 #   fuzz/run.sh merge HARNESS DIR...                       add DIR's inputs that bring new coverage
 #   fuzz/run.sh triage HARNESS CRASH [NAME]                minimise a crash, write it as a vector in
 #                                                         corpus/vectors-findings/NAME.json
-#   fuzz/run.sh exec-rate [--from seeds|corpus] [HARNESS|all]
+#   fuzz/run.sh exec-rate [--from seeds|corpus] [--impl PLUGIN] [HARNESS|all]
 #                                                         fuzzing exec/s (median of 3 runs of 40 s)
 #                                                         starting from the named seeds (default) or
-#                                                         from the whole corpus once it is loaded
+#                                                         from the whole corpus once it is loaded;
+#                                                         --impl: of opconform-fuzz-driver on that
+#                                                         plug-in (FUZZING.md, "Fuzzing your own
+#                                                         kernels"), per op harness
 #   fuzz/run.sh costs [HARNESS|all]                        execution time of each corpus input: the
 #                                                         total, the slowest 5 % and the slowest inputs
 #   fuzz/run.sh coverage                                   line coverage of reference/ and optimized/
@@ -155,17 +158,28 @@ copy_named_seeds() {
 # thousands of inputs can take half a short run and is not fuzzing throughput. libFuzzer's own
 # average (loading included) is printed beside it.
 exec_rate() {
-  local seconds="${OPCONFORM_RATE_SECONDS:-40}" from=seeds target=all
+  local seconds="${OPCONFORM_RATE_SECONDS:-40}" from=seeds target=all impl=""
   while (($#)); do
     case "$1" in
       --from) (($# >= 2)) || die "exec-rate: --from seeds or --from corpus"; from="$2"; shift 2 ;;
+      --impl) (($# >= 2)) || die "exec-rate: --impl PLUGIN"; impl="$(realpath "$2")"; shift 2 ;;
       *) target="$1"; shift ;;
     esac
   done
   [[ "$from" == seeds || "$from" == corpus ]] || die "exec-rate: --from seeds or --from corpus"
-  for h in $(harness_list "$target"); do
+  local harnesses
+  harnesses="$(harness_list "$target")"
+  [[ -z "$impl" ]] || harnesses="${harnesses//fuzz_vector_reader/}"
+  for h in $harnesses; do
     local bin fuzzing=() average=() start="$corpus/$h"
-    bin="$(binary "$h")"
+    if [[ -n "$impl" ]]; then
+      # The driver reads the op harness's byte format: same seeds, same dictionary.
+      bin="$build/libexec/opconform/opconform-fuzz-driver"
+      [[ -x "$bin" ]] || die "no $bin: build the fuzz preset's opconform-fuzz-driver first"
+      export OPCONFORM_FUZZ_IMPL="$impl" OPCONFORM_FUZZ_OP="${h#fuzz_}"
+    else
+      bin="$(binary "$h")"
+    fi
     local scratch="$build/fuzz-work/$h/rate"
     if [[ "$from" == seeds ]]; then
       start="$build/fuzz-work/$h/rate-seeds"
@@ -184,7 +198,7 @@ exec_rate() {
              END {printf "%d %d", (t1 > t0 && t0 > 0) ? (n1 - n0) / (t1 - t0) : 0, avg}')
       fuzzing+=("${out% *}"); average+=("${out#* }")
     done
-    printf '%-30s from %-6s fuzzing exec/s %-16s median %-6s | libFuzzer average %-16s median %s\n' "$h" "$from" \
+    printf '%-30s from %-6s fuzzing exec/s %-16s median %-6s | libFuzzer average %-16s median %s\n' "$h${impl:+ (driver)}" "$from" \
       "${fuzzing[*]}" "$(median "${fuzzing[@]}")" "${average[*]}" "$(median "${average[@]}")"
   done
 }
