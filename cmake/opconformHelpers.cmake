@@ -31,13 +31,13 @@ function(opconform_add_validate_test)
   set_tests_properties(${arg_NAME} PROPERTIES LABELS "opconform")
 endfunction()
 
-# opconform_add_fuzz_target(NAME <name> OP <op> OP_TABLE <expression> HEADER <header>
+# opconform_add_fuzz_target(NAME <name> OP <op> OP_TABLE <function> HEADER <header>
 #                           LIBRARIES <library>... [ENGINE <link flags>] [SANITIZERS <list>])
 #
 # A libFuzzer binary that fuzzes an OpTable linked into it on one op, judged against
 # opconform's reference exactly as `opconform validate` judges (FUZZING.md, "Fuzzing your own
-# kernels"). OP_TABLE is a C++ expression of type `const opconform::OpTable&` declared by
-# HEADER (e.g. mykernels::op_table()); LIBRARIES provide it. Needs clang.
+# kernels"). OP_TABLE names a function without arguments returning `const opconform::OpTable&`,
+# declared by HEADER (e.g. mykernels::op_table); LIBRARIES provide it. Needs clang.
 #  - By default the binary links -fsanitize=fuzzer and is built with SANITIZERS (default
 #    address,undefined). libFuzzer sees the branches of whatever was compiled with
 #    -fsanitize=fuzzer-no-link: build your kernels' library with it, and the same sanitizers.
@@ -45,7 +45,7 @@ endfunction()
 #    ENGINE $ENV{LIB_FUZZING_ENGINE}: the binary links that and adds no flags of its own.
 #
 #   opconform_add_fuzz_target(NAME mykernels_fuzz_dynamic_stitch OP DynamicStitch
-#                             OP_TABLE mykernels::op_table() HEADER op_table.h
+#                             OP_TABLE mykernels::op_table HEADER op_table.h
 #                             LIBRARIES mykernels_op_table)
 #   ./mykernels_fuzz_dynamic_stitch -max_total_time=60 corpus/
 function(opconform_add_fuzz_target)
@@ -79,7 +79,7 @@ function(opconform_add_fuzz_target)
 
 extern "C" int LLVMFuzzerInitialize(int*, char***) {
   setenv("OPCONFORM_FUZZ_OP", "@arg_OP@", /*overwrite=*/0);
-  opconform::fuzz::initialize_from_environment(&(@arg_OP_TABLE@), "@arg_NAME@");
+  opconform::fuzz::initialize_from_environment(&@arg_OP_TABLE@(), "@arg_NAME@");
   return 0;
 }
 
