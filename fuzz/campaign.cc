@@ -328,7 +328,8 @@ int Campaign::main() {
   dicts_ = validator::default_fuzz_dicts_dir();
   if (::access(driver_.c_str(), X_OK) != 0) {
     err_ << "opconform fuzz: no fuzz driver at " << driver_
-         << ": it is built only by a clang + libFuzzer build of opconform (the \"fuzz\" preset; FUZZING.md)\n";
+         << ": it comes with a clang + libFuzzer build of opconform (cmake --preset product-fuzz; FUZZING.md, "
+            "\"Fuzzing your own kernels\")\n";
     return 2;
   }
   if (Status s = load_manifest(); !s.ok()) {

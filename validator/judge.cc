@@ -1,6 +1,7 @@
 #include "opconform/validator/judge.h"
 
 #include <algorithm>
+#include <regex>
 
 #include "opconform/conformance/compare.h"
 #include "opconform/conformance/format.h"
@@ -101,7 +102,10 @@ std::string failure_key(const std::string& detail, bool keep_parentheses = false
 std::string crash_key(const std::string& detail) {
   const std::size_t summary = detail.find("SUMMARY: ");
   if (summary == std::string::npos) return failure_key(detail, true);
-  return blank_numbers(first_line(detail.substr(summary + 9)).substr(0, 200));
+  // "(/lib/libx.so.22+0x1416e2) (BuildId: 1323...)": the library stays, the rest varies by build.
+  static const std::regex build_id(R"( ?\(BuildId: [0-9a-fA-F]+\))");
+  const std::string line = std::regex_replace(first_line(detail.substr(summary + 9)), build_id, "");
+  return blank_numbers(line.substr(0, 200));
 }
 
 // The key of a comparison failure: for outputs, the first differing output and how it differs;

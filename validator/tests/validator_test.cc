@@ -425,6 +425,8 @@ TEST(Judge, SanitizerCrashKeyedBySummary) {
   EXPECT_EQ(a, b);
   EXPECT_NE(a, other);
   EXPECT_EQ(judge(c, crash_with("no report"), {}).key, "the implementation exited with status #");
+  EXPECT_EQ(judge(c, crash_with("SUMMARY: AddressSanitizer: FPE (/lib/libarmnn.so.22+0x1416e2) (BuildId: 1323a5) in f\n"), {}).key,
+            "AddressSanitizer: FPE (/lib/libarmnn.so.#+0x#) in f");
 }
 
 }  // namespace
