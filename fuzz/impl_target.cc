@@ -2,6 +2,7 @@
 
 #include <elf.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +13,7 @@
 #include "opconform/conformance/format.h"
 #include "opconform/conformance/run.h"
 #include "opconform/conformance/unspecified.h"
+#include "opconform/dtype.h"
 #include "opconform/fuzz/case_codec.h"
 #include "opconform/fuzz/differential.h"
 #include "opconform/reference/op_table.h"
@@ -132,7 +134,31 @@ bool has_coverage_counters(const std::string& path) {
   return false;
 }
 
-void initialize_from_environment(const OpTable* table, const char* table_name) {
+namespace {
+
+// "float32,int32" -> the manifest's dtype mask (OpCaps::dtypes).
+std::uint64_t dtype_mask(const std::string& names) {
+  std::uint64_t mask = 0;
+  std::size_t start = 0;
+  while (start <= names.size()) {
+    const std::size_t comma = std::min(names.find(',', start), names.size());
+    const std::string name = names.substr(start, comma - start);
+    const std::optional<DType> dtype = dtype_from_name(name);
+    if (!dtype) setting_error("unknown dtype \"" + name + "\" in the table's dtypes \"" + names + "\"");
+    mask |= std::uint64_t{1} << static_cast<int>(*dtype);
+    start = comma + 1;
+  }
+  return mask;
+}
+
+}  // namespace
+
+void initialize_from_environment(const OpTable* table, const char* table_name, const char* dtypes) {
+  // An OpenMP implementation's idle workers sleep at once instead of spinning for 200 ms after
+  // each parallel region: an input takes about a millisecond, so spinning workers held the other
+  // core and DynamicPartition ran at a third of its rate. libomp reads the variable at its first
+  // OpenMP call, after this; a value the caller set wins.
+  setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
   ImplUnderTest& impl = current();
   const char* op_text = std::getenv("OPCONFORM_FUZZ_OP");
   if (op_text == nullptr || *op_text == '\0') setting_error("set OPCONFORM_FUZZ_OP to the op to fuzz (e.g. DynamicStitch)");
@@ -142,6 +168,8 @@ void initialize_from_environment(const OpTable* table, const char* table_name) {
   std::string coverage;
   if (table != nullptr) {
     impl = in_process(*table, table_name);
+    if (dtypes != nullptr && *dtypes != '\0')
+      for (validator::OpCaps& caps : impl.manifest.ops) caps.dtypes = dtype_mask(dtypes);
     coverage = "libFuzzer sees the coverage of whatever this binary compiled with -fsanitize=fuzzer-no-link";
   } else {
     const char* path = std::getenv("OPCONFORM_FUZZ_IMPL");

@@ -37,9 +37,15 @@ struct Entry {
 constexpr int kSlots = 8192;
 Entry g_entries[kSlots];
 std::atomic<int> g_used{0};  // slots [0, g_used) may be live
+std::atomic<int> g_next{0};  // where the search for a free slot starts: after the last one taken,
+                             // so a call with thousands of outputs does not rescan the taken ones
+std::atomic<int> g_live{0};  // slots taken; at kSlots a new buffer is not searched a slot for
 
 int register_buffer(const Entry& e, std::string_view label) {
-  for (int i = 0; i < kSlots; ++i) {
+  if (g_live.load() >= kSlots) return -1;
+  const int start = g_next.load();
+  for (int k = 0; k < kSlots; ++k) {
+    const int i = (start + k) % kSlots;
     if (g_entries[i].live.load()) continue;
     Entry& slot = g_entries[i];
     slot.low = e.low, slot.high = e.high, slot.open_low = e.open_low, slot.open_high = e.open_high;
@@ -48,6 +54,8 @@ int register_buffer(const Entry& e, std::string_view label) {
     std::memcpy(slot.label, label.data(), n);
     slot.label[n] = '\0';
     slot.live.store(true);
+    ++g_live;
+    g_next.store((i + 1) % kSlots);
     int used = g_used.load();
     while (used < i + 1 && !g_used.compare_exchange_weak(used, i + 1)) {
     }
@@ -158,7 +166,10 @@ std::unique_ptr<GuardedBuffer> GuardedBuffer::make(std::size_t size, std::uint8_
 }
 
 GuardedBuffer::~GuardedBuffer() {
-  if (slot_ >= 0) g_entries[slot_].live.store(false);
+  if (slot_ >= 0) {
+    g_entries[slot_].live.store(false);
+    --g_live;
+  }
   ::munmap(base_, mapped_);
 }
 

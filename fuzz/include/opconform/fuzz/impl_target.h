@@ -54,9 +54,11 @@ bool has_coverage_counters(const std::string& path);
 
 // Sets up the target from the environment: $OPCONFORM_FUZZ_OP (required: "DynamicStitch" or
 // "dynamic_stitch"), $OPCONFORM_FUZZ_PROFILE (optional), and $OPCONFORM_FUZZ_IMPL (a plug-in;
-// ignored when `table` is given). Prints what is fuzzed, and whether libFuzzer sees the
+// ignored when `table` is given). For a table, `dtypes` lists the data dtypes T it supports
+// ("float32,int32"; null or empty: all): cases of other T are skipped, as validate skips cases
+// outside a plug-in's manifest. Prints what is fuzzed, and whether libFuzzer sees the
 // implementation's coverage, on stderr. Exits with status 2 and a message on a bad setting.
-void initialize_from_environment(const OpTable* table, const char* table_name);
+void initialize_from_environment(const OpTable* table, const char* table_name, const char* dtypes = nullptr);
 
 // One fuzz input through the implementation set up above. Returns -1 (libFuzzer: do not add
 // to the corpus) when the bytes do not decode or the case lies outside the manifest.
