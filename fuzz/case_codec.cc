@@ -504,7 +504,10 @@ constexpr const char* kHarnessNames[kNumHarnesses] = {
 }  // namespace
 
 std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t size) {
-  Decoder decoder(data, size);
+  // An empty file read into a vector has no storage: FuzzedDataProvider copies from `data` even
+  // for zero bytes, and memcpy from a null pointer is undefined.
+  static constexpr std::uint8_t kNoBytes = 0;
+  Decoder decoder(size == 0 ? &kNoBytes : data, size);
   FuzzCase fc;
   fc.c.op = op;
   decoder.options(fc.options);

@@ -55,6 +55,14 @@ TEST(ImplTargetDeathTest, BrokenKernelIsAFindingWithItsSignature) {
                "ERROR: opconform finding: DynamicStitch (error-mismatch|value-vs-error): ");
 }
 
+// An empty input (libFuzzer saves one when the empty case fails) becomes a vector; the empty
+// file's bytes come without storage (a null pointer), which the decoder must not copy from.
+TEST(ImplTarget, EmptyInputBecomesAVector) {
+  conformance::Case c;
+  EXPECT_TRUE(fuzz_to_vector(Harness::kDynamicPartition, {}, "crash-empty", &c).ok());
+  EXPECT_EQ(c.op, Op::kDynamicPartition);
+}
+
 TEST(ImplTarget, OpsTheTableLacksAreRefused) {
   OpTable partial = optimized::op_table();
   partial.sparse_concat = nullptr;
