@@ -4,7 +4,6 @@
 #include <memory>
 
 #include "opconform/fuzz/campaign.h"
-#include "opconform/validator/validate.h"
 #include "arguments.h"
 #include "validate_command.h"
 
@@ -40,14 +39,9 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one finding (default 200)")
       ->check(whole_number(0, 1000000));
   cmd->callback([options, ops, &exit_code] {
-    for (const std::string& name : *ops) {
-      const std::optional<Op> op = validator::parse_op_name(name);
-      if (!op) {
-        std::cerr << "error: --ops: unknown op \"" << name << "\"\n";
-        exit_code = 2;
-        return;
-      }
-      options->ops.push_back(*op);
+    if (!parse_ops_option(*ops, &options->ops)) {
+      exit_code = 2;
+      return;
     }
     options->replay_command = validate_command_line();
     exit_code = fuzz::run_campaign(*options, std::cout, std::cerr);

@@ -37,6 +37,18 @@ int run_and_propagate_interrupt(const validator::ValidateOptions& options) {
 
 }  // namespace
 
+bool parse_ops_option(const std::vector<std::string>& names, std::vector<Op>* ops) {
+  for (const std::string& name : names) {
+    const std::optional<Op> op = validator::parse_op_name(name);
+    if (!op) {
+      std::cerr << "error: --ops: unknown op \"" << name << "\"\n";
+      return false;
+    }
+    ops->push_back(*op);
+  }
+  return true;
+}
+
 std::string validate_command_line() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -96,14 +108,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one failure")
       ->check(whole_number(0, 1000000));
   cmd->callback([options, ops, seed, seed_option, no_corpus, &exit_code] {
-    for (const std::string& name : *ops) {
-      const std::optional<Op> op = validator::parse_op_name(name);
-      if (!op) {
-        std::cerr << "error: --ops: unknown op \"" << name << "\"\n";
-        exit_code = 2;
-        return;
-      }
-      options->ops.push_back(*op);
+    if (!parse_ops_option(*ops, &options->ops)) {
+      exit_code = 2;
+      return;
     }
     if (seed_option->count() > 0) options->seed = *seed;
     options->run_corpus = !*no_corpus;

@@ -7,6 +7,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "opconform/ops.h"
+
 namespace opconform::tools {
 
 // Adds the subcommand; when it runs, exit_code becomes 0 (all passed), 1 (a case failed) or
@@ -16,6 +18,10 @@ void add_validate_command(CLI::App& app, int& exit_code);
 
 // "<this executable, absolute> validate": what a printed replay command starts with.
 std::string validate_command_line();
+
+// --ops names ("SpaceToBatchND" or "space_to_batch_nd") into *ops; false, after printing
+// the usage error, on an unknown name.
+bool parse_ops_option(const std::vector<std::string>& names, std::vector<Op>* ops);
 
 // `opconform run --impl <lib.so | exec:COMMAND>`: the vectors under `paths` (files or folders;
 // empty: the bundled corpus) through the validator, as `validate --replay` runs them. Returns
