@@ -117,16 +117,22 @@ void count_findings(const fs::path& dir, const std::set<fs::path>& known, OpStat
   }
 }
 
-// The bundled vectors of `op` as inputs of its harness, into an empty corpus folder.
-int seed_corpus(Op op, const fs::path& corpus) {
-  const conformance::VectorFiles found = conformance::find_vector_files({validator::default_vectors_dir()});
+// The bundled vectors that load, each with its file's stem.
+std::vector<std::pair<std::string, conformance::Case>> bundled_vectors() {
+  std::vector<std::pair<std::string, conformance::Case>> out;
+  for (const std::string& file : conformance::find_vector_files({validator::default_vectors_dir()}).files)
+    if (conformance::Case c; conformance::load_case_file(file, &c).ok())
+      out.emplace_back(fs::path(file).stem().string(), std::move(c));
+  return out;
+}
+
+// The vectors of `op` as inputs of its harness, into an empty corpus folder.
+int seed_corpus(Op op, const std::vector<std::pair<std::string, conformance::Case>>& vectors, const fs::path& corpus) {
   int written = 0;
-  for (const std::string& file : found.files) {
-    conformance::Case c;
+  for (const auto& [stem, c] : vectors) {
     std::vector<std::uint8_t> bytes;
-    if (!conformance::load_case_file(file, &c).ok() || c.op != op) continue;
-    if (!vector_to_fuzz(c, ExecOptions{}, &bytes).ok()) continue;
-    std::ofstream(corpus / ("seed-" + fs::path(file).stem().string()), std::ios::binary)
+    if (c.op != op || !vector_to_fuzz(c, ExecOptions{}, &bytes).ok()) continue;
+    std::ofstream(corpus / ("seed-" + stem), std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     ++written;
   }
@@ -153,6 +159,7 @@ class Campaign {
   validator::Manifest manifest_;
   std::vector<OpStats> stats_;
   std::vector<std::string> raw_findings_;
+  std::vector<std::pair<std::string, conformance::Case>> vectors_;  // the bundled ones, for seeds
   bool tty_ = false;
   double last_progress_ = 0;
   bool interrupted_ = false;
@@ -179,8 +186,10 @@ bool Campaign::fuzz_op(OpStats* s) {
   const fs::path corpus = op_dir / "corpus", artifacts = op_dir / "artifacts";
   fs::create_directories(corpus);
   fs::create_directories(artifacts);
-  if (fs::is_empty(corpus) && o_.seed_from_vectors)
-    out_ << "  " << op_name(s->op) << ": " << seed_corpus(s->op, corpus) << " seeds from the bundled vectors\n";
+  if (fs::is_empty(corpus) && o_.seed_from_vectors) {
+    if (vectors_.empty()) vectors_ = bundled_vectors();  // read once for all the ops
+    out_ << "  " << op_name(s->op) << ": " << seed_corpus(s->op, vectors_, corpus) << " seeds from the bundled vectors\n";
+  }
   const std::vector<fs::path> earlier = finding_inputs(artifacts);  // from earlier campaigns
   const std::set<fs::path> known(earlier.begin(), earlier.end());
 
