@@ -18,11 +18,11 @@ The table in bench/RESULTS.md is exactly what this prints for the raw files kept
 """
 
 import argparse
-import gzip
-import json
 import statistics
 import sys
 from collections import defaultdict
+
+from benchjson import iterations, paired
 
 # Single-thread median ratio targets; cases without one print "-".
 TARGETS = {
@@ -74,8 +74,6 @@ SHORT_OP = {"SpaceToBatchND": "S2B", "BatchToSpaceND": "B2S", "DynamicStitch": "
 SPEEDUP_TARGET = 1.6  # two threads vs one, wherever one thread is below 0.9 of memcpy
 SPEEDUP_NEEDED_BELOW = 0.9
 
-UNIT_TO_MS = {"ns": 1e-6, "us": 1e-3, "ms": 1.0, "s": 1e3}
-
 
 OP_ORDER = ["SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "DynamicPartition", "SparseConcat"]
 ROW_SIZE_ORDER = ["16Mx4B", "256Kx256B", "16Kx4KiB"]
@@ -90,48 +88,19 @@ def row_order(op, case):
     return op_rank, target_rank, size_rank, case
 
 
-def parse_name(name):
-    """'<Op>/<case>/<impl>[/threads:N][/real_time]' -> (op, case, impl, threads) or None."""
-    parts = [p for p in name.split("/") if p != "real_time"]
-    if len(parts) < 3:
-        return None
-    op, case, impl = parts[0], parts[1], parts[2]
-    threads = None
-    for p in parts[3:]:
-        if p.startswith("threads:"):
-            threads = int(p.split(":", 1)[1])
-    if impl == "optimized" and threads is None:
-        return None
-    return op, case, impl, threads
-
-
 def load(paths, clock):
     """({(op, case): {(impl, threads): {(file, repetition): milliseconds}}},
         {(op, case): {(impl, threads): worst peak_extra_pct}})"""
     runs = defaultdict(lambda: defaultdict(dict))
     peaks = defaultdict(dict)
-    for file_index, path in enumerate(paths):
-        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-            data = json.load(f)
-        for b in data.get("benchmarks", []):
-            if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
-                continue
-            parsed = parse_name(b.get("run_name", b["name"]))
-            if parsed is None:
-                continue
-            op, case, impl, threads = parsed
-            ms = b[clock + "_time"] * UNIT_TO_MS[b.get("time_unit", "ns")]
-            key = (file_index, b.get("repetition_index", 0))
-            runs[(op, case)][(impl, threads)][key] = ms
-            if "peak_extra_pct" in b:
-                worst = peaks[(op, case)].get((impl, threads), float("-inf"))
-                peaks[(op, case)][(impl, threads)] = max(worst, b["peak_extra_pct"])
+    for key, (op, case, impl, threads), ns, b in iterations(paths, clock):
+        if impl == "optimized" and threads is None:
+            continue
+        runs[(op, case)][(impl, threads)][key] = ns * 1e-6
+        if "peak_extra_pct" in b:
+            worst = peaks[(op, case)].get((impl, threads), float("-inf"))
+            peaks[(op, case)][(impl, threads)] = max(worst, b["peak_extra_pct"])
     return runs, peaks
-
-
-def paired(a, b):
-    """a[k] / b[k] for the repetitions both hold."""
-    return [a[k] / b[k] for k in sorted(a.keys() & b.keys()) if b[k] > 0]
 
 
 def summary(values):

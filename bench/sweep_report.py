@@ -16,8 +16,6 @@ time other processes held the core.
 """
 
 import argparse
-import gzip
-import json
 import os
 import shutil
 import statistics
@@ -25,11 +23,12 @@ import subprocess
 import sys
 from collections import defaultdict
 
+from benchjson import iterations, paired
+
 OPS = ["SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "ParallelDynamicStitch", "DynamicPartition",
        "SparseConcat"]
 SHORT = {"SpaceToBatchND": "S2B", "BatchToSpaceND": "B2S", "DynamicStitch": "Stitch",
          "ParallelDynamicStitch": "PStitch", "DynamicPartition": "Partition", "SparseConcat": "SparseConcat"}
-UNIT_TO_NS = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -44,25 +43,10 @@ def size_label(n):
 def load(paths, clock="real"):
     """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
-    for file_index, path in enumerate(paths):
-        with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
-            data = json.load(f)
-        for b in data.get("benchmarks", []):
-            if b.get("run_type", "iteration") != "iteration" or b.get("error_occurred"):
-                continue
-            parts = [p for p in b.get("run_name", b["name"]).split("/") if p != "real_time"]
-            if len(parts) < 3 or parts[2] not in ("optimized", "memcpy"):
-                continue
-            op, case, impl = parts[0], parts[1], parts[2]
-            threads = next((int(p.split(":")[1]) for p in parts[3:] if p.startswith("threads:")), None)
-            size = int(case.split("B_", 1)[0])
-            ns = b[clock + "_time"] * UNIT_TO_NS[b.get("time_unit", "ns")]
-            runs[(op, size)][(impl, threads)][(file_index, b.get("repetition_index", 0))] = ns
+    for key, (op, case, impl, threads), ns, _ in iterations(paths, clock):
+        if impl in ("optimized", "memcpy"):
+            runs[(op, int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
     return runs
-
-
-def paired(a, b):
-    return [a[k] / b[k] for k in sorted(a.keys() & b.keys()) if b[k] > 0]
 
 
 def ratio(value):
