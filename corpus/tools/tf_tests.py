@@ -25,6 +25,8 @@ import re
 import struct
 import sys
 
+from make_vectors import FOLDER as OP_FOLDER  # op -> corpus/vectors/<folder>
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # corpus/
 
 # ---------------------------------------------------------------------------------------------
@@ -57,14 +59,6 @@ FILES = {
         "tensorflow/compiler/tests/dynamic_stitch_test.py", "0304934138cb"),
 }
 
-OP_FOLDER = {
-    "SpaceToBatchND": "space_to_batch_nd",
-    "BatchToSpaceND": "batch_to_space_nd",
-    "DynamicStitch": "dynamic_stitch",
-    "ParallelDynamicStitch": "parallel_dynamic_stitch",
-    "DynamicPartition": "dynamic_partition",
-    "SparseConcat": "sparse_concat",
-}
 
 # ---------------------------------------------------------------------------------------------
 # Tensors and their exact JSON elements.
@@ -401,6 +395,25 @@ DIRECT_CASES = [
 ]
 
 
+def space_to_batch_nd_small_cases(nd_pair):
+    """The small SpaceToBatchNDTest cases that the kernel test and the XLA test both hold, with
+    the same names and values: nd_pair(name, x, block, pads, y, variant="")."""
+    nd_pair("testZeroBlockDimsZeroRemainingDims", [1, 2], [], [], [1, 2])
+    one = [[1, 2], [3, 4]]
+    nd_pair("testZeroBlockDimsOneRemainingDim", one, [], [], one, variant="M0")
+    nd_pair("testZeroBlockDimsOneRemainingDim", one, [1], [[0, 0]], one, variant="M1")
+    two = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
+    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [], [], two, variant="M0")
+    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1], [[0, 0]], two, variant="M1")
+    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1, 1], [[0, 0], [0, 0]], two,
+            variant="M2")
+    nd_pair("testOneBlockDimZeroRemainingDims", [[1, 2, 3], [4, 5, 6]], [2], [[1, 0]],
+            [[0, 2], [0, 5], [1, 3], [4, 6]])
+    nd_pair("testOneBlockDimOneRemainingDim",
+            [[[1, 11], [2, 21], [3, 31]], [[4, 41], [5, 51], [6, 61]]], [2], [[1, 0]],
+            [[[0, 0], [2, 21]], [[0, 0], [5, 51]], [[1, 11], [3, 31]], [[4, 41], [6, 61]]])
+
+
 def spacetobatch_op_test():
     f = "spacetobatch_op_test.py"
     pad0 = [[0, 0], [0, 0]]
@@ -450,20 +463,7 @@ def spacetobatch_op_test():
         s2b_pair(f, "SpaceToBatchNDTest." + name, "float32", x, block, pads, y,
                  block_dtype=dt, pads_dtype=dt, variant=variant, **kw)
 
-    nd_pair("testZeroBlockDimsZeroRemainingDims", [1, 2], [], [], [1, 2])
-    one = [[1, 2], [3, 4]]
-    nd_pair("testZeroBlockDimsOneRemainingDim", one, [], [], one, variant="M0")
-    nd_pair("testZeroBlockDimsOneRemainingDim", one, [1], [[0, 0]], one, variant="M1")
-    two = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
-    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [], [], two, variant="M0")
-    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1], [[0, 0]], two, variant="M1")
-    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1, 1], [[0, 0], [0, 0]], two,
-            variant="M2")
-    nd_pair("testOneBlockDimZeroRemainingDims", [[1, 2, 3], [4, 5, 6]], [2], [[1, 0]],
-            [[0, 2], [0, 5], [1, 3], [4, 6]])
-    nd_pair("testOneBlockDimOneRemainingDim",
-            [[[1, 11], [2, 21], [3, 31]], [[4, 41], [5, 51], [6, 61]]], [2], [[1, 0]],
-            [[[0, 0], [2, 21]], [[0, 0], [5, 51]], [[1, 11], [3, 31]], [[4, 41], [6, 61]]])
+    space_to_batch_nd_small_cases(nd_pair)
 
     # testDirect: input np.arange(prod(shape)) (float32); TensorFlow's expectation is a NumPy
     # transcription of the documented pad/reshape/transpose/reshape; here: the spec's formula.
@@ -1169,20 +1169,7 @@ def compiler_spacetobatch_op_test():
                  block_dtype=dt, pads_dtype=dt, variant=variant, **kw)
         partial(f, "SpaceToBatchNDTest." + name, XLA_TYPES)
 
-    nd_pair("testZeroBlockDimsZeroRemainingDims", [1, 2], [], [], [1, 2])
-    one = [[1, 2], [3, 4]]
-    nd_pair("testZeroBlockDimsOneRemainingDim", one, [], [], one, variant="M0")
-    nd_pair("testZeroBlockDimsOneRemainingDim", one, [1], [[0, 0]], one, variant="M1")
-    two = [[[1, 2], [3, 4]], [[5, 6], [7, 8]]]
-    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [], [], two, variant="M0")
-    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1], [[0, 0]], two, variant="M1")
-    nd_pair("testZeroBlockDimsTwoRemainingDims", two, [1, 1], [[0, 0], [0, 0]], two,
-            variant="M2")
-    nd_pair("testOneBlockDimZeroRemainingDims", [[1, 2, 3], [4, 5, 6]], [2], [[1, 0]],
-            [[0, 2], [0, 5], [1, 3], [4, 6]])
-    nd_pair("testOneBlockDimOneRemainingDim",
-            [[[1, 11], [2, 21], [3, 31]], [[4, 41], [5, 51], [6, 61]]], [2], [[1, 0]],
-            [[[0, 0], [2, 21]], [[0, 0], [5, 51]], [[1, 11], [3, 31]], [[4, 41], [6, 61]]])
+    space_to_batch_nd_small_cases(nd_pair)
     for i, (shape, block, pads) in enumerate(DIRECT_CASES):
         x = list(range(math.prod(shape)))
         y_shape, y = s2b_formula(shape, x, block, pads)
@@ -1225,7 +1212,7 @@ Rules followed:
   index formula (`s2b_formula`/`b2s_formula` in the generator, checked against every literal
   case of both ops first); never from our kernels.
 - TensorFlow's tests assert an exception type or a substring; the exact message is the spec's
-  (`docs/contract/`), and the generator checks that each asserted substring is inside it.
+  (`../docs/contract/`), and the generator checks that each asserted substring is inside it.
 - A case stated by several tests (e.g. a TFLite `...ConstTest` and `...DynamicTest`, or the
   same data in the C++ and Python tests) is one file carrying every test's tag.
 - dtypes: Python ints are int32, `np.array` of Python ints is int64, the v1 wrappers
