@@ -106,4 +106,16 @@ std::string shortest_decimal(std::uint64_t bits, FloatFormat f) {
   return std::string(buffer, std::to_chars(buffer, buffer + sizeof buffer, value).ptr);
 }
 
+std::string float_spelling(std::uint64_t bits, FloatFormat f) {
+  if (is_nan_bits(bits, f)) {
+    if (bits == canonical_nan_bits(f)) return "nan";
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex = "0x";
+    for (int shift = f.width() - 4; shift >= 0; shift -= 4) hex += kHex[(bits >> shift) & 0xf];
+    return hex;
+  }
+  if (is_inf_bits(bits, f)) return (bits >> (f.width() - 1)) ? "-inf" : "inf";
+  return shortest_decimal(bits, f);
+}
+
 }  // namespace opconform::conformance

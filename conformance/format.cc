@@ -9,16 +9,10 @@ namespace opconform::conformance {
 
 namespace {
 
+// As the vector format spells it, a non-canonical NaN as "nan(0x...)".
 std::string float_text(std::uint64_t bits, FloatFormat f) {
-  if (is_nan_bits(bits, f)) {
-    if (bits == canonical_nan_bits(f)) return "nan";
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex = "nan(0x";
-    for (int shift = f.width() - 4; shift >= 0; shift -= 4) hex += kHex[(bits >> shift) & 0xf];
-    return hex + ")";
-  }
-  if (is_inf_bits(bits, f)) return (bits >> (f.width() - 1)) ? "-inf" : "inf";
-  return shortest_decimal(bits, f);
+  const std::string spelling = float_spelling(bits, f);
+  return is_nan_bits(bits, f) && spelling != "nan" ? "nan(" + spelling + ")" : spelling;
 }
 
 std::string string_text(const std::string& bytes) {

@@ -123,16 +123,10 @@ std::string integer_token(__int128 v) {
   return (v > kExact || v < -kExact) ? "\"" + digits + "\"" : digits;
 }
 
+// A JSON number when finite, else the spelling as a JSON string.
 std::string float_token(std::uint64_t bits, FloatFormat f) {
-  if (is_nan_bits(bits, f)) {
-    if (bits == canonical_nan_bits(f)) return "\"nan\"";
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex = "\"0x";
-    for (int shift = f.width() - 4; shift >= 0; shift -= 4) hex += kHex[(bits >> shift) & 0xf];
-    return hex + "\"";
-  }
-  if (is_inf_bits(bits, f)) return (bits >> (f.width() - 1)) ? "\"-inf\"" : "\"inf\"";
-  return shortest_decimal(bits, f);
+  const std::string spelling = float_spelling(bits, f);
+  return is_nan_bits(bits, f) || is_inf_bits(bits, f) ? "\"" + spelling + "\"" : spelling;
 }
 
 std::string string_token(const std::string& bytes) {

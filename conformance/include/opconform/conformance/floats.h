@@ -39,4 +39,9 @@ std::uint64_t canonical_nan_bits(FloatFormat format);
 // "-0.0" for negative zero. Precondition: `bits` is finite.
 std::string shortest_decimal(std::uint64_t bits, FloatFormat format);
 
+// The vector format's spelling of `bits`, without quotes: "nan" for the canonical quiet NaN,
+// "0x" + the bits in lowercase hex (width / 4 digits) for any other NaN, "inf", "-inf", else
+// shortest_decimal.
+std::string float_spelling(std::uint64_t bits, FloatFormat format);
+
 }  // namespace opconform::conformance
