@@ -111,7 +111,9 @@ Outcome run(const OpTable& table, const char* name, const Case& c, const ExecOpt
 
 }  // namespace
 
-Outcome run_case(const OpTable& table, const Case& c, ExecOptions options) {
+Outcome run_case(const OpTable& table, const Case& c, const Knobs& knobs) {
+  ExecOptions options;
+  static_cast<Knobs&>(options) = knobs;
   options.memory_limit_bytes = c.memory_limit;
   const char* name = table.name ? table.name : "implementation";
   try {

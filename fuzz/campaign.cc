@@ -131,7 +131,7 @@ int seed_corpus(Op op, const std::vector<std::pair<std::string, conformance::Cas
   int written = 0;
   for (const auto& [stem, c] : vectors) {
     std::vector<std::uint8_t> bytes;
-    if (c.op != op || !vector_to_fuzz(c, ExecOptions{}, &bytes).ok()) continue;
+    if (c.op != op || !vector_to_fuzz(c, Knobs{}, &bytes).ok()) continue;
     std::ofstream(corpus / ("seed-" + stem), std::ios::binary)
         .write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     ++written;

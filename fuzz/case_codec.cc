@@ -200,14 +200,14 @@ class Decoder {
   Decoder(const std::uint8_t* data, std::size_t size) : in_(data, size) {}
   bool ok() const { return ok_; }
 
-  void options(ExecOptions& o) {
+  void knobs(Knobs& o, std::int64_t& memory_limit) {
     const std::uint8_t threads = in_.u8();
     o.num_threads = threads % (kMaxThreads + 1);
     o.streaming_min_bytes = threads < kWide ? 0 : 1;
     const std::uint8_t tile = in_.u8();
     o.tile_bytes = tile < kTileWide ? kTileChoices[tile % 8] : up_to(in_.u64(), kMaxTileBytes);
     const std::uint8_t limit = in_.u8();
-    o.memory_limit_bytes = limit < kWide ? kDefaultFuzzMemoryLimit : up_to(in_.u64(), kMaxFuzzMemoryLimit);
+    memory_limit = limit < kWide ? kDefaultFuzzMemoryLimit : up_to(in_.u64(), kMaxFuzzMemoryLimit);
   }
   void length(std::size_t& n) { n = in_.u8() % (kMaxListLength + 1); }
   void length_like(std::size_t& n, std::size_t like) {
@@ -280,7 +280,7 @@ class Encoder {
   const std::string& error() const { return error_; }
   std::vector<std::uint8_t> bytes() const { return out_.bytes(); }
 
-  void options(ExecOptions& o) {
+  void knobs(const Knobs& o, std::int64_t memory_limit) {
     const auto threads = static_cast<std::uint8_t>(std::clamp(o.num_threads, 0, kMaxThreads));
     out_.u8(o.streaming_min_bytes > 0 ? kWide + threads : threads);
     const std::int64_t tile = std::clamp<std::int64_t>(o.tile_bytes, 0, kMaxTileBytes);
@@ -292,8 +292,8 @@ class Encoder {
       out_.u64(static_cast<std::uint64_t>(tile));
     }
     // A limit above the harness's cap (a vector's default 4 GiB) becomes the harness default.
-    const std::int64_t limit = o.memory_limit_bytes > kMaxFuzzMemoryLimit ? kDefaultFuzzMemoryLimit
-                                                                          : std::max<std::int64_t>(o.memory_limit_bytes, 0);
+    const std::int64_t limit = memory_limit > kMaxFuzzMemoryLimit ? kDefaultFuzzMemoryLimit
+                                                                  : std::max<std::int64_t>(memory_limit, 0);
     if (limit == kDefaultFuzzMemoryLimit) {
       out_.u8(0);
     } else {
@@ -503,6 +503,10 @@ constexpr const char* kHarnessNames[kNumHarnesses] = {
 
 }  // namespace
 
+std::int64_t capped_memory_limit(std::int64_t limit) {
+  return std::clamp<std::int64_t>(limit, 0, kMaxFuzzMemoryLimit);
+}
+
 std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t size) {
   // An empty file read into a vector has no storage: FuzzedDataProvider copies from `data` even
   // for zero bytes, and memcpy from a null pointer is undefined.
@@ -510,14 +514,13 @@ std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t
   Decoder decoder(size == 0 ? &kNoBytes : data, size);
   FuzzCase fc;
   fc.c.op = op;
-  decoder.options(fc.options);
-  fc.c.memory_limit = fc.options.memory_limit_bytes;
+  decoder.knobs(fc.knobs, fc.c.memory_limit);
   layout(decoder, fc.c);
   if (!decoder.ok()) return std::nullopt;
   return fc;
 }
 
-Status encode_case(const Case& c, const ExecOptions& options, std::vector<std::uint8_t>* bytes) {
+Status encode_case(const Case& c, const Knobs& knobs, std::vector<std::uint8_t>* bytes) {
   const conformance::OpSignature& signature = conformance::op_signature(c.op);
   for (const conformance::Slot& slot : signature.inputs) {
     auto it = c.inputs.find(std::string(slot.name));
@@ -529,9 +532,7 @@ Status encode_case(const Case& c, const ExecOptions& options, std::vector<std::u
 
   Encoder encoder;
   Case copy = c;  // the layout may touch containers; tensors are only read
-  ExecOptions o = options;
-  o.memory_limit_bytes = c.memory_limit;
-  encoder.options(o);
+  encoder.knobs(knobs, c.memory_limit);
   layout(encoder, copy);
   if (!encoder.ok()) return invalid_argument("the harness format cannot express ", encoder.error());
 

@@ -5,7 +5,7 @@
 #include "opconform/conformance/format.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/fuzz/differential.h"
-#include "opconform/fuzz/harness.h"
+#include "opconform/fuzz/harness_bodies.h"
 #include "opconform/reference/op_table.h"
 
 namespace opconform::fuzz {
@@ -24,15 +24,14 @@ Status harness_case(Harness harness, std::span<const std::uint8_t> bytes, FuzzCa
   if (!fills_within_bounds(text)) return invalid_argument("the vector's fill tensors are over the harness's bounds");
   FuzzCase fc;
   OPCONFORM_RETURN_IF_ERROR(conformance::parse_case(text, "fuzz-input", &fc.c));
-  fc.c.memory_limit = std::clamp<std::int64_t>(fc.c.memory_limit, 0, kMaxFuzzMemoryLimit);
-  fc.options.memory_limit_bytes = fc.c.memory_limit;
+  fc.c.memory_limit = capped_memory_limit(fc.c.memory_limit);
   *out = std::move(fc);
   return Status();
 }
 
 }  // namespace
 
-Status vector_to_fuzz(const conformance::Case& c, const ExecOptions& knobs, std::vector<std::uint8_t>* bytes) {
+Status vector_to_fuzz(const conformance::Case& c, const Knobs& knobs, std::vector<std::uint8_t>* bytes) {
   return encode_case(c, knobs, bytes);
 }
 
@@ -47,7 +46,7 @@ Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std:
   if (!c.expected.unspecified.empty()) c.tags.push_back("unspecified");
   c.provenance = str_cat("fuzz/", harness_name(harness), " input ", input_name,
                          "; expected = the reference outcome; optimized knobs ",
-                         knobs_string(fc.options));
+                         knobs_string(fc.knobs));
   c.name = std::string(input_name);
   c.source.clear();
   *out = std::move(c);
@@ -57,11 +56,11 @@ Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std:
 Status describe_input(Harness harness, std::span<const std::uint8_t> bytes, std::string* text, bool* agree) {
   FuzzCase fc;
   OPCONFORM_RETURN_IF_ERROR(harness_case(harness, bytes, &fc));
-  const Verdict v = run_differential(fc.c, fc.options);
+  const Verdict v = run_differential(fc.c, fc.knobs);
   conformance::Case shown = fc.c;
   shown.expected = conformance::oracle_expectation(fc.c, v.reference);
   *agree = v.agree;
-  *text = str_cat(conformance::format_case(shown), "\noptimized knobs: ", knobs_string(fc.options),
+  *text = str_cat(conformance::format_case(shown), "\noptimized knobs: ", knobs_string(fc.knobs),
                   " memory_limit=", fc.c.memory_limit,
                   "\nreference:\n", conformance::format_outcome(v.reference, "  "),
                   "\noptimized:\n", conformance::format_outcome(v.optimized, "  "),

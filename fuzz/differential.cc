@@ -64,11 +64,11 @@ std::vector<std::string> lines(const std::string& text) {
 
 }  // namespace
 
-Verdict run_differential(const Case& c, const ExecOptions& options) {
+Verdict run_differential(const Case& c, const Knobs& knobs) {
   const std::int64_t violations_before = guard_violations();
   Verdict v;
   v.reference = conformance::run_case(reference::op_table(), c);
-  v.optimized = conformance::run_case(optimized::op_table(), c, options);
+  v.optimized = conformance::run_case(optimized::op_table(), c, knobs);
   auto finding = [&](std::string why) {
     v.agree = false;
     v.why = std::move(why);
@@ -96,12 +96,12 @@ void enable_buffer_checks() {
   set_buffer_checks(checks);
 }
 
-void report_and_abort(const Case& c, const ExecOptions& options, const Verdict& verdict) {
+void report_and_abort(const Case& c, const Knobs& knobs, const Verdict& verdict) {
   Case shown = c;
   shown.expected = conformance::oracle_expectation(c, verdict.reference);
   std::string out = "\n==== opconform fuzz finding: " + std::string(op_name(c.op)) + " ====\n";
   out += verdict.why + "\n";
-  out += str_cat("optimized knobs: ", knobs_string(options), " memory_limit=", c.memory_limit, "\n");
+  out += str_cat("optimized knobs: ", knobs_string(knobs), " memory_limit=", c.memory_limit, "\n");
   out += "---- case (expected = the reference outcome) ----\n" + conformance::format_case(shown) + "\n";
   const std::vector<std::string> left = lines("reference:\n" + conformance::format_outcome(verdict.reference, "  "));
   const std::vector<std::string> right = lines("optimized:\n" + conformance::format_outcome(verdict.optimized, "  "));

@@ -85,7 +85,7 @@ int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t 
     }
     const std::string harness(harness_name(harness_for_op(c.op)));
     std::vector<std::uint8_t> bytes;
-    if (Status s = vector_to_fuzz(c, ExecOptions{}, &bytes); s.ok()) {
+    if (Status s = vector_to_fuzz(c, Knobs{}, &bytes); s.ok()) {
       write_bytes(corpus / harness / name, bytes);
       ++written[harness];
     } else {
@@ -94,7 +94,7 @@ int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t 
       codec_bugs += s.code() == Code::kInternal;
     }
     // The sibling op reads the same layout: the case seeds its harness too, as "<folder>.<name>".
-    if (conformance::Case sibling; as_sibling(c, &sibling) && vector_to_fuzz(sibling, ExecOptions{}, &bytes).ok()) {
+    if (conformance::Case sibling; as_sibling(c, &sibling) && vector_to_fuzz(sibling, Knobs{}, &bytes).ok()) {
       const std::string other(harness_name(harness_for_op(sibling.op)));
       write_bytes(corpus / other / (rel.begin()->string() + "." + name), bytes);
       ++written[other];
@@ -112,7 +112,7 @@ int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t 
   return codec_bugs == 0 ? 0 : 1;
 }
 
-int vector_to_fuzz_command(const fs::path& vector_file, const ExecOptions& knobs, const fs::path& output) {
+int vector_to_fuzz_command(const fs::path& vector_file, const Knobs& knobs, const fs::path& output) {
   conformance::Case c;
   std::vector<std::uint8_t> bytes;
   Status s = conformance::load_case_file(vector_file, &c);
@@ -161,7 +161,7 @@ struct Options {
   fs::path vectors = "corpus/vectors", corpus = "corpus", vector_file, input, output;
   std::uintmax_t max_reader_bytes = 16384;
   std::string harness;
-  ExecOptions knobs;
+  Knobs knobs;
   bool streaming = false;
   CLI::App *seed = nullptr, *v2f = nullptr, *f2v = nullptr, *show = nullptr;
 };

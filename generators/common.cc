@@ -16,7 +16,7 @@ void showValue(const GeneratedCase& g, std::ostream& os) {
   if (!g.also_breaks.empty()) os << " (and breaking " << g.also_breaks << ")";
   os << "\n";
   for (const auto& [name, value] : g.c.attrs) os << "  attr " << name << " = " << value << "\n";
-  if (g.c.memory_limit != conformance::kDefaultMemoryLimit)
+  if (g.c.memory_limit != kDefaultMemoryLimit)
     os << "  memory_limit = " << g.c.memory_limit << "\n";
   os << conformance::format_values(g.c.inputs, "  ");
 }

@@ -154,7 +154,7 @@ std::string indent_rest(const std::string& text, const std::string& indent) {
 std::string case_text(const Case& c, const std::string& indent) {
   std::string text;
   for (const auto& [name, value] : c.attrs) text += str_cat(indent, "attr ", name, " = ", value, "\n");
-  if (c.memory_limit != conformance::kDefaultMemoryLimit)
+  if (c.memory_limit != kDefaultMemoryLimit)
     text += str_cat(indent, "memory_limit = ", c.memory_limit, "\n");
   return text + conformance::format_values(c.inputs, indent, 16);
 }

@@ -22,9 +22,9 @@ Status MemoryAccount::request(DType dtype, const Shape& shape) {
   return Status();
 }
 
-std::string knobs_string(const ExecOptions& options) {
-  return str_cat("num_threads=", options.num_threads, " tile_bytes=", options.tile_bytes,
-                 " streaming_min_bytes=", options.streaming_min_bytes);
+std::string knobs_string(const Knobs& knobs) {
+  return str_cat("num_threads=", knobs.num_threads, " tile_bytes=", knobs.tile_bytes,
+                 " streaming_min_bytes=", knobs.streaming_min_bytes);
 }
 
 }  // namespace opconform

@@ -23,7 +23,7 @@ std::vector<std::vector<std::uint8_t>> seeds(Op op) {
     std::vector<std::uint8_t> bytes;
     if (entry.path().extension() != ".json" || !conformance::load_case_file(entry.path(), &c).ok() || c.op != op)
       continue;
-    if (vector_to_fuzz(c, ExecOptions{}, &bytes).ok()) out.push_back(std::move(bytes));
+    if (vector_to_fuzz(c, Knobs{}, &bytes).ok()) out.push_back(std::move(bytes));
   }
   return out;
 }

@@ -11,23 +11,31 @@
 
 namespace opconform {
 
-struct ExecOptions {
-  // Bytes the op's outputs may request in total (64 + elements * width per output).
-  std::int64_t memory_limit_bytes = std::int64_t{4} << 30;
-  // Optimized kernels: worker threads (0: the hardware's count); results never depend on it.
+// Bytes an op's outputs may request in total when the caller names no limit.
+inline constexpr std::int64_t kDefaultMemoryLimit = std::int64_t{4} << 30;
+
+// The optimized kernels' execution knobs (the reference ignores them); results never depend on
+// them. A conformance case carries its memory limit itself, so what runs a case takes these.
+struct Knobs {
+  // Worker threads (0: the hardware's count).
   int num_threads = 0;
-  // Optimized kernels: tile size in bytes for blocked loops (0: the kernel's default).
+  // Tile size in bytes for blocked loops (0: the kernel's default).
   std::int64_t tile_bytes = 0;
-  // Optimized kernels: outputs of at least this many bytes take the kernel's streaming-store
-  // paths where it has them (0: the kernel's default, sized to the machine's caches; 1: every
-  // eligible output). Tests and fuzzers set it to reach those paths on small inputs; results
-  // never depend on it.
+  // Outputs of at least this many bytes take the kernel's streaming-store paths where it has
+  // them (0: the kernel's default, sized to the machine's caches; 1: every eligible output).
+  // Tests and fuzzers set it to reach those paths on small inputs.
   std::int64_t streaming_min_bytes = 0;
+};
+
+// What an op call takes besides its inputs: the knobs and the memory limit.
+struct ExecOptions : Knobs {
+  // Bytes the op's outputs may request in total (64 + elements * width per output).
+  std::int64_t memory_limit_bytes = kDefaultMemoryLimit;
 };
 
 // "num_threads=<n> tile_bytes=<t> streaming_min_bytes=<s>": the optimized kernels' knobs, as
 // failure reports print them.
-std::string knobs_string(const ExecOptions& options);
+std::string knobs_string(const Knobs& knobs);
 
 // Running total of an op's output requests against the limit, outputs in their order:
 //   MemoryAccount account(options.memory_limit_bytes);

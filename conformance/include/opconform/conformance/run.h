@@ -24,10 +24,10 @@ struct Outcome {
   std::vector<TensorAllocation> allocated_on_error;
 };
 
-// Calls the case's op from `table` with the case's inputs and attrs, and
-// options.memory_limit_bytes = c.memory_limit (the other options as given). Never throws: an
+// Calls the case's op from `table` with the case's inputs and attrs, the case's memory limit
+// and `knobs`. Never throws: an
 // exception from the op becomes INTERNAL "<table> <Op> threw: <what>"; a missing function or
 // a case without the op's inputs or attrs becomes INTERNAL too.
-Outcome run_case(const OpTable& table, const Case& c, ExecOptions options = {});
+Outcome run_case(const OpTable& table, const Case& c, const Knobs& knobs = {});
 
 }  // namespace opconform::conformance

@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "opconform/exec.h"
 #include "opconform/ops.h"
 #include "opconform/status.h"
 #include "opconform/tensor.h"
@@ -26,7 +27,6 @@
 namespace opconform::conformance {
 
 inline constexpr std::string_view kFormatName = "opconform-vector/1";
-inline constexpr std::int64_t kDefaultMemoryLimit = std::int64_t{4} << 30;
 
 // One named input or output: a tensor, or a list of tensors for list arguments
 // (DynamicStitch's `indices`, DynamicPartition's `outputs`, ...).
@@ -70,7 +70,7 @@ struct Case {
   Values inputs;
   Expected expected;
   std::vector<Alternative> alternatives;  // only on vectors tagged "deviation" or "quirk"
-  std::int64_t memory_limit = kDefaultMemoryLimit;
+  std::int64_t memory_limit = kDefaultMemoryLimit;  // the only home of a case's limit (run_case)
   std::string profile = "tf-cpu";  // "tf-cpu", "xla" or "tflite"
   std::vector<std::string> tags;
   std::string provenance;

@@ -1,10 +1,10 @@
 // The harness byte format: fuzzer bytes <-> a bounded, structured case of one op.
 //
 //   std::optional<FuzzCase> fc = decode_case(Op::kDynamicStitch, data, size);
-//   if (fc) run_case(optimized::op_table(), fc->c, fc->options);
+//   if (fc) run_case(optimized::op_table(), fc->c, fc->knobs);
 //
 //   std::vector<std::uint8_t> bytes;
-//   Status s = encode_case(vector_case, ExecOptions{}, &bytes);   // a seed for the harness
+//   Status s = encode_case(vector_case, Knobs{}, &bytes);   // a seed for the harness
 //
 // Layout (fuzz/byte_stream.h): structure bytes are read from the end of the input, payload
 // bytes from the front. A case starts with the execution knobs (threads, tile size, memory
@@ -37,23 +37,26 @@ inline constexpr std::int64_t kDefaultFuzzMemoryLimit = std::int64_t{1} << 20;
 inline constexpr int kMaxListLength = 8;
 inline constexpr int kMaxStringBytes = 16;
 
-// A decoded case: inputs and attrs in `c` (expected left empty), c.memory_limit ==
-// options.memory_limit_bytes, and the optimized kernel's knobs in `options`.
+// A decoded case: inputs, attrs and memory limit in `c` (expected left empty), and the
+// optimized kernel's knobs.
 struct FuzzCase {
   conformance::Case c;
-  ExecOptions options;
+  Knobs knobs;
 };
+
+// A parsed vector's memory limit as the harnesses run it: clamped to [0, kMaxFuzzMemoryLimit].
+std::int64_t capped_memory_limit(std::int64_t limit);
 
 // nullopt when the bytes ask for more than the bounds above or for a negative dim.
 std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t size);
 
 // Bytes that decode_case(c.op, ...) turns back into c's attrs and inputs (bit for bit), with
 // c.memory_limit (one above kMaxFuzzMemoryLimit, such as a vector's default 4 GiB, becomes
-// kDefaultFuzzMemoryLimit) and `options`' threads (0-4) and tile size; any streaming_min_bytes
+// kDefaultFuzzMemoryLimit) and the knobs' threads (0-4) and tile size; any streaming_min_bytes
 // above 0 becomes 1 (streaming stores for every output, the one forced value the bytes hold).
 // INVALID_ARGUMENT, saying why, when the format cannot express c (over the bounds, or a
 // missing input). Verified by decoding the result.
-Status encode_case(const conformance::Case& c, const ExecOptions& options,
+Status encode_case(const conformance::Case& c, const Knobs& knobs,
                    std::vector<std::uint8_t>* bytes);
 
 // The seven harnesses: one per op and the conformance-vector reader.

@@ -1,7 +1,7 @@
 // The converter between harness inputs and conformance vectors, both ways.
 //
 //   std::vector<std::uint8_t> seed;
-//   Status s = vector_to_fuzz(c, ExecOptions{}, &seed);  // a seed for corpus/<harness_for_op(c.op)>/
+//   Status s = vector_to_fuzz(c, Knobs{}, &seed);  // a seed for corpus/<harness_for_op(c.op)>/
 //   conformance::Case v;
 //   s = fuzz_to_vector(Harness::kDynamicStitch, bytes, "crash-1a2b", &v);
 //   conformance::save_case_file(v, "corpus/vectors-findings/crash-1a2b.json");
@@ -24,7 +24,7 @@ namespace opconform::fuzz {
 // The input of harness_for_op(c.op) that decodes to c's inputs and attrs, with `knobs`' threads
 // (0-4), tile size and streaming (encode_case; a memory limit above kMaxFuzzMemoryLimit becomes
 // the harness default, 1 MiB). Fails when the format cannot express c.
-Status vector_to_fuzz(const conformance::Case& c, const ExecOptions& knobs, std::vector<std::uint8_t>* bytes);
+Status vector_to_fuzz(const conformance::Case& c, const Knobs& knobs, std::vector<std::uint8_t>* bytes);
 
 // The case a harness input stands for, as a readable vector: the decoded inputs (the vector
 // reader's input: the parsed vector, memory limit capped as the harness does), expected = the

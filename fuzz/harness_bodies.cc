@@ -1,4 +1,4 @@
-#include "opconform/fuzz/harness.h"
+#include "opconform/fuzz/harness_bodies.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -72,8 +72,8 @@ int run_op_harness(Op op, const std::uint8_t* data, std::size_t size) {
   initialize_once();
   const std::optional<FuzzCase> fc = decode_case(op, data, size);
   if (!fc) return -1;
-  const Verdict verdict = run_differential(fc->c, fc->options);
-  if (!verdict.agree) report_and_abort(fc->c, fc->options, verdict);
+  const Verdict verdict = run_differential(fc->c, fc->knobs);
+  if (!verdict.agree) report_and_abort(fc->c, fc->knobs, verdict);
   return 0;
 }
 
@@ -119,9 +119,9 @@ int run_vector_reader_harness(const std::uint8_t* data, std::size_t size) {
     reader_finding("to_json is not a fixed point:\n---- first ----\n" + canonical + "\n---- second ----\n" + conformance::to_json(back), text);
 
   if (input_elements(c) > kMaxCaseElements) return 0;
-  c.memory_limit = std::clamp<std::int64_t>(c.memory_limit, 0, kMaxFuzzMemoryLimit);
-  const Verdict verdict = run_differential(c, ExecOptions{});
-  if (!verdict.agree) report_and_abort(c, ExecOptions{}, verdict);
+  c.memory_limit = capped_memory_limit(c.memory_limit);
+  const Verdict verdict = run_differential(c, Knobs{});
+  if (!verdict.agree) report_and_abort(c, Knobs{}, verdict);
   return 0;
 }
 
