@@ -1219,7 +1219,7 @@ Rules followed:
   `space_to_batch`/`batch_to_space` pass `block_shape` as int64; an empty `np.array([])`
   reaches SpaceToBatchND/BatchToSpaceND as int32 (the attrs' default).
 - **CONFLICT** rows: TensorFlow's test and the spec disagree; nothing was ported, the row
-  says why (see also the report of issue 8).
+  says why.
 
 - XLA's tests (`tensorflow/compiler/tests/`) and TensorFlow Lite's float tests with valid
   input behave as TensorFlow's CPU kernels do, so they are `tf-cpu` vectors; so are the TFLite
