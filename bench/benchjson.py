@@ -5,6 +5,7 @@ Benchmark names are '<Op>/<case>/<impl>[/threads:N][/real_time]' (bench/bench_co
 
 import gzip
 import json
+import sys
 
 NS_PER_UNIT = {"ns": 1.0, "us": 1e3, "ms": 1e6, "s": 1e9}
 
@@ -37,3 +38,13 @@ def iterations(paths, clock="real"):
 def paired(a, b):
     """a[k] / b[k] for the repetitions both hold."""
     return [a[k] / b[k] for k in sorted(a.keys() & b.keys()) if b[k] > 0]
+
+
+def write_table(lines, path=None):
+    """The Markdown lines to `path`, or to stdout when it is None."""
+    table = "\n".join(lines) + "\n"
+    if path:
+        with open(path, "w") as f:
+            f.write(table)
+    else:
+        sys.stdout.write(table)

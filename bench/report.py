@@ -19,10 +19,9 @@ The table in bench/RESULTS.md is exactly what this prints for the raw files kept
 
 import argparse
 import statistics
-import sys
 from collections import defaultdict
 
-from benchjson import iterations, paired
+from benchjson import iterations, paired, write_table
 
 # Single-thread median ratio targets; cases without one print "-".
 TARGETS = {
@@ -170,12 +169,7 @@ def main():
                   "losers written too): memcpy/floor, same process:", "",
                   "| op | case | memcpy/scatter floor median (min-max) | target |", "|---|---|---|---|"]
         lines += [f"| {op} | {case} | {fmt(r)} | {TARGETS.get((op, case), '-')} |" for op, case, r in floors]
-    table = "\n".join(lines) + "\n"
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table)
-    else:
-        sys.stdout.write(table)
+    write_table(lines, args.markdown)
 
     if args.data:
         with open(args.data, "w") as f:

@@ -44,6 +44,17 @@ struct Inputs {
   Tensor data, block, offsets;
 };
 
+using SpaceBatchKernel = Status (*)(const Tensor&, const Tensor&, const Tensor&, Tensor*, const ExecOptions&);
+
+// A benchmark body: `kernel` on the inputs (built on first use), its output kept.
+RunFn run_on(std::shared_ptr<Lazy<Inputs>> inputs, SpaceBatchKernel kernel) {
+  return [inputs, kernel](const ExecOptions& o, std::vector<Tensor>* keep) {
+    Inputs& in = inputs->get();
+    Tensor out;
+    return keep_outputs(kernel(in.data, in.block, in.offsets, &out, o), keep, out);
+  };
+}
+
 void register_space_batch(const SpaceBatchCase& c) {
   const auto m = static_cast<std::int64_t>(c.block.size());
   const Shape batch = batch_shape(c);
@@ -54,31 +65,11 @@ void register_space_batch(const SpaceBatchCase& c) {
     };
   };
   auto s2b = std::make_shared<Lazy<Inputs>>(make(c.space_shape));
-  register_case({"SpaceToBatchND", c.name, float_bytes(batch),
-                 [s2b](const ExecOptions& o, std::vector<Tensor>* keep) {
-                   Inputs& in = s2b->get();
-                   Tensor out;
-                   return keep_outputs(optimized::SpaceToBatchND(in.data, in.block, in.offsets, &out, o), keep, out);
-                 },
-                 [s2b](const ExecOptions& o, std::vector<Tensor>* keep) {
-                   Inputs& in = s2b->get();
-                   Tensor out;
-                   return keep_outputs(reference::SpaceToBatchND(in.data, in.block, in.offsets, &out, o), keep, out);
-                 },
-                 [s2b] { s2b->get(); }});
+  register_case({"SpaceToBatchND", c.name, float_bytes(batch), run_on(s2b, &optimized::SpaceToBatchND),
+                 run_on(s2b, &reference::SpaceToBatchND), [s2b] { s2b->get(); }});
   auto b2s = std::make_shared<Lazy<Inputs>>(make(batch));
-  register_case({"BatchToSpaceND", c.name, float_bytes(c.space_shape),
-                 [b2s](const ExecOptions& o, std::vector<Tensor>* keep) {
-                   Inputs& in = b2s->get();
-                   Tensor out;
-                   return keep_outputs(optimized::BatchToSpaceND(in.data, in.block, in.offsets, &out, o), keep, out);
-                 },
-                 [b2s](const ExecOptions& o, std::vector<Tensor>* keep) {
-                   Inputs& in = b2s->get();
-                   Tensor out;
-                   return keep_outputs(reference::BatchToSpaceND(in.data, in.block, in.offsets, &out, o), keep, out);
-                 },
-                 [b2s] { b2s->get(); }});
+  register_case({"BatchToSpaceND", c.name, float_bytes(c.space_shape), run_on(b2s, &optimized::BatchToSpaceND),
+                 run_on(b2s, &reference::BatchToSpaceND), [b2s] { b2s->get(); }});
 }
 
 const bool registered = [] {

@@ -23,7 +23,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from benchjson import iterations, paired
+from benchjson import iterations, paired, write_table
 
 OPS = ["SpaceToBatchND", "BatchToSpaceND", "DynamicStitch", "ParallelDynamicStitch", "DynamicPartition",
        "SparseConcat"]
@@ -140,12 +140,7 @@ def main():
             cells.append("-" if one is None else f"{ratio(one)} / " + ("-" if two is None else ratio(two)))
         lines.append(f"| {size_label(size)} | {statistics.median(mc) / size if mc else float('nan'):.3f} | "
                      + " | ".join(cells) + " |")
-    table = "\n".join(lines) + "\n"
-    if args.markdown:
-        with open(args.markdown, "w") as f:
-            f.write(table)
-    else:
-        sys.stdout.write(table)
+    write_table(lines, args.markdown)
 
 
 if __name__ == "__main__":
