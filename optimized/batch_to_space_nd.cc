@@ -1,17 +1,17 @@
 // Optimized BatchToSpaceND: the spec's checks in order (docs/contract/space_to_batch_nd.md),
-// then the blocked kernel of space_batch_plan.h. Shares nothing with reference/.
+// then the blocked kernel of space_batch_movers.h. Shares nothing with reference/.
 #include "opconform/optimized/batch_to_space_nd.h"
 
 #include <limits>
-#include <new>
+#include <optional>
 #include <utility>
 
+#include "space_batch_movers.h"
 #include "space_batch_plan.h"
 
 namespace opconform::optimized {
 
 namespace {
-constexpr int kMaxInternalBlockDims = 4;  // TensorFlow CPU
 
 // The exact product of the block values, or nullopt outside int64 (check 4).
 std::optional<std::int64_t> exact_product(const std::vector<std::int64_t>& values) {
@@ -33,14 +33,8 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   OPCONFORM_RETURN_IF_ERROR(
       space_batch::check_signature("BatchToSpaceND", "Tcrops", input, block_shape, crops));
   // Checks 1-3: ranks and the crops shape.
-  if (block_shape.rank() != 1)
-    return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_ranks(input, block_shape, crops, "crops"));
   const std::int64_t m = block_shape.dim(0);
-  if (input.rank() < m + 1)
-    return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
-  if (crops.rank() != 2 || crops.dim(0) != m || crops.dim(1) != 2)
-    return invalid_argument("crops should have shape [", m, ", 2] instead of ",
-                            shape_string(crops.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
   const std::vector<std::int64_t> crop = space_batch::index_values(crops);
   const int dims = static_cast<int>(m);
@@ -59,9 +53,7 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
   const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block, crop);
   const int internal = dims - collapse.leading - collapse.trailing;
-  if (internal > kMaxInternalBlockDims)
-    return invalid_argument("Maximum number of non-combined block dimensions is ", internal,
-                            " but must not exceed ", kMaxInternalBlockDims);
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(internal));
   if (internal == 0) {
     *output = input;
     return Status();
@@ -72,10 +64,7 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input_batch / block_product));
   space_batch::Plan plan;
   plan.batch = input_batch / block_product;
-  for (int i = 0; i < collapse.leading; ++i) {
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(i + 1)));
-    plan.batch = multiply_without_overflow(plan.batch, input.dim(i + 1));
-  }
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, collapse.leading, &shape, &plan));
   for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
     const std::int64_t crop_start = crop[2 * i], crop_end = crop[2 * i + 1];
     if (crop_start < 0 || crop_end < 0) return invalid_argument("Crops must be non-negative");
@@ -93,22 +82,13 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
     plan.start.push_back(crop_start);
     plan.blocked.push_back(size);
   }
-  for (int d = dims - collapse.trailing + 1; d < input.rank(); ++d) {
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
-    plan.depth = multiply_without_overflow(plan.depth, input.dim(d));
-  }
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));
 
   // Memory, then the kernel writes every output element once. A negative block value (quirk)
   // only gets here with an empty output, which the kernel never touches.
-  MemoryAccount account(options.memory_limit_bytes);
-  OPCONFORM_RETURN_IF_ERROR(account.request(input.dtype(), shape.dims()));
   Tensor result;
-  try {
-    result = Tensor::uninitialized(input.dtype(), shape.dims());
-  } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape.dims()),
-                              " and type ", dtype_name(input.dtype()));
-  }
+  OPCONFORM_RETURN_IF_ERROR(space_batch::allocate_output(input.dtype(), shape.dims(), options, &result));
   space_batch::batch_to_space(plan, input, result, options);
   *output = std::move(result);
   return Status();

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "row_copy.h"
+#include "thread_policy.h"
 
 namespace opconform::optimized {
 namespace {
@@ -100,11 +101,9 @@ Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DTy
                             dtype_name(dtype));
 }
 
-}  // namespace
-
-Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
-                        std::vector<Tensor>* outputs, const ExecOptions& options) {
-  // README pre-checks: argument type, attribute minimum, kernel registration.
+// README pre-checks (argument type, attribute minimum, kernel registration), then check 0: the
+// kernel reads num_partitions as an int32 (after the kernel lookup).
+Status check_signature(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions) {
   if (partitions.dtype() != DType::kInt32)
     return invalid_argument("Input 'partitions' of 'DynamicPartition' Op has type ",
                             dtype_name(partitions.dtype()),
@@ -117,12 +116,14 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
     return unimplemented(
         "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
         dtype_name(dtype));
-  // Check 0: the kernel reads num_partitions as an int32 (after the kernel lookup).
   if (num_partitions > kInt32Max)
     return invalid_argument("Attr num_partitions has value ", num_partitions,
                             " out of range for an int32");
+  return Status();
+}
 
-  // Check 1: data.shape starts with partitions.shape.
+// Check 1: data.shape starts with partitions.shape.
+Status check_shapes(const Tensor& data, const Tensor& partitions) {
   const Shape& data_shape = data.shape();
   const Shape& part_shape = partitions.shape();
   if (data_shape.size() < part_shape.size() ||
@@ -130,57 +131,80 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
     return invalid_argument("data.shape must start with partitions.shape, got data.shape = ",
                             shape_string(data_shape),
                             ", partitions.shape = ", shape_string(part_shape));
+  return Status();
+}
 
-  const Shape trailing(data_shape.begin() + static_cast<std::ptrdiff_t>(part_shape.size()),
-                       data_shape.end());
-  const std::int32_t* part = partitions.data<std::int32_t>();
-  const std::int64_t n = partitions.num_elements();
-  const std::int64_t k = num_partitions;
+// The problem after checks 0-1: n positions, each a row of the data, going to one of k outputs.
+struct Problem {
+  DType dtype;
+  Shape trailing;               // the data's dims after the partitions' ones
+  const std::int32_t* part;     // [n]
+  std::int64_t n;
+  std::int64_t k;
+  std::int64_t row_elems;
+  std::int64_t row_bytes;       // accounted bytes of one row
+};
+
+Problem problem_of(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions) {
+  Problem pr;
+  const Shape& data_shape = data.shape();
+  pr.dtype = data.dtype();
+  pr.trailing.assign(data_shape.begin() + static_cast<std::ptrdiff_t>(partitions.shape().size()),
+                     data_shape.end());
+  pr.part = partitions.data<std::int32_t>();
+  pr.n = partitions.num_elements();
+  pr.k = num_partitions;
   // n > 0: the data holds n rows, so a row's element and byte counts fit.
-  const std::int64_t row_elems = n > 0 ? data.num_elements() / n : 0;
-  const std::int64_t row_bytes = row_elems * dtype_accounting_width(dtype);
+  pr.row_elems = pr.n > 0 ? data.num_elements() / pr.n : 0;
+  pr.row_bytes = pr.row_elems * dtype_accounting_width(pr.dtype);
+  return pr;
+}
 
-  // Outputs of 64 bytes each already exceed the limit: check 2, then the memory check alone.
-  const std::int64_t limit = options.memory_limit_bytes;
-  if (k > std::max<std::int64_t>(limit, 0) / 64) {
-    for (std::int64_t j = 0; j < n; ++j)
-      if (part[j] < 0 || part[j] >= k) return out_of_range(partitions, j, k);
-    return first_output_over_limit(partitions, limit, dtype, trailing, row_bytes);
-  }
+// Check 2 alone: the first position whose partition is outside [0, k), or n.
+std::int64_t first_out_of_range(const Problem& pr) {
+  for (std::int64_t j = 0; j < pr.n; ++j)
+    if (pr.part[j] < 0 || pr.part[j] >= pr.k) return j;
+  return pr.n;
+}
 
-  // Chunks of positions: one per thread, or one per injected tile of rows; each chunk has its
-  // own k counters, all of them kept within ~5% of the output (else one chunk).
-  const std::int64_t output_bytes = multiply_without_overflow(n, row_bytes);
-  int threads = row_copy::resolve_threads(options.num_threads, output_bytes + 4 * n);
+// Chunks of positions: one per thread, or one per injected tile of rows; each chunk has its
+// own k counters, all of them kept within ~5% of the output (else one chunk).
+struct Chunks {
+  std::int64_t n;
+  std::int64_t count;
+  int threads;           // at most count
+  std::int64_t stride;   // counters per chunk: k + 8 spare
+  std::int64_t begin(std::int64_t c) const { return n / count * c + std::min(c, n % count); }
+};
+
+Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOptions& options) {
+  const std::int64_t n = pr.n, k = pr.k;
+  int threads = thread_policy::resolve_threads(options.num_threads, output_bytes + 4 * n);
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
     const std::int64_t rows_per_tile =
-        std::max<std::int64_t>(1, options.tile_bytes / std::max<std::int64_t>(row_bytes, 1));
+        std::max<std::int64_t>(1, options.tile_bytes / std::max<std::int64_t>(pr.row_bytes, 1));
     chunks = std::min<std::int64_t>(kMaxChunks, n / rows_per_tile + (n % rows_per_tile != 0));
   }
   const std::int64_t counter_budget = std::max<std::int64_t>(output_bytes / 20, 64 << 10);
   chunks = std::max<std::int64_t>(1, std::min({chunks, n, counter_budget / 8 / (k + 8)}));
   threads = static_cast<int>(std::min<std::int64_t>(threads, chunks));
-  auto chunk_begin = [&](std::int64_t c) { return n / chunks * c + std::min(c, n % chunks); };
+  // The 8 spare counters between chunks keep two threads' counters off a shared cache line
+  // (they are written once per position).
+  return {n, chunks, threads, k + 8};
+}
 
-  // counts[c * stride + p]: entries == p in chunk c. The 8 spare counters between chunks keep
-  // two threads' counters off a shared cache line (they are written once per position).
-  const std::int64_t stride = k + 8;
-  std::vector<std::int64_t> counts;
-  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), n);
-  try {
-    counts.assign(static_cast<std::size_t>(chunks * stride), 0);
-  } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{k}),
-                              " and type int64");
-  }
-
-  // Check 2 and counting, chunk by chunk.
-#pragma omp parallel for num_threads(threads) schedule(static)
+// Check 2 and counting, chunk by chunk: counts[c * stride + p] becomes the entries == p in
+// chunk c. Returns the first position out of range over all chunks, or n.
+std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts) {
+  const std::int32_t* part = pr.part;
+  const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride;
+  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), pr.n);
+#pragma omp parallel for num_threads(ch.threads) schedule(static)
   for (std::int64_t c = 0; c < chunks; ++c) {
     std::int64_t* count = counts.data() + c * stride;
-    const std::int64_t end = chunk_begin(c + 1);
-    for (std::int64_t j = chunk_begin(c); j < end; ++j) {
+    const std::int64_t end = ch.begin(c + 1);
+    for (std::int64_t j = ch.begin(c); j < end; ++j) {
       const std::int32_t p = part[j];
       if (p < 0 || p >= k) {
         first_bad[static_cast<std::size_t>(c)] = j;
@@ -189,68 +213,126 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
       ++count[p];
     }
   }
-  const std::int64_t bad = *std::min_element(first_bad.begin(), first_bad.end());
-  if (bad < n) return out_of_range(partitions, bad, k);
+  return *std::min_element(first_bad.begin(), first_bad.end());
+}
 
-  // Check 3: the outputs' memory, in order; then each chunk's first slot in each output.
-  MemoryAccount account(limit);
-  std::vector<std::int64_t> sizes(static_cast<std::size_t>(k), 0);
-  for (std::int64_t p = 0; p < k; ++p) {
-    for (std::int64_t c = 0; c < chunks; ++c) {
-      const std::int64_t count = counts[static_cast<std::size_t>(c * stride + p)];
-      counts[static_cast<std::size_t>(c * stride + p)] = sizes[p];
+// Turns each chunk's counts into its first slot in each output (a prefix sum over (partition,
+// chunk)) and returns the output sizes.
+std::vector<std::int64_t> assign_slots(const Problem& pr, const Chunks& ch,
+                                       std::vector<std::int64_t>& counts) {
+  std::vector<std::int64_t> sizes(static_cast<std::size_t>(pr.k), 0);
+  for (std::int64_t p = 0; p < pr.k; ++p)
+    for (std::int64_t c = 0; c < ch.count; ++c) {
+      const std::int64_t count = counts[static_cast<std::size_t>(c * ch.stride + p)];
+      counts[static_cast<std::size_t>(c * ch.stride + p)] = sizes[p];
       sizes[p] += count;
     }
-    OPCONFORM_RETURN_IF_ERROR(account.request(dtype, output_shape(sizes[p], trailing)));
+  return sizes;
+}
+
+// Check 3: the outputs' memory, in output order.
+Status check_output_memory(const Problem& pr, const std::vector<std::int64_t>& sizes,
+                           std::int64_t limit) {
+  MemoryAccount account(limit);
+  for (std::int64_t p = 0; p < pr.k; ++p)
+    OPCONFORM_RETURN_IF_ERROR(account.request(pr.dtype, output_shape(sizes[p], pr.trailing)));
+  return Status();
+}
+
+// The k uninitialised outputs; *allocating counts those allocated (k when all were).
+std::vector<Tensor> allocate_outputs(const Problem& pr, const std::vector<std::int64_t>& sizes,
+                                     std::int64_t* allocating) {
+  std::vector<Tensor> result;
+  result.reserve(static_cast<std::size_t>(pr.k));
+  for (*allocating = 0; *allocating < pr.k; ++*allocating)
+    result.push_back(Tensor::uninitialized(pr.dtype, output_shape(sizes[*allocating], pr.trailing)));
+  return result;
+}
+
+// Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
+// slot in each output, from assign_slots()).
+void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts,
+                  const Tensor& data, std::vector<Tensor>& result, std::int64_t output_bytes,
+                  const ExecOptions& options) {
+  if (pr.row_elems == 0) return;
+  const std::int32_t* part = pr.part;
+  const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride, row_bytes = pr.row_bytes;
+  const int threads = ch.threads;
+  visit_dtype(pr.dtype, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    with_row_mover<T>(pr.row_elems, [&](const auto& mover) {
+      using Element = typename std::decay_t<decltype(mover)>::Element;
+      std::vector<Element*> out(static_cast<std::size_t>(k));
+      for (std::int64_t p = 0; p < k; ++p)
+        out[p] = static_cast<Element*>(result[p].raw_data());
+      const auto* rows = static_cast<const Element*>(data.raw_data());
+      auto scatter = [&](const auto& m) {
+#pragma omp parallel for num_threads(threads) schedule(static)
+        for (std::int64_t c = 0; c < chunks; ++c) {
+          std::int64_t* slot = counts.data() + c * stride;
+          const std::int64_t end = ch.begin(c + 1);
+          for (std::int64_t j = ch.begin(c); j < end; ++j) {
+            const std::int32_t p = part[j];
+            m.copy(out[p], slot[p]++, rows, j);
+          }
+          row_copy::stream_fence();  // one per chunk: orders StreamedBytes stores, harmless after others
+        }
+      };
+      // Rows of whole 16-byte words to 16-byte aligned outputs may stream.
+      if constexpr (std::is_same_v<Element, std::byte>) {
+        if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 &&
+            output_bytes >= row_copy::streaming_min_bytes(options) &&
+            std::all_of(out.begin(), out.end(), [](const Element* o) {
+              return reinterpret_cast<std::uintptr_t>(o) % 16 == 0;
+            }))
+          return scatter(row_copy::StreamedBytes{row_bytes});
+      }
+      scatter(mover);
+    });
+  });
+}
+
+}  // namespace
+
+Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
+                        std::vector<Tensor>* outputs, const ExecOptions& options) {
+  OPCONFORM_RETURN_IF_ERROR(check_signature(data, partitions, num_partitions));
+  OPCONFORM_RETURN_IF_ERROR(check_shapes(data, partitions));
+  const Problem pr = problem_of(data, partitions, num_partitions);
+
+  // Outputs of 64 bytes each already exceed the limit: check 2, then the memory check alone.
+  const std::int64_t limit = options.memory_limit_bytes;
+  if (pr.k > std::max<std::int64_t>(limit, 0) / 64) {
+    const std::int64_t bad = first_out_of_range(pr);
+    if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
+    return first_output_over_limit(partitions, limit, pr.dtype, pr.trailing, pr.row_bytes);
   }
+
+  const std::int64_t output_bytes = multiply_without_overflow(pr.n, pr.row_bytes);
+  const Chunks ch = chunks_for(pr, output_bytes, options);
+  std::vector<std::int64_t> counts;
+  try {
+    counts.assign(static_cast<std::size_t>(ch.count * ch.stride), 0);
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{pr.k}),
+                              " and type int64");
+  }
+  const std::int64_t bad = count_partitions(pr, ch, counts);
+  if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
+  const std::vector<std::int64_t> sizes = assign_slots(pr, ch, counts);
+  OPCONFORM_RETURN_IF_ERROR(check_output_memory(pr, sizes, limit));
 
   std::int64_t allocating = 0;
   try {
-    std::vector<Tensor> result;
-    result.reserve(static_cast<std::size_t>(k));
-    for (; allocating < k; ++allocating)
-      result.push_back(Tensor::uninitialized(dtype, output_shape(sizes[allocating], trailing)));
-    if (row_elems > 0) {
-      visit_dtype(dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        with_row_mover<T>(row_elems, [&](const auto& mover) {
-          using Element = typename std::decay_t<decltype(mover)>::Element;
-          std::vector<Element*> out(static_cast<std::size_t>(k));
-          for (std::int64_t p = 0; p < k; ++p)
-            out[p] = static_cast<Element*>(result[p].raw_data());
-          const auto* rows = static_cast<const Element*>(data.raw_data());
-          auto scatter = [&](const auto& m) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-            for (std::int64_t c = 0; c < chunks; ++c) {
-              std::int64_t* slot = counts.data() + c * stride;
-              const std::int64_t end = chunk_begin(c + 1);
-              for (std::int64_t j = chunk_begin(c); j < end; ++j) {
-                const std::int32_t p = part[j];
-                m.copy(out[p], slot[p]++, rows, j);
-              }
-              row_copy::stream_fence();  // one per chunk: orders StreamedBytes stores, harmless after others
-            }
-          };
-          // Rows of whole 16-byte words to 16-byte aligned outputs may stream.
-          if constexpr (std::is_same_v<Element, std::byte>) {
-            if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 &&
-                output_bytes >= row_copy::streaming_min_bytes(options) &&
-                std::all_of(out.begin(), out.end(), [](const Element* o) {
-                  return reinterpret_cast<std::uintptr_t>(o) % 16 == 0;
-                }))
-              return scatter(row_copy::StreamedBytes{row_bytes});
-          }
-          scatter(mover);
-        });
-      });
-    }
+    std::vector<Tensor> result = allocate_outputs(pr, sizes, &allocating);
+    scatter_rows(pr, ch, counts, data, result, output_bytes, options);
     *outputs = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
     return resource_exhausted(
         "OOM when allocating tensor with shape",
-        shape_string(output_shape(allocating < k ? sizes[allocating] : 0, trailing)), " and type ",
-        dtype_name(dtype));
+        shape_string(output_shape(allocating < pr.k ? sizes[allocating] : 0, pr.trailing)),
+        " and type ", dtype_name(pr.dtype));
   }
   return Status();
 }

@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "row_copy.h"
+#include "thread_policy.h"
 
 namespace opconform::optimized {
 namespace {
@@ -366,7 +367,7 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
-  const int threads = row_copy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
+  const int threads = thread_policy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
     if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 &&
         reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes(options))
@@ -384,7 +385,7 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   std::int64_t index_bytes = 0;
   for (const Tensor& t : indices) index_bytes += t.num_elements() * 4;
   OPCONFORM_RETURN_IF_ERROR(validate_inputs(
-      op, indices, data, row_copy::resolve_threads(options.num_threads, index_bytes), &max_index));
+      op, indices, data, thread_policy::resolve_threads(options.num_threads, index_bytes), &max_index));
 
   // Check 3: output shape [max + 1] + C, then its memory request.
   const DType dtype = data[0].dtype();

@@ -1,13 +1,12 @@
-// Private helper of the optimized DynamicStitch, DynamicPartition (and, for the thread count,
-// SparseConcat; for the streaming stores, SpaceToBatchND/BatchToSpaceND): moves one row (a run of
-// elements of one dtype) from a source buffer to a destination buffer, with the row's byte
-// width fixed at compile time for the common small widths and std::string rows copied by
-// assignment.
+// Private helper of the optimized DynamicStitch and DynamicPartition (and, for the streaming
+// stores, SpaceToBatchND/BatchToSpaceND): moves one row (a run of elements of one dtype) from a
+// source buffer to a destination buffer, with the row's byte width fixed at compile time for the
+// common small widths and std::string rows copied by assignment. The thread count is
+// thread_policy.h's.
 //
 //   with_row_mover<T>(row_elems, [&](auto mover) { mover.copy(dst, dst_row, src, src_row); });
 #pragma once
 
-#include <omp.h>
 #include <unistd.h>
 
 #if defined(__SSE2__)
@@ -79,21 +78,6 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
       default: f(AnyBytes{bytes}); return;
     }
   }
-}
-
-// Below this many bytes of work a kernel runs on the calling thread: waking a team costs more.
-inline constexpr std::int64_t kMinParallelBytes = std::int64_t{1} << 18;
-
-// Worker threads for ExecOptions::num_threads and `work_bytes` of work, at least 1. An explicit
-// count is honoured whatever the work (tests and fuzzers choose it to run the threaded paths on
-// small inputs), up to the processors OpenMP sees: more threads than processors only wait for
-// each other. 0 means OpenMP's default, or 1 below kMinParallelBytes. The thread count only ever
-// changes who runs the chunks, never the result.
-inline int resolve_threads(int requested, std::int64_t work_bytes) {
-  if (requested > 0) return std::max(1, std::min(requested, omp_get_num_procs()));
-  if (work_bytes < kMinParallelBytes) return 1;
-  const int threads = omp_get_max_threads();
-  return threads > 0 ? threads : 1;
 }
 
 // Streaming (non-temporal) stores write around the caches: no read-for-ownership of output

@@ -1,5 +1,6 @@
 // Private helper of optimized SpaceToBatchND and BatchToSpaceND (nothing else includes it,
-// except their tests): the checks both ops share, and the blocked data-movement kernel.
+// except their tests): the checks both ops share and the collapsed plan they hand to the
+// data-movement kernel (space_batch_movers.h).
 //
 // After validation and collapsing (docs/contract/space_to_batch_nd.md, "Collapsing") both
 // ops move data between two views of the same K internal block dims:
@@ -27,6 +28,11 @@ namespace opconform::optimized::space_batch {
 Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input,
                        const Tensor& block_shape, const Tensor& offsets);
 
+// Checks 1-3: block_shape is a vector [M], the input's rank is at least M + 1 and `offsets`
+// has shape [M, 2]. `offsets_name` is "paddings" or "crops".
+Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets,
+                   const char* offsets_name);
+
 // The values of an int32/int64 tensor, widened to int64, in row-major order.
 std::vector<std::int64_t> index_values(const Tensor& t);
 
@@ -38,6 +44,12 @@ struct Collapse {
 };
 Collapse collapse_trivial_dims(const std::vector<std::int64_t>& block,
                                const std::vector<std::int64_t>& offsets);
+
+// The most block dims left after collapsing (TensorFlow CPU).
+inline constexpr int kMaxInternalBlockDims = 4;
+
+// Check 6: at most kMaxInternalBlockDims internal block dims are left after collapsing.
+Status check_internal_block_dims(int internal);
 
 // The collapsed problem. Preconditions (established by the ops' validation): K >= 1,
 // block_i >= 1, start_i >= 0, blocked_i * block_i >= start_i + space_i, all sizes >= 0 and
@@ -51,13 +63,16 @@ struct Plan {
   std::int64_t depth = 1;
 };
 
-// The kernels, for every dtype (trivially copyable ones by bytes, string by assignment).
-// `space` / `batch` hold the side's element count of one dtype, and the destination is fully
-// written: every element exactly once. Results do not depend on options.num_threads
-// (0: omp_get_max_threads()), options.tile_bytes (0: the default tile) or
-// options.streaming_min_bytes (streaming stores for large destinations, as memcpy uses them for
-// large copies; tests force each path).
-void space_to_batch(const Plan& plan, const Tensor& space, Tensor& batch, const ExecOptions& options);
-void batch_to_space(const Plan& plan, const Tensor& batch, Tensor& space, const ExecOptions& options);
+// The output dims the collapsed leading block dims keep (input dims 1..leading), added to
+// `shape` and merged into plan->batch.
+Status add_leading_dims(const Tensor& input, int leading, ShapeBuilder* shape, Plan* plan);
+
+// The input dims from `first` on (collapsed trailing block dims and the remaining dims), added
+// to `shape` and merged into plan->depth.
+Status add_trailing_dims(const Tensor& input, int first, ShapeBuilder* shape, Plan* plan);
+
+// The memory check for an output of `dtype` and `dims`, then its uninitialised allocation;
+// an allocation the limit allowed but the allocator refused answers RESOURCE_EXHAUSTED too.
+Status allocate_output(DType dtype, const Shape& dims, const ExecOptions& options, Tensor* output);
 
 }  // namespace opconform::optimized::space_batch

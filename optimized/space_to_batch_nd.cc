@@ -1,31 +1,21 @@
 // Optimized SpaceToBatchND: the spec's checks in order (docs/contract/space_to_batch_nd.md),
-// then the blocked kernel of space_batch_plan.h. Shares nothing with reference/.
+// then the blocked kernel of space_batch_movers.h. Shares nothing with reference/.
 #include "opconform/optimized/space_to_batch_nd.h"
 
-#include <new>
 #include <utility>
 
+#include "space_batch_movers.h"
 #include "space_batch_plan.h"
 
 namespace opconform::optimized {
-
-namespace {
-constexpr int kMaxInternalBlockDims = 4;  // TensorFlow CPU
-}
 
 Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tensor& paddings,
                       Tensor* output, const ExecOptions& options) {
   OPCONFORM_RETURN_IF_ERROR(
       space_batch::check_signature("SpaceToBatchND", "Tpaddings", input, block_shape, paddings));
   // Checks 1-3: ranks and the paddings shape.
-  if (block_shape.rank() != 1)
-    return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_ranks(input, block_shape, paddings, "paddings"));
   const std::int64_t m = block_shape.dim(0);
-  if (input.rank() < m + 1)
-    return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
-  if (paddings.rank() != 2 || paddings.dim(0) != m || paddings.dim(1) != 2)
-    return invalid_argument("paddings should have shape [", m, ", 2] instead of ",
-                            shape_string(paddings.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
   const std::vector<std::int64_t> pads = space_batch::index_values(paddings);
   const int dims = static_cast<int>(m);
@@ -44,9 +34,7 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
   const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block, pads);
   const int internal = dims - collapse.leading - collapse.trailing;
-  if (internal > kMaxInternalBlockDims)
-    return invalid_argument("Maximum number of non-combined block dimensions is ", internal,
-                            " but must not exceed ", kMaxInternalBlockDims);
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(internal));
   if (internal == 0) {
     *output = input;
     return Status();
@@ -62,10 +50,7 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(output_batch));
   space_batch::Plan plan;
   plan.batch = batch;
-  for (int i = 0; i < collapse.leading; ++i) {
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(i + 1)));
-    plan.batch = multiply_without_overflow(plan.batch, input.dim(i + 1));
-  }
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, collapse.leading, &shape, &plan));
   for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
     const std::int64_t pad_start = pads[2 * i], pad_end = pads[2 * i + 1];
     if (pad_start < 0 || pad_end < 0) return invalid_argument("Paddings must be non-negative");
@@ -83,21 +68,12 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
     plan.start.push_back(pad_start);
     plan.blocked.push_back(padded / block[i]);
   }
-  for (int d = dims - collapse.trailing + 1; d < input.rank(); ++d) {
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
-    plan.depth = multiply_without_overflow(plan.depth, input.dim(d));
-  }
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));
 
   // Check 12: memory, then the kernel writes every output element once.
-  MemoryAccount account(options.memory_limit_bytes);
-  OPCONFORM_RETURN_IF_ERROR(account.request(input.dtype(), shape.dims()));
   Tensor result;
-  try {
-    result = Tensor::uninitialized(input.dtype(), shape.dims());
-  } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape.dims()),
-                              " and type ", dtype_name(input.dtype()));
-  }
+  OPCONFORM_RETURN_IF_ERROR(space_batch::allocate_output(input.dtype(), shape.dims(), options, &result));
   space_batch::space_to_batch(plan, input, result, options);
   *output = std::move(result);
   return Status();

@@ -3,9 +3,7 @@
 // the input seen through the collapsing rule. See docs/contract/space_to_batch_nd.md.
 #include "opconform/reference/batch_to_space_nd.h"
 
-#include <exception>
 #include <limits>
-#include <new>
 #include <optional>
 #include <vector>
 
@@ -191,24 +189,10 @@ Status run(const Tensor& input, const Tensor& block_shape, const Tensor& crops,
     return Status();
   }
   // Output allocation, within the caller's memory limit.
-  MemoryAccount account(options.memory_limit_bytes);
-  OPCONFORM_RETURN_IF_ERROR(account.request(input.dtype(), plan.output_shape));
-  try {
-    Tensor result(input.dtype(), plan.output_shape);
-    if (result.num_elements() > 0) {  // an empty output has nothing to move
-      OPCONFORM_RETURN_IF_ERROR(visit_dtype(input.dtype(), [&](auto tag) {
-        return compute<typename decltype(tag)::type>(input, plan, &result);
-      }));
-    }
-    *output = std::move(result);
-    return Status();
-  } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape",
-                              shape_string(plan.output_shape), " and type ",
-                              dtype_name(input.dtype()));
-  } catch (const std::exception& e) {
-    return internal_error("reference BatchToSpaceND: ", e.what());
-  }
+  return space_batch::allocate_and_compute(
+      "BatchToSpaceND", input.dtype(), plan.output_shape, options, output, [&](auto tag, Tensor* result) {
+        return compute<typename decltype(tag)::type>(input, plan, result);
+      });
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "opconform/reference/dynamic_partition.h"
+#include "reference_dynamic_test_util.h"
 
 namespace opconform {
 namespace {
@@ -20,108 +21,11 @@ using reference::DynamicPartition;
 using reference::DynamicStitch;
 using reference::ParallelDynamicStitch;
 
-// Every buffer is fenced with a guard region (design.md: fence outputs): each output's guard is
-// checked where it is returned and every freed buffer's guard at the end. The reference
-// zero-fills its outputs, so the poison byte plays no part here.
-class BufferCheckEnvironment : public ::testing::Environment {
- public:
-  void SetUp() override { set_buffer_checks({.enabled = true}); }
-  void TearDown() override {
-    EXPECT_EQ(guard_violations(), 0) << "a buffer was written past its end";
-    set_buffer_checks({});
-  }
-};
-::testing::Environment* const kBufferChecks =
-    ::testing::AddGlobalTestEnvironment(new BufferCheckEnvironment);
-
-Tensor I32(Shape shape, std::vector<std::int32_t> values) {
-  return Tensor::from_values<std::int32_t>(std::move(shape), values);
-}
-Tensor F32(Shape shape, std::vector<float> values) {
-  return Tensor::from_values<float>(std::move(shape), values);
-}
-
-// A value of T that differs for different i (bool: alternates). Strings are long enough to
-// live on the heap, so a shallow copy would show under ASan.
-template <class T>
-T distinct_value(std::int64_t i) {
-  if constexpr (std::is_same_v<T, bool>) {
-    return i % 2 == 1;
-  } else if constexpr (std::is_same_v<T, std::string>) {
-    return "string payload number " + std::to_string(i);
-  } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
-    return T{static_cast<std::uint16_t>(0x3c00 + i)};
-  } else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> ||
-                       std::is_same_v<T, qint32>) {
-    return T{static_cast<decltype(T{}.value)>(i + 1)};
-  } else if constexpr (std::is_same_v<T, std::complex<float>> ||
-                       std::is_same_v<T, std::complex<double>>) {
-    return T(static_cast<typename T::value_type>(i + 1), static_cast<typename T::value_type>(-i));
-  } else {
-    return static_cast<T>(i + 1);
-  }
-}
-
-// A tensor of `dtype` whose element k holds distinct_value(first + k).
-Tensor iota_tensor(DType dtype, Shape shape, std::int64_t first) {
-  Tensor t(dtype, std::move(shape));
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* p = t.data<T>();
-    for (std::int64_t k = 0; k < t.num_elements(); ++k) p[k] = distinct_value<T>(first + k);
-  });
-  return t;
-}
-
-std::string coordinates(const Shape& shape, std::int64_t flat) {
-  Shape c(shape.size());
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    c[d] = flat % shape[d];
-    flat /= shape[d];
-  }
-  return shape_string(c);
-}
-
-// Bit-for-bit equality; on failure names the first differing coordinate and both values.
-::testing::AssertionResult BitEqual(const Tensor& actual, const Tensor& expected) {
-  if (actual.dtype() != expected.dtype())
-    return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype()) << " vs "
-                                         << dtype_name(expected.dtype());
-  if (actual.shape() != expected.shape())
-    return ::testing::AssertionFailure() << "shape " << shape_string(actual.shape()) << " vs "
-                                         << shape_string(expected.shape());
-  return visit_dtype(actual.dtype(), [&](auto tag) -> ::testing::AssertionResult {
-    using T = typename decltype(tag)::type;
-    const T* a = actual.data<T>();
-    const T* e = expected.data<T>();
-    for (std::int64_t k = 0; k < actual.num_elements(); ++k) {
-      bool same;
-      std::string shown;
-      if constexpr (std::is_same_v<T, std::string>) {
-        same = a[k] == e[k];
-        shown = "\"" + a[k] + "\" vs \"" + e[k] + "\"";
-      } else {
-        same = std::memcmp(&a[k], &e[k], sizeof(T)) == 0;
-        auto hex = [](const T& v) {
-          unsigned char bytes[sizeof(T)];
-          std::memcpy(bytes, &v, sizeof(T));
-          std::string s = "0x";
-          for (std::size_t b = sizeof(T); b-- > 0;) {
-            static const char digits[] = "0123456789abcdef";
-            s += digits[bytes[b] >> 4];
-            s += digits[bytes[b] & 15];
-          }
-          return s;
-        };
-        shown = hex(a[k]) + " vs " + hex(e[k]);
-      }
-      if (!same)
-        return ::testing::AssertionFailure()
-               << "first difference at " << coordinates(actual.shape(), k) << ": " << shown;
-    }
-    return ::testing::AssertionSuccess();
-  });
-}
+using reference_test::BitEqual;
+using reference_test::distinct_value;
+using reference_test::F32;
+using reference_test::I32;
+using reference_test::iota_tensor;
 
 using StitchFn = Status (*)(std::span<const Tensor>, std::span<const Tensor>, Tensor*,
                             const ExecOptions&);

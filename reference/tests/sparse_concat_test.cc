@@ -16,6 +16,13 @@
 namespace opconform::reference {
 namespace {
 
+// The default options with a memory limit of `bytes`.
+ExecOptions limited_to(std::int64_t bytes) {
+  ExecOptions options;
+  options.memory_limit_bytes = bytes;
+  return options;
+}
+
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 constexpr std::int64_t k2Pow61 = std::int64_t{1} << 61;
 constexpr std::int64_t k2Pow62 = std::int64_t{1} << 62;
@@ -385,10 +392,10 @@ TEST(SparseConcatResult, EmptyResultIsRequestedThroughTheAccount) {
   in.add<std::int8_t>({}, {}, {2, 4});
   // [0,2] int64: 64 bytes; [0] int8: 64; [2] int64: 80; total 208.
   ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[2] and type int64",
-              ExecOptions{.memory_limit_bytes = 207});
+              limited_to(207));
   ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type int8",
-              ExecOptions{.memory_limit_bytes = 127});
-  ExpectSparse<std::int8_t>(RunOk(in, ExecOptions{.memory_limit_bytes = 208}), {}, {}, {2, 7});
+              limited_to(127));
+  ExpectSparse<std::int8_t>(RunOk(in, limited_to(208)), {}, {}, {2, 7});
 }
 
 // ---- Step 10: per-input entries -------------------------------------------------------------
@@ -431,12 +438,12 @@ TEST(SparseConcatChecks, MemoryLimitNamesTheFirstOutputOver) {
   in.add<std::string>({{0}}, {"b"}, {1});
   // [2,1] int64: 80 bytes; [2] string: 64 + 2 * 24 = 112; [1] int64: 72; total 264.
   ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[2,1] and type int64",
-              ExecOptions{.memory_limit_bytes = 79});
+              limited_to(79));
   ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[2] and type string",
-              ExecOptions{.memory_limit_bytes = 191});
+              limited_to(191));
   ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[1] and type int64",
-              ExecOptions{.memory_limit_bytes = 263});
-  ExpectSparse<std::string>(RunOk(in, ExecOptions{.memory_limit_bytes = 264}), {{0}, {1}},
+              limited_to(263));
+  ExpectSparse<std::string>(RunOk(in, limited_to(264)), {{0}, {1}},
                             {"a", "b"}, {2});
 }
 
@@ -445,7 +452,7 @@ TEST(SparseConcatChecks, MemoryCheckComesAfterStep10) {
   in.values[1] = Vector<float>({});
   ExpectError(in, Code::kInvalidArgument,
               "indices and values rows (indexing dimension) must match. (indices = 1, values = 0)",
-              ExecOptions{.memory_limit_bytes = 0});
+              limited_to(0));
 }
 
 // ---- Results ----------------------------------------------------------------------------------

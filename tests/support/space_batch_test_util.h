@@ -1,19 +1,19 @@
 // Test helpers shared by the SpaceToBatchND and BatchToSpaceND unit tests: index tensors,
-// inputs with distinct values of every dtype, bit-exact comparison that names the first
-// differing coordinate, the spec's index formulas (independent of the xtensor steps), and a
-// runner that checks an output is left untouched on error.
+// inputs with distinct values of every dtype, bit-exact comparison (tensor_test_util.h), the
+// spec's index formulas (independent of the xtensor steps), and a runner that checks an output
+// is left untouched on error.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <cstring>
-#include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "opconform/ops.h"
+#include "tensor_test_util.h"
 
 namespace opconform::testing_util {
 
@@ -58,55 +58,8 @@ inline Tensor distinct_values(DType dtype, Shape shape) {
   return t;
 }
 
-inline std::string coordinate_string(const Shape& shape, std::int64_t linear) {
-  std::vector<std::int64_t> coord(shape.size());
-  for (std::size_t d = shape.size(); d-- > 0;) {
-    coord[d] = shape[d] == 0 ? 0 : linear % shape[d];
-    linear = shape[d] == 0 ? 0 : linear / shape[d];
-  }
-  return shape_string(coord);
-}
-
-template <class T>
-std::string element_string(const T& v) {
-  if constexpr (std::is_same_v<T, std::string>) {
-    return "\"" + v + "\"";
-  } else {
-    std::ostringstream os;
-    os << "0x";
-    const auto* bytes = reinterpret_cast<const unsigned char*>(&v);
-    for (std::size_t j = sizeof(T); j-- > 0;) {
-      static const char* hex = "0123456789abcdef";
-      os << hex[bytes[j] >> 4] << hex[bytes[j] & 15];
-    }
-    return os.str();
-  }
-}
-
-// Same dtype, shape and bits; otherwise names the first differing coordinate and both values.
-inline ::testing::AssertionResult BitEqual(const Tensor& actual, const Tensor& expected) {
-  if (actual.dtype() != expected.dtype())
-    return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype()) << " vs "
-                                         << dtype_name(expected.dtype());
-  if (actual.shape() != expected.shape())
-    return ::testing::AssertionFailure() << "shape " << shape_string(actual.shape()) << " vs "
-                                         << shape_string(expected.shape());
-  return visit_dtype(actual.dtype(), [&](auto tag) -> ::testing::AssertionResult {
-    using T = typename decltype(tag)::type;
-    const T* a = actual.data<T>();
-    const T* e = expected.data<T>();
-    for (std::int64_t i = 0; i < actual.num_elements(); ++i) {
-      bool same;
-      if constexpr (std::is_same_v<T, std::string>) same = a[i] == e[i];
-      else same = std::memcmp(&a[i], &e[i], sizeof(T)) == 0;
-      if (!same)
-        return ::testing::AssertionFailure()
-               << "first difference at " << coordinate_string(actual.shape(), i) << ": actual "
-               << element_string(a[i]) << ", expected " << element_string(e[i]);
-    }
-    return ::testing::AssertionSuccess();
-  });
-}
+using test_support::BitEqual;
+using test_support::coordinate_string;
 
 // Row-major strides of a shape.
 inline std::vector<std::int64_t> strides_of(const Shape& shape) {

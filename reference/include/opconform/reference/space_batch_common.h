@@ -1,12 +1,15 @@
 // Private helpers of the reference SpaceToBatchND and BatchToSpaceND (these two ops only):
-// the pre-checks of spec README, the collapsing rule, and copies between Tensor and
-// xt::xarray. See docs/contract/space_to_batch_nd.md.
+// the pre-checks of spec README, the collapsing rule, copies between Tensor and xt::xarray,
+// and the output's allocation. See docs/contract/space_to_batch_nd.md.
 #pragma once
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <exception>
+#include <new>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include <xtensor/xarray.hpp>
@@ -67,6 +70,30 @@ xt::xarray<T> to_xarray(const Tensor& t, const std::vector<std::size_t>& shape) 
 template <class T>
 void copy_to_tensor(const xt::xarray<T>& a, Tensor* out) {
   std::copy_n(a.data(), out->num_elements(), out->data<T>());
+}
+
+// The last step of either op: the output's memory against options.memory_limit_bytes, then a
+// value-initialised output of `shape` that compute(tag, &result) fills (tag from visit_dtype)
+// unless it is empty. std::bad_alloc answers RESOURCE_EXHAUSTED, any other exception INTERNAL
+// "reference <op>: <what>".
+template <class Compute>
+Status allocate_and_compute(const char* op, DType dtype, const Shape& shape,
+                            const ExecOptions& options, Tensor* output, Compute&& compute) {
+  MemoryAccount account(options.memory_limit_bytes);
+  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape));
+  try {
+    Tensor result(dtype, shape);
+    if (result.num_elements() > 0) {  // an empty output has nothing to move
+      OPCONFORM_RETURN_IF_ERROR(visit_dtype(dtype, [&](auto tag) { return compute(tag, &result); }));
+    }
+    *output = std::move(result);
+    return Status();
+  } catch (const std::bad_alloc&) {
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape),
+                              " and type ", dtype_name(dtype));
+  } catch (const std::exception& e) {
+    return internal_error("reference ", op, ": ", e.what());
+  }
 }
 
 // The ops without pre-check 3 (tf-cpu registration): they move every dtype, string and

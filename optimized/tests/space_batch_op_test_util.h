@@ -1,0 +1,175 @@
+// Helpers shared by the optimized SpaceToBatchND and BatchToSpaceND tests: the op under test
+// (with its reference, its index formula from tests/support and its kernel), inputs with
+// distinct values, the chunk widths of the tile-boundary matrix, and the checks of one case
+// through the op and through the kernel alone.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "opconform/optimized/batch_to_space_nd.h"
+#include "opconform/optimized/space_to_batch_nd.h"
+#include "opconform/reference/batch_to_space_nd.h"
+#include "opconform/reference/space_to_batch_nd.h"
+#include "space_batch_movers.h"
+#include "space_batch_test_util.h"
+
+namespace opconform::space_batch_test {
+
+using testing_util::BitEqual;
+using testing_util::f32;
+using testing_util::i32;
+using testing_util::i64;
+using testing_util::invalid;
+
+using FormulaFn = Tensor (*)(const Tensor&, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&);
+using KernelFn = void (*)(const optimized::space_batch::Plan&, const Tensor&, Tensor&, const ExecOptions&);
+
+// One of the two ops. `to_batch`: the input is the space side (SpaceToBatchND).
+struct SpaceBatchOp {
+  const char* offsets_name;  // "paddings" or "crops"
+  bool to_batch;
+  testing_util::OpFn optimized;
+  testing_util::OpFn reference;
+  FormulaFn formula;
+  KernelFn kernel;
+};
+inline const SpaceBatchOp kSpaceToBatch{"paddings", true, &optimized::SpaceToBatchND,
+                                        &reference::SpaceToBatchND,
+                                        &testing_util::space_to_batch_by_formula,
+                                        &optimized::space_batch::space_to_batch};
+inline const SpaceBatchOp kBatchToSpace{"crops", false, &optimized::BatchToSpaceND,
+                                        &reference::BatchToSpaceND,
+                                        &testing_util::batch_to_space_by_formula,
+                                        &optimized::space_batch::batch_to_space};
+
+// Elements are pairwise distinct (as far as the width allows) and never T{}, so a wrong
+// permutation or a missed zero cannot go unseen. Strings are "e<i>".
+inline Tensor distinct(DType dtype, const Shape& shape) {
+  Tensor t(dtype, shape);
+  if (dtype == DType::kString) {
+    for (std::int64_t i = 0; i < t.num_elements(); ++i) t.data<std::string>()[i] = "e" + std::to_string(i);
+    return t;
+  }
+  const std::size_t w = dtype_storage_size(dtype);
+  auto* bytes = static_cast<unsigned char*>(t.raw_data());
+  for (std::int64_t i = 0; i < t.num_elements(); ++i) {
+    std::uint64_t v = static_cast<std::uint64_t>(i) + 1;
+    for (std::size_t k = 0; k < w; ++k) bytes[i * w + k] = static_cast<unsigned char>(k < 8 ? v >> (8 * k) : 0xA5 ^ k);
+    if (w == 1 && bytes[i] == 0) bytes[i] = 1;
+  }
+  return t;
+}
+
+inline ExecOptions exec(int threads, std::int64_t tile_bytes) {
+  ExecOptions o;
+  o.num_threads = threads;
+  o.tile_bytes = tile_bytes;
+  return o;
+}
+
+// The chunk widths of the tile-boundary matrix: a dtype and the depth dims after the row dim.
+struct Width {
+  DType dtype;
+  Shape depth;
+};
+inline const std::vector<Width> kMatrixWidths = {
+    {DType::kUInt8, {}},    {DType::kUInt16, {}},   {DType::kFloat32, {}},  {DType::kFloat64, {}},
+    {DType::kFloat32, {4}},  // 16-byte chunks
+    {DType::kUInt8, {3}},   {DType::kInt16, {5}},   {DType::kFloat32, {3}}, {DType::kFloat32, {32}},
+    {DType::kFloat64, {40}},  // 320-byte chunks: memcpy per chunk
+};
+
+inline std::string describe(const SpaceBatchOp& op, DType dtype, const Shape& shape,
+                            const std::vector<std::int64_t>& block,
+                            const std::vector<std::int64_t>& offsets, const ExecOptions& o) {
+  return str_cat(dtype_name(dtype), shape_string(shape), " block ", shape_string(block), " ",
+                 op.offsets_name, " ", shape_string(offsets), " threads ", o.num_threads,
+                 " tile_bytes ", o.tile_bytes);
+}
+
+// Runs the op on a distinct-valued input and checks it against the formula and the reference.
+inline void check_case(const SpaceBatchOp& op, DType dtype, const Shape& shape,
+                       const std::vector<std::int64_t>& block,
+                       const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
+  SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
+  const Tensor input = distinct(dtype, shape);
+  const auto m = static_cast<std::int64_t>(block.size());
+  const Tensor block_t = i64({m}, block), offsets_t = i64({m, 2}, offsets);
+  Tensor actual;
+  const Status status = op.optimized(input, block_t, offsets_t, &actual, options);
+  ASSERT_TRUE(status.ok()) << status;
+  EXPECT_TRUE(BitEqual(actual, op.formula(input, block, offsets)));
+  Tensor expected;
+  ASSERT_TRUE(op.reference(input, block_t, offsets_t, &expected, {}).ok());
+  EXPECT_TRUE(BitEqual(actual, expected));
+}
+
+// The kernel on any dtype (the ops register only real number types): a plan without
+// collapsing, compared with the formula, with cached and with streaming stores.
+inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape,
+                         const std::vector<std::int64_t>& block,
+                         const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
+  SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
+  const Tensor input = distinct(dtype, shape);
+  const Tensor expected = op.formula(input, block, offsets);
+  const Shape& space_side = op.to_batch ? shape : expected.shape();
+  const Shape& batch_side = op.to_batch ? expected.shape() : shape;
+  optimized::space_batch::Plan plan;
+  plan.batch = space_side[0];
+  for (std::size_t i = 0; i < block.size(); ++i) {
+    plan.space.push_back(space_side[i + 1]);
+    plan.block.push_back(block[i]);
+    plan.start.push_back(offsets[2 * i]);
+    plan.blocked.push_back(batch_side[i + 1]);
+  }
+  for (std::size_t d = block.size() + 1; d < shape.size(); ++d) plan.depth *= shape[d];
+  // Cached stores whatever the size, then streaming stores for every destination.
+  for (std::int64_t streaming_min_bytes : {std::numeric_limits<std::int64_t>::max(), std::int64_t{1}}) {
+    ExecOptions o = options;
+    o.streaming_min_bytes = streaming_min_bytes;
+    Tensor actual = Tensor::uninitialized(dtype, expected.shape());
+    op.kernel(plan, input, actual, o);
+    EXPECT_TRUE(BitEqual(actual, expected)) << (streaming_min_bytes == 1 ? "streaming stores" : "cached stores");
+  }
+}
+
+// The dtypes both ops register (README pre-check 3).
+inline const std::vector<DType> kRegisteredDtypes = {
+    DType::kUInt8, DType::kUInt16, DType::kUInt32,  DType::kUInt64,   DType::kInt8,    DType::kInt16,
+    DType::kInt32, DType::kInt64,  DType::kFloat16, DType::kBFloat16, DType::kFloat32, DType::kFloat64};
+
+// No internal block dim left (M = 0, or only trivial dims): the op returns its input itself and
+// requests no memory.
+inline void check_identity(const SpaceBatchOp& op) {
+  const Tensor input = distinct(DType::kFloat32, {2, 3, 4});
+  ExecOptions no_memory;
+  no_memory.memory_limit_bytes = 0;
+  for (const Tensor& block : {i32({0}, {}), i32({2}, {1, 1})}) {
+    const auto m = block.num_elements();
+    Tensor out;
+    ASSERT_TRUE(op.optimized(input, block, i32({m, 2}, std::vector<std::int32_t>(2 * m, 0)), &out, no_memory).ok());
+    EXPECT_EQ(out.raw_data(), input.raw_data());
+    EXPECT_EQ(out.shape(), input.shape());
+  }
+}
+
+// The op's error on a case, having checked that the output is left untouched and that the
+// reference answers the same.
+inline Status expect_error(const SpaceBatchOp& op, const Tensor& input, const Tensor& block,
+                           const Tensor& offsets, ExecOptions o = {}) {
+  Tensor out = Tensor::from_values<float>({1}, {42.0f});
+  const void* before = out.raw_data();
+  const Status status = op.optimized(input, block, offsets, &out, o);
+  EXPECT_EQ(out.raw_data(), before);
+  EXPECT_EQ(out.shape(), (Shape{1}));
+  Tensor reference_out;
+  EXPECT_EQ(status, op.reference(input, block, offsets, &reference_out, o)) << "the reference disagrees";
+  return status;
+}
+
+}  // namespace opconform::space_batch_test
