@@ -1,13 +1,9 @@
-// bench_common.h: case registration, the heap-accounting global operator new/delete of the
-// bench binary, and input helpers.
+// bench_common.h: case registration, the block pool of the bench binary's heap accounting
+// (the counting operator new/delete of tests/support/counting_allocator), and input helpers.
 #include "bench_common.h"
 
-#include <malloc.h>
-
 #include <algorithm>
-#include <atomic>
 #include <complex>
-#include <limits>
 #include <type_traits>
 #include <cstdlib>
 #include <cstring>
@@ -18,25 +14,10 @@
 
 #include <benchmark/benchmark.h>
 
+#include "counting_allocator.h"
+
 namespace opconform::bench {
 namespace {
-
-std::atomic<std::int64_t> g_live_bytes{0};
-std::atomic<std::int64_t> g_peak_bytes{0};
-
-// Bytes as requested by the caller, not the allocator's usable size: a pooled block may be up
-// to 1/8 larger than the request it serves, which is no memory the op asked for.
-void note_allocation(std::size_t requested) {
-  const auto bytes = static_cast<std::int64_t>(requested);
-  const std::int64_t live = g_live_bytes.fetch_add(bytes, std::memory_order_relaxed) + bytes;
-  std::int64_t peak = g_peak_bytes.load(std::memory_order_relaxed);
-  while (live > peak && !g_peak_bytes.compare_exchange_weak(peak, live, std::memory_order_relaxed)) {
-  }
-}
-
-void note_release(std::size_t requested) {
-  g_live_bytes.fetch_sub(static_cast<std::int64_t>(requested), std::memory_order_relaxed);
-}
 
 // "" when the outputs agree in count, dtype, shape and bytes (strings by value), else what differs.
 std::string first_difference(const std::vector<Tensor>& expected, const std::vector<Tensor>& actual) {
@@ -80,9 +61,11 @@ void register_reference_and_verify(const std::shared_ptr<const Case>& shared, co
 
 }  // namespace
 
-std::int64_t live_heap_bytes() { return g_live_bytes.load(std::memory_order_relaxed); }
-std::int64_t peak_heap_bytes() { return g_peak_bytes.load(std::memory_order_relaxed); }
-void reset_peak_heap_bytes() { g_peak_bytes.store(live_heap_bytes(), std::memory_order_relaxed); }
+// Bytes as requested by the caller, not the allocator's usable size: a pooled block may be up
+// to 1/8 larger than the request it serves, which is no memory the op asked for.
+std::int64_t live_heap_bytes() { return counting_allocator::live_bytes(); }
+std::int64_t peak_heap_bytes() { return counting_allocator::peak_bytes(); }
+void reset_peak_heap_bytes() { counting_allocator::reset_peak(); }
 
 void register_case(Case c) {
   auto shared = std::make_shared<const Case>(std::move(c));
@@ -226,12 +209,11 @@ std::int64_t tensor_bytes(const Tensor& t) {
 
 }  // namespace opconform::bench
 
-// Global allocation functions of the bench binary: malloc-backed, counted in
-// live_heap_bytes()/peak_heap_bytes() by requested size, which a header in front of every block
-// records (with the start of the underlying malloc block). Large blocks are pooled: a freed block of
-// at least kPoolMinBytes is kept and handed to the next request it fits (within 1/8 of its
-// size, suitably aligned), so an op's fresh output reuses the previous call's pages instead of
-// page-faulting them in every call, as TensorFlow's pooling allocator does (bench_common.h).
+// The block pool of the bench binary's counting operator new/delete (counting_allocator.h):
+// a freed block of at least kPoolMinBytes is kept and handed to the next request it fits
+// (within 1/8 of its size, suitably aligned), so an op's fresh output reuses the previous
+// call's pages instead of page-faulting them in every call, as TensorFlow's pooling allocator
+// does (bench_common.h).
 namespace {
 constexpr std::size_t kPoolMinBytes = std::size_t{1} << 20;
 constexpr std::size_t kPoolMaxBytes = std::size_t{4} << 30;
@@ -302,69 +284,9 @@ bool give_to_pool(void* block, std::size_t usable) {
   }
 }
 
-// Every block is [header | user bytes]: the header is max(alignment, 16) bytes, so the user
-// pointer keeps the alignment, and its last 16 bytes hold the requested size and the raw block.
-struct Header {
-  std::size_t requested;
-  void* raw;
-};
-
-// noinline: keeps GCC from pairing inlined new/delete with malloc/free (-Wmismatched-new-delete).
-__attribute__((noinline)) void* counted_malloc(std::size_t size, std::size_t alignment) {
-  alignment = std::max<std::size_t>(alignment, alignof(std::max_align_t));
-  const std::size_t header = std::max<std::size_t>(alignment, sizeof(Header));
-  if (size > std::numeric_limits<std::size_t>::max() - header) return nullptr;
-  const std::size_t raw_size = header + size;
-  void* raw = take_pooled(raw_size, alignment);
-  if (raw == nullptr) {
-    if (alignment <= alignof(std::max_align_t)) {
-      raw = std::malloc(raw_size);
-    } else if (posix_memalign(&raw, alignment, raw_size) != 0) {
-      raw = nullptr;
-    }
-  }
-  if (raw == nullptr) return nullptr;
-  void* user = static_cast<char*>(raw) + header;
-  new (static_cast<char*>(user) - sizeof(Header)) Header{size, raw};
-  opconform::bench::note_allocation(size);
-  return user;
-}
-__attribute__((noinline)) void counted_free(void* p) {
-  if (p == nullptr) return;
-  Header h;
-  std::memcpy(&h, static_cast<char*>(p) - sizeof(Header), sizeof(Header));
-  opconform::bench::note_release(h.requested);
-  if (!give_to_pool(h.raw, malloc_usable_size(h.raw))) std::free(h.raw);
-}
+// Installed before main() runs, so every benchmark allocates through the pool.
+[[maybe_unused]] const bool g_pool_installed = [] {
+  opconform::counting_allocator::set_block_pool({take_pooled, give_to_pool});
+  return true;
+}();
 }  // namespace
-
-void* operator new(std::size_t size) {
-  if (void* p = counted_malloc(size, 0)) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size) { return ::operator new(size); }
-void* operator new(std::size_t size, std::align_val_t align) {
-  if (void* p = counted_malloc(size, static_cast<std::size_t>(align))) return p;
-  throw std::bad_alloc();
-}
-void* operator new[](std::size_t size, std::align_val_t align) { return ::operator new(size, align); }
-void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size, 0); }
-void* operator new[](std::size_t size, const std::nothrow_t&) noexcept { return counted_malloc(size, 0); }
-void* operator new(std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return counted_malloc(size, static_cast<std::size_t>(align));
-}
-void* operator new[](std::size_t size, std::align_val_t align, const std::nothrow_t&) noexcept {
-  return counted_malloc(size, static_cast<std::size_t>(align));
-}
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, const std::nothrow_t&) noexcept { counted_free(p); }
-void operator delete[](void* p, const std::nothrow_t&) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t, const std::nothrow_t&) noexcept { counted_free(p); }

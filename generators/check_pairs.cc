@@ -1,18 +1,17 @@
 #include "opconform/generators/check_pairs.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <functional>
 #include <map>
 
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/payload.h"
 #include "opconform/generators/rules.h"
+#include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
-
-using I128 = __int128;
-constexpr I128 kTwoPow63 = static_cast<I128>(1) << 63;
 
 // A breaker breaks one rule on top of a case failing a later one; false when the case leaves
 // it no room (e.g. no non-empty index list to put a bad index in).
@@ -21,16 +20,6 @@ using Breaker = std::function<bool(conformance::Case&)>;
 Tensor& tensor(conformance::Case& c, const std::string& name) { return std::get<Tensor>(c.inputs.at(name)); }
 std::vector<Tensor>& list(conformance::Case& c, const std::string& name) {
   return std::get<std::vector<Tensor>>(c.inputs.at(name));
-}
-
-// The same elements in the same order under another shape of the same element count.
-Tensor reshaped(const Tensor& t, Shape shape) {
-  Tensor out(t.dtype(), std::move(shape));
-  visit_dtype(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    std::copy_n(t.data<T>(), t.num_elements(), out.data<T>());
-  });
-  return out;
 }
 
 // The same shape with a payload of another dtype (an index tensor's values kept between int32
@@ -43,6 +32,40 @@ Tensor retyped(const Tensor& t, DType dtype) {
 
 DType other_dtype(DType dtype) { return *gen_dtype_among(dtypes_except({dtype})); }
 DType non_index_dtype() { return *gen_dtype_among(dtypes_except({DType::kInt32, DType::kInt64})); }
+
+// A member of list `name` drawn from index `first` on. Precondition: the list has more than
+// `first` members.
+Tensor& any_member(conformance::Case& c, const std::string& name, std::size_t first = 0) {
+  std::vector<Tensor>& members = list(c, name);
+  return members[*rc::gen::inRange<std::size_t>(first, members.size())];
+}
+
+// Breaks a list's dtype rule: any member retyped to a dtype other than `dtype`; false when the
+// list is empty.
+bool member_not_of(conformance::Case& c, const std::string& name, DType dtype) {
+  if (list(c, name).empty()) return false;
+  Tensor& t = any_member(c, name);
+  t = retyped(t, other_dtype(dtype));
+  return true;
+}
+
+// Breaks a list's same-dtype rule: a member after the first retyped to another dtype than the
+// first's; false when the list has fewer than two members.
+bool member_unlike_first(conformance::Case& c, const std::string& name) {
+  if (list(c, name).size() < 2) return false;
+  Tensor& t = any_member(c, name, 1);
+  t = retyped(t, other_dtype(list(c, name)[0].dtype()));
+  return true;
+}
+
+// Breaks a list's vector rule: a vector member reshaped to [n, 1] or [1, n]; false when the
+// drawn member is not a vector.
+bool vector_member_made_matrix(conformance::Case& c, const std::string& name) {
+  Tensor& t = any_member(c, name);
+  if (t.rank() != 1) return false;
+  t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{t.dim(0), 1}, {1, t.dim(0)}}));
+  return true;
+}
 
 // A fresh payload of t's dtype under `shape`; false (t unchanged) when it would be large.
 bool reshape_fresh(Tensor& t, Shape shape) {
@@ -66,14 +89,7 @@ struct Blocks {
       if (!trivial(i)) return i;
     return m() > 0 ? 0 : -1;
   }
-  I128 product() const {
-    I128 p = 1;
-    for (std::int64_t b : block) {
-      if (b == 0) return 0;
-      if (__builtin_mul_overflow(p, static_cast<I128>(b), &p)) return kTwoPow63 * 4;
-    }
-    return p;
-  }
+  I128 product() const { return exact_product(block); }
 };
 std::optional<Blocks> blocks_of(conformance::Case& c) {
   const Tensor& block = tensor(c, "block_shape");
@@ -311,20 +327,8 @@ std::map<std::string_view, Breaker> space_batch_breakers(Op op) {
 
 std::map<std::string_view, Breaker> stitch_breakers() {
   std::map<std::string_view, Breaker> b;
-  b["arg-types-indices"] = [](conformance::Case& c) {
-    auto& indices = list(c, "indices");
-    if (indices.empty()) return false;
-    Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
-    t = retyped(t, *gen_dtype_among(dtypes_except({DType::kInt32})));
-    return true;
-  };
-  b["arg-types-data"] = [](conformance::Case& c) {
-    auto& data = list(c, "data");
-    if (data.size() < 2) return false;
-    Tensor& t = data[*rc::gen::inRange<std::size_t>(1, data.size())];
-    t = retyped(t, other_dtype(data[0].dtype()));
-    return true;
-  };
+  b["arg-types-indices"] = [](conformance::Case& c) { return member_not_of(c, "indices", DType::kInt32); };
+  b["arg-types-data"] = [](conformance::Case& c) { return member_unlike_first(c, "data"); };
   b["attr-n"] = [](conformance::Case& c) {
     list(c, "indices").clear();
     return !list(c, "data").empty();
@@ -370,9 +374,8 @@ std::map<std::string_view, Breaker> stitch_breakers() {
     return reshape_fresh(t, shape);
   };
   b["trailing-shape"] = [](conformance::Case& c) {
-    auto& data = list(c, "data");
-    if (data.size() < 2) return false;
-    Tensor& t = data[*rc::gen::inRange<std::size_t>(1, data.size())];
+    if (list(c, "data").size() < 2) return false;
+    Tensor& t = any_member(c, "data", 1);
     Shape shape = t.shape();
     shape.push_back(1);
     t = reshaped(t, shape);
@@ -386,7 +389,7 @@ std::map<std::string_view, Breaker> stitch_breakers() {
 std::map<std::string_view, Breaker> partition_breakers() {
   std::map<std::string_view, Breaker> b;
   b["arg-types"] = [](conformance::Case& c) {
-    tensor(c, "partitions") = retyped(tensor(c, "partitions"), *gen_dtype_among(dtypes_except({DType::kInt32})));
+    tensor(c, "partitions") = retyped(tensor(c, "partitions"), other_dtype(DType::kInt32));
     return true;
   };
   b["num-partitions-min"] = [](conformance::Case& c) {
@@ -444,25 +447,9 @@ std::optional<ConcatAxis> concat_axis(conformance::Case& c) {
 
 std::map<std::string_view, Breaker> sparse_concat_breakers() {
   std::map<std::string_view, Breaker> b;
-  b["arg-types-indices"] = [](conformance::Case& c) {
-    auto& indices = list(c, "indices");
-    Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
-    t = retyped(t, *gen_dtype_among(dtypes_except({DType::kInt64})));
-    return true;
-  };
-  b["arg-types-values"] = [](conformance::Case& c) {
-    auto& values = list(c, "values");
-    if (values.size() < 2) return false;
-    Tensor& t = values[*rc::gen::inRange<std::size_t>(1, values.size())];
-    t = retyped(t, other_dtype(values[0].dtype()));
-    return true;
-  };
-  b["arg-types-shapes"] = [](conformance::Case& c) {
-    auto& shapes = list(c, "shapes");
-    Tensor& t = shapes[*rc::gen::inRange<std::size_t>(0, shapes.size())];
-    t = retyped(t, *gen_dtype_among(dtypes_except({DType::kInt64})));
-    return true;
-  };
+  b["arg-types-indices"] = [](conformance::Case& c) { return member_not_of(c, "indices", DType::kInt64); };
+  b["arg-types-values"] = [](conformance::Case& c) { return member_unlike_first(c, "values"); };
+  b["arg-types-shapes"] = [](conformance::Case& c) { return member_not_of(c, "shapes", DType::kInt64); };
   // N = 1: the same number of members dropped from the end of every list.
   b["attr-n"] = [](conformance::Case& c) {
     const std::size_t drop = list(c, "indices").size() - 1;
@@ -494,29 +481,15 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
     return true;
   };
   b["indices-matrix"] = [](conformance::Case& c) {
-    auto& indices = list(c, "indices");
-    Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
+    Tensor& t = any_member(c, "indices");
     if (t.rank() != 2) return false;
     t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{t.num_elements()}, {t.dim(0), t.dim(1), 1}}));
     return true;
   };
-  b["values-vector"] = [](conformance::Case& c) {
-    auto& values = list(c, "values");
-    Tensor& t = values[*rc::gen::inRange<std::size_t>(0, values.size())];
-    if (t.rank() != 1) return false;
-    t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{t.dim(0), 1}, {1, t.dim(0)}}));
-    return true;
-  };
-  b["shapes-vector"] = [](conformance::Case& c) {
-    auto& shapes = list(c, "shapes");
-    Tensor& t = shapes[*rc::gen::inRange<std::size_t>(0, shapes.size())];
-    if (t.rank() != 1) return false;
-    t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{t.dim(0), 1}, {1, t.dim(0)}}));
-    return true;
-  };
+  b["values-vector"] = [](conformance::Case& c) { return vector_member_made_matrix(c, "values"); };
+  b["shapes-vector"] = [](conformance::Case& c) { return vector_member_made_matrix(c, "shapes"); };
   b["shape-overflow"] = [](conformance::Case& c) {
-    auto& shapes = list(c, "shapes");
-    Tensor& t = shapes[*rc::gen::inRange<std::size_t>(0, shapes.size())];
+    Tensor& t = any_member(c, "shapes");
     auto v = shape_values(t);
     if (!v || v->empty()) return false;
     (*v)[*rc::gen::inRange<std::size_t>(0, v->size())] = -*rc::gen::inRange<std::int64_t>(1, 3);
@@ -542,9 +515,8 @@ std::map<std::string_view, Breaker> sparse_concat_breakers() {
     return true;
   };
   b["rank-match"] = [](conformance::Case& c) {
-    auto& shapes = list(c, "shapes");
-    if (shapes.size() < 2) return false;
-    Tensor& t = shapes[*rc::gen::inRange<std::size_t>(1, shapes.size())];
+    if (list(c, "shapes").size() < 2) return false;
+    Tensor& t = any_member(c, "shapes", 1);
     auto v = shape_values(t);
     if (!v) return false;
     if (!v->empty() && *rc::gen::arbitrary<bool>()) v->pop_back();
@@ -759,6 +731,30 @@ rc::Gen<GeneratedCase> pair_case(Op op, CheckPair pair) {
 
 rc::Gen<GeneratedCase> any_pair_case(Op op) {
   return rc::gen::mapcat(rc::gen::elementOf(feasible_pairs(op)), [op](CheckPair p) { return pair_case(op, p); });
+}
+
+std::optional<rc::Shrinkable<GeneratedCase>> find_pair_case(Op op, CheckPair pair, rc::Random& random, int size,
+                                                            int attempts,
+                                                            const std::function<bool(const GeneratedCase&)>& hit,
+                                                            const std::function<bool()>& stop) {
+  const rc::Gen<GeneratedCase> gen = pair_case(op, pair);
+  for (int attempt = 0; attempt < attempts && !(stop && stop()); ++attempt) {
+    std::optional<rc::Shrinkable<GeneratedCase>> drawn;
+    std::optional<GeneratedCase> g;
+    try {
+      drawn = gen(random.split(), size);
+      g = drawn->value();
+    } catch (const std::exception&) {
+      continue;  // no room for the earlier check on this drawing
+    }
+    if (hit(*g)) return drawn;
+  }
+  return std::nullopt;
+}
+
+std::uint64_t pair_sweep_seed() {
+  const char* seed = std::getenv("OPCONFORM_PAIR_SEED");
+  return seed && *seed ? std::strtoull(seed, nullptr, 10) : 1;
 }
 
 }  // namespace opconform::generators

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "opconform/generators/payload.h"
-#include "opconform/generators/rules.h"
+#include "rule_generators.h"
 
 namespace opconform::generators {
 namespace {
@@ -24,12 +24,12 @@ struct Draw {
   }
 };
 
-GeneratedCase build(const Draw& d, std::string rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view rule = {}) {
   conformance::Values inputs;
   inputs.emplace("data", *gen_payload(d.dtype, d.data()));
   inputs.emplace("partitions", index_tensor(DType::kInt32, d.partitions_shape, d.partitions));
   return make_case(Op::kDynamicPartition, std::move(inputs), {{"num_partitions", d.num_partitions}},
-                   std::move(rule));
+                   std::string(rule));
 }
 
 // Empty outputs with huge dims around the zero, which sits in any position of data: in the
@@ -74,81 +74,108 @@ Draw draw_valid() {
   return d;
 }
 
+// --- invalid cases -------------------------------------------------------------------------
+//
+// One generator per rule (kRuleGenerators below): each draws a case that fails `rule` first and
+// names `rule` as the check it fails.
+
 GeneratedCase draw_invalid(std::string_view rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(std::string_view rule) {
-  std::vector<std::string_view> later;
-  bool after = false;
-  for (const Rule& r : rules_of(Op::kDynamicPartition)) {
-    if (after) later.push_back(r.id);
-    if (r.id == rule) after = true;
-  }
-  if (later.empty() || *rc::gen::arbitrary<bool>()) return build(draw_valid());
-  return draw_invalid(*rc::gen::elementOf(later));
+  return valid_or_failing(rules_after(Op::kDynamicPartition, rule), [] { return build(draw_valid()); }, draw_invalid);
 }
 
+// README pre-check 1: partitions of a dtype other than int32.
+GeneratedCase partitions_not_int32(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  Tensor& p = std::get<Tensor>(g.c.inputs.at("partitions"));
+  p = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), p.shape());
+  g.rule = rule;
+  return g;
+}
+
+// Check 0: num_partitions below 1.
+GeneratedCase num_partitions_below_1(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  g.c.attrs["num_partitions"] = draw_edge(kInt64Min, 0);
+  g.rule = rule;
+  return g;
+}
+
+// README pre-check 3: T not registered.
+GeneratedCase data_unregistered(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  Tensor& data = std::get<Tensor>(g.c.inputs.at("data"));
+  data = *gen_payload(*gen_dtype_among(unregistered_dtypes(Op::kDynamicPartition)), data.shape());
+  g.rule = rule;
+  return g;
+}
+
+// Check 0: num_partitions past int32.
+GeneratedCase num_partitions_past_int32(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  g.c.attrs["num_partitions"] = draw_edge(kInt32Max + 1, kInt64Max);
+  g.rule = rule;
+  return g;
+}
+
+// Check 1: data's shape shorter than the partitions', or one of its leading dims differs.
+GeneratedCase data_shape_not_prefixed(std::string_view rule) {
+  Draw d = draw_valid();
+  if (d.partitions_shape.empty()) {  // a scalar is a prefix of every shape: make it [k]
+    d.partitions_shape = {*rc::gen::inRange<std::int64_t>(0, 4)};
+    d.partitions.assign(static_cast<std::size_t>(d.partitions_shape[0]), 0);
+  }
+  Shape data = d.data();
+  if (*rc::gen::arbitrary<bool>()) {  // too short
+    data.resize(*rc::gen::inRange<std::size_t>(0, d.partitions_shape.size()));
+  } else {  // one leading dim differs
+    const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions_shape.size());
+    data[j] = d.partitions_shape[j] + (d.partitions_shape[j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1);
+  }
+  d.data_shape = data;
+  return build(d, rule);
+}
+
+// Check 2: a value outside [0, num_partitions) at a random position.
+GeneratedCase partition_out_of_range(std::string_view rule) {
+  Draw d = draw_valid();
+  if (d.partitions.empty()) {
+    d.partitions_shape.assign(d.partitions_shape.size(), 1);
+    d.partitions.assign(1, 0);
+  }
+  const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions.size());
+  d.partitions[j] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Min, -1)
+                                                : draw_edge(d.num_partitions, kInt32Max);
+  return build(d, rule);
+}
+
+// The memory limit: num_partitions whose 64-byte headers alone pass 4 GiB, or a valid case
+// under a limit below its request.
+GeneratedCase request_past_memory_limit(std::string_view rule) {
+  Draw d = draw_valid();
+  if (*rc::gen::arbitrary<bool>()) {
+    d.num_partitions = draw_edge((std::int64_t{1} << 26) + 1, kInt32Max);  // 64 * k > 4 GiB
+    return build(d, rule);
+  }
+  return with_memory_limit_below_request(build(d, rule));
+}
+
+// The generators of the rules, in check order (rules.cc).
+using GenerateFn = GeneratedCase (*)(std::string_view rule);
+constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
+    {"arg-types", partitions_not_int32},
+    {"num-partitions-min", num_partitions_below_1},
+    {"registration", data_unregistered},
+    {"num-partitions-int32", num_partitions_past_int32},
+    {"shape-prefix", data_shape_not_prefixed},
+    {"partition-range", partition_out_of_range},
+    {"memory-limit", request_past_memory_limit},
+};
+
 GeneratedCase draw_invalid(std::string_view rule) {
-  const std::string id(rule);
-  if (id == "arg-types") {
-    GeneratedCase g = draw_base_after(id);
-    Tensor& p = std::get<Tensor>(g.c.inputs.at("partitions"));
-    p = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), p.shape());
-    g.rule = id;
-    return g;
-  }
-  if (id == "num-partitions-min" || id == "num-partitions-int32") {
-    GeneratedCase g = draw_base_after(id);
-    g.c.attrs["num_partitions"] =
-        id == "num-partitions-min" ? draw_edge(kInt64Min, 0) : draw_edge(kInt32Max + 1, kInt64Max);
-    g.rule = id;
-    return g;
-  }
-  if (id == "registration") {
-    GeneratedCase g = draw_base_after(id);
-    Tensor& data = std::get<Tensor>(g.c.inputs.at("data"));
-    data = *gen_payload(*gen_dtype_among(unregistered_dtypes(Op::kDynamicPartition)), data.shape());
-    g.rule = id;
-    return g;
-  }
-  if (id == "shape-prefix") {
-    Draw d = draw_valid();
-    if (d.partitions_shape.empty()) {  // a scalar is a prefix of every shape: make it [k]
-      d.partitions_shape = {*rc::gen::inRange<std::int64_t>(0, 4)};
-      d.partitions.assign(static_cast<std::size_t>(d.partitions_shape[0]), 0);
-    }
-    Shape data = d.data();
-    if (*rc::gen::arbitrary<bool>()) {  // too short
-      data.resize(*rc::gen::inRange<std::size_t>(0, d.partitions_shape.size()));
-    } else {  // one leading dim differs
-      const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions_shape.size());
-      data[j] = d.partitions_shape[j] + (d.partitions_shape[j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1);
-    }
-    d.data_shape = data;
-    return build(d, id);
-  }
-  if (id == "partition-range") {  // a value outside [0, num_partitions) at a random position
-    Draw d = draw_valid();
-    if (d.partitions.empty()) {
-      d.partitions_shape.assign(d.partitions_shape.size(), 1);
-      d.partitions.assign(1, 0);
-    }
-    const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions.size());
-    d.partitions[j] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Min, -1)
-                                                  : draw_edge(d.num_partitions, kInt32Max);
-    return build(d, id);
-  }
-  if (id == "memory-limit") {
-    Draw d = draw_valid();
-    if (*rc::gen::arbitrary<bool>()) {  // num_partitions whose headers alone pass 4 GiB
-      d.num_partitions = draw_edge((std::int64_t{1} << 26) + 1, kInt32Max);  // 64 * k > 4 GiB
-      return build(d, id);
-    }
-    GeneratedCase g = build(d, id);
-    g.c.memory_limit = draw_edge(0, predicted_request_bytes(*predicted_outputs(g.c)) - 1);
-    return g;
-  }
-  throw std::logic_error("no generator for rule " + id + " of DynamicPartition");
+  return generator_for(kRuleGenerators, rule, Op::kDynamicPartition)(rule);
 }
 
 }  // namespace

@@ -5,13 +5,11 @@
 #include <random>
 
 #include "opconform/generators/payload.h"
-#include "opconform/generators/rules.h"
+#include "rule_generators.h"
+#include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
-
-using I128 = __int128;
-constexpr I128 kTwoPow63 = static_cast<I128>(1) << 63;
 
 // A stitch case before it becomes tensors.
 struct Draw {
@@ -29,6 +27,12 @@ struct Draw {
     s.insert(s.end(), trailing.begin(), trailing.end());
     return s;
   }
+  // Sets data_shapes to the shapes data_shape() gives, to be changed one by one.
+  void spell_out_data_shapes() {
+    std::vector<Shape> shapes;
+    for (int m = 0; m < n(); ++m) shapes.push_back(data_shape(m));
+    data_shapes = shapes;
+  }
   std::int64_t total_indices() const {
     std::int64_t t = 0;
     for (const auto& v : indices) t += static_cast<std::int64_t>(v.size());
@@ -36,7 +40,7 @@ struct Draw {
   }
 };
 
-GeneratedCase build(const Draw& d, std::string rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view rule = {}) {
   std::vector<Tensor> index_tensors;
   std::vector<Shape> data_shapes;
   for (int m = 0; m < d.n(); ++m) {
@@ -46,7 +50,7 @@ GeneratedCase build(const Draw& d, std::string rule = {}) {
   conformance::Values inputs;
   inputs.emplace("indices", std::move(index_tensors));
   inputs.emplace("data", *gen_payloads(d.dtype, data_shapes));
-  return make_case(d.op, std::move(inputs), {}, std::move(rule));
+  return make_case(d.op, std::move(inputs), {}, std::string(rule));
 }
 
 // A shape of rank 0..2 under the budget.
@@ -56,10 +60,16 @@ Shape draw_index_shape(SizeBudget& budget) {
   return s;
 }
 
-Draw draw_valid(Op op, StitchMode mode) {
+// A Draw of `op` with no list yet and its dtype drawn.
+Draw typed_draw(Op op) {
   Draw d;
   d.op = op;
   d.dtype = *gen_dtype_among(registered_dtypes(op));
+  return d;
+}
+
+Draw draw_valid(Op op, StitchMode mode) {
+  Draw d = typed_draw(op);
   const int variant = mode == StitchMode::kUnique ? 1
                       : *rc::gen::weightedElement<int>({{6, 0}, {2, 1}, {1, 2}, {1, 3}});
   // Huge: an empty output [rows] + C with the zero in any position (rows = 0: every list
@@ -128,154 +138,171 @@ Draw draw_valid_nonempty(Op op) {
   return d;
 }
 
+// --- invalid cases -------------------------------------------------------------------------
+//
+// One generator per rule (kRuleGenerators below): each draws a case of `op` that fails `rule`
+// first and names `rule` as the check it fails.
+
 GeneratedCase draw_invalid(Op op, std::string_view rule);
 
 // A base for the pre-check rules: a valid case or one failing a later check with at least one
 // list member.
 GeneratedCase draw_base(Op op) {
-  std::vector<std::string_view> later;
-  for (const Rule& r : rules_of(op))
-    if (r.id.substr(0, 9) != "arg-types" && r.id != "attr-n") later.push_back(r.id);
-  if (*rc::gen::arbitrary<bool>()) return build(draw_valid(op, StitchMode::kAny));
-  return draw_invalid(op, *rc::gen::elementOf(later));
+  return valid_or_failing(
+      rules_after(op, "attr-n"), [op] { return build(draw_valid(op, StitchMode::kAny)); },
+      [op](std::string_view later) { return draw_invalid(op, later); });
 }
 
-GeneratedCase draw_invalid(Op op, std::string_view rule) {
-  const std::string id(rule);
-  if (id == "arg-types-indices") {
-    GeneratedCase g = draw_base(op);
-    auto& indices = std::get<std::vector<Tensor>>(g.c.inputs.at("indices"));
-    Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
-    t = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), t.shape());
-    g.rule = id;
-    return g;
-  }
-  if (id == "arg-types-data") {
-    GeneratedCase g = draw_base(op);
-    auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
-    if (data.empty()) data.push_back(*gen_payload(DType::kFloat32, {*rc::gen::inRange<std::int64_t>(0, 3)}));
-    const DType other = *gen_dtype_among(dtypes_except({data[0].dtype()}));
-    if (data.size() < 2) {
-      data.push_back(*gen_payload(other, {*rc::gen::inRange<std::int64_t>(0, 3)}));
-    } else {
-      Tensor& t = data[*rc::gen::inRange<std::size_t>(1, data.size())];
-      t = *gen_payload(other, t.shape());
-    }
-    g.rule = id;
-    return g;
-  }
-  if (id == "attr-n") {  // no indices at all; data of any length
-    GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), id);
-    std::get<std::vector<Tensor>>(g.c.inputs.at("indices")).clear();
-    auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
-    data.resize(*rc::gen::inRange<std::size_t>(0, data.size() + 1));
-    return g;
-  }
-  if (id == "list-length") {
-    GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), id);
-    auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
-    const std::size_t n = data.size();
-    std::size_t length = *rc::gen::inRange<std::size_t>(0, n + 3);
-    if (length == n) length = n + 1;
-    const Tensor extra = data[0];
-    data.resize(std::min(length, n));
-    while (data.size() < length) data.push_back(extra);
-    return g;
-  }
-  if (id == "index-range") {  // a negative index at a random (m, i); those before are valid
-    Draw d = draw_valid_nonempty(op);
-    std::vector<std::pair<int, std::size_t>> positions;
-    for (int m = 0; m < d.n(); ++m)
-      for (std::size_t i = 0; i < d.indices[m].size(); ++i) positions.emplace_back(m, i);
-    const auto [m, i] = *rc::gen::elementOf(positions);
-    d.indices[m][i] = draw_edge(kInt32Min, -1);
-    return build(d, id);
-  }
-  if (id == "data-shape-prefix") {
-    Draw d = draw_valid(op, StitchMode::kSmall);
-    const int m = *rc::gen::inRange(0, d.n());
-    if (d.index_shapes[m].empty()) {  // a scalar is a prefix of everything: make it [k]
-      d.index_shapes[m] = {1};
-      d.indices[m] = {*rc::gen::inRange<std::int64_t>(0, 4)};
-    }
-    std::vector<Shape> shapes;
-    for (int k = 0; k < d.n(); ++k) shapes.push_back(d.data_shape(k));
-    d.data_shapes = shapes;
-    Shape& s = d.data_shapes[m];
-    const Shape& prefix = d.index_shapes[m];
-    if (*rc::gen::arbitrary<bool>()) {  // too short
-      s.assign(prefix.begin(), prefix.begin() + *rc::gen::inRange<std::size_t>(0, prefix.size()));
-    } else {  // one leading dim differs
-      const std::size_t j = *rc::gen::inRange<std::size_t>(0, prefix.size());
-      s[j] = prefix[j] == 0 ? *rc::gen::inRange<std::int64_t>(1, 3) : prefix[j] - 1 + 2 * *rc::gen::inRange(0, 2);
-      if (s[j] == prefix[j]) s[j] = prefix[j] + 1;
-    }
-    return build(d, id);
-  }
-  if (id == "trailing-shape") {  // data[m] = indices[m].shape + C' with C' != C, m >= 1
-    Draw d = draw_valid(op, StitchMode::kSmall);
-    if (d.n() < 2) {
-      d.index_shapes.push_back({*rc::gen::inRange<std::int64_t>(0, 3)});
-      d.indices.emplace_back(static_cast<std::size_t>(d.index_shapes.back()[0]), 0);
-    }
-    const int m = *rc::gen::inRange(1, d.n());
-    std::vector<Shape> shapes;
-    for (int k = 0; k < d.n(); ++k) shapes.push_back(d.data_shape(k));
-    d.data_shapes = shapes;
-    Shape other = d.trailing;
-    const int variant = *rc::gen::inRange(0, 3);
-    if (variant == 0 || other.empty()) other.push_back(*rc::gen::inRange<std::int64_t>(0, 3));
-    else if (variant == 1) other.pop_back();
-    else other[*rc::gen::inRange<std::size_t>(0, other.size())] += 1;
-    Shape s = d.index_shapes[m];
-    s.insert(s.end(), other.begin(), other.end());
-    d.data_shapes[m] = s;
-    return build(d, id);
-  }
-  if (id == "output-shape-overflow") {
-    // rows = max index + 1 near 2^31; C = [c_1 .. c_k, 0]: rows * c_1 * ... * c_k reaches 2^63
-    // only at c_k while each data tensor (at most 3 index elements) stays valid.
-    Draw d;
-    d.op = op;
-    d.dtype = *gen_dtype_among(registered_dtypes(op));
-    const int n = *rc::gen::inRange(1, 4);
-    std::int64_t max_index = 0;
-    for (int m = 0; m < n; ++m) {
-      const std::int64_t count = *rc::gen::inRange<std::int64_t>(m == 0 ? 1 : 0, 4);
-      d.index_shapes.push_back({count});
-      std::vector<std::int64_t> values;
-      for (std::int64_t i = 0; i < count; ++i) values.push_back(draw_edge(std::int64_t{1} << 30, kInt32Max));
-      for (std::int64_t v : values) max_index = std::max(max_index, v);
-      d.indices.push_back(values);
-    }
-    const int k = *rc::gen::inRange(1, 3);
-    I128 product = 1;
-    for (int j = 0; j + 1 < k; ++j) {
-      d.trailing.push_back(*rc::gen::inRange<std::int64_t>(1, 1 << 10));
-      product *= d.trailing.back();
-    }
-    const I128 rows = max_index + 1;
-    d.trailing.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + rows * product - 1) / (rows * product)),
-                                   static_cast<std::int64_t>((kTwoPow63 - 1) / (3 * product))));
-    d.trailing.push_back(0);
-    return build(d, id);
-  }
-  if (id == "memory-limit") {
-    if (*rc::gen::arbitrary<bool>()) {  // index 2^31 - 1: 2^31 rows of C = [4]
-      Draw d;
-      d.op = op;
-      d.dtype = *gen_dtype_among(registered_dtypes(op));
-      d.trailing = {4};
-      d.index_shapes = {{1}};
-      d.indices = {{draw_edge(std::int64_t{1} << 30, kInt32Max)}};
-      return build(d, id);
-    }
-    GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), id);
-    g.c.memory_limit = draw_edge(0, predicted_request_bytes(*predicted_outputs(g.c)) - 1);
-    return g;
-  }
-  throw std::logic_error("no generator for rule " + id + " of " + op_name(op));
+// README pre-check 1: an index tensor of a dtype other than int32.
+GeneratedCase index_not_int32(Op op, std::string_view rule) {
+  GeneratedCase g = draw_base(op);
+  auto& indices = std::get<std::vector<Tensor>>(g.c.inputs.at("indices"));
+  Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
+  t = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), t.shape());
+  g.rule = rule;
+  return g;
 }
+
+// README pre-check 1: a data member (after the first) of another dtype than data[0].
+GeneratedCase data_dtypes_differ(Op op, std::string_view rule) {
+  GeneratedCase g = draw_base(op);
+  auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+  if (data.empty()) data.push_back(*gen_payload(DType::kFloat32, {*rc::gen::inRange<std::int64_t>(0, 3)}));
+  const DType other = *gen_dtype_among(dtypes_except({data[0].dtype()}));
+  if (data.size() < 2) {
+    data.push_back(*gen_payload(other, {*rc::gen::inRange<std::int64_t>(0, 3)}));
+  } else {
+    Tensor& t = data[*rc::gen::inRange<std::size_t>(1, data.size())];
+    t = *gen_payload(other, t.shape());
+  }
+  g.rule = rule;
+  return g;
+}
+
+// Check 0: no indices at all; data of any length.
+GeneratedCase no_indices(Op op, std::string_view rule) {
+  GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), rule);
+  std::get<std::vector<Tensor>>(g.c.inputs.at("indices")).clear();
+  auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+  data.resize(*rc::gen::inRange<std::size_t>(0, data.size() + 1));
+  return g;
+}
+
+// Check 0: as many data members as indices, plus or minus some.
+GeneratedCase list_lengths_differ(Op op, std::string_view rule) {
+  GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), rule);
+  auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+  resize_list(data, draw_length_other_than(data.size()));
+  return g;
+}
+
+// Check 1: a negative index at a random (m, i); those before are valid.
+GeneratedCase negative_index(Op op, std::string_view rule) {
+  Draw d = draw_valid_nonempty(op);
+  std::vector<std::pair<int, std::size_t>> positions;
+  for (int m = 0; m < d.n(); ++m)
+    for (std::size_t i = 0; i < d.indices[m].size(); ++i) positions.emplace_back(m, i);
+  const auto [m, i] = *rc::gen::elementOf(positions);
+  d.indices[m][i] = draw_edge(kInt32Min, -1);
+  return build(d, rule);
+}
+
+// Check 2: data[m]'s shape shorter than indices[m]'s, or one of its leading dims differs.
+GeneratedCase data_shape_not_prefixed(Op op, std::string_view rule) {
+  Draw d = draw_valid(op, StitchMode::kSmall);
+  const int m = *rc::gen::inRange(0, d.n());
+  if (d.index_shapes[m].empty()) {  // a scalar is a prefix of everything: make it [k]
+    d.index_shapes[m] = {1};
+    d.indices[m] = {*rc::gen::inRange<std::int64_t>(0, 4)};
+  }
+  d.spell_out_data_shapes();
+  Shape& s = d.data_shapes[m];
+  const Shape& prefix = d.index_shapes[m];
+  if (*rc::gen::arbitrary<bool>()) {  // too short
+    s.assign(prefix.begin(), prefix.begin() + *rc::gen::inRange<std::size_t>(0, prefix.size()));
+  } else {  // one leading dim differs
+    const std::size_t j = *rc::gen::inRange<std::size_t>(0, prefix.size());
+    s[j] = prefix[j] == 0 ? *rc::gen::inRange<std::int64_t>(1, 3) : prefix[j] - 1 + 2 * *rc::gen::inRange(0, 2);
+    if (s[j] == prefix[j]) s[j] = prefix[j] + 1;
+  }
+  return build(d, rule);
+}
+
+// Check 2: data[m] = indices[m].shape + C' with C' != C, m >= 1.
+GeneratedCase trailing_shapes_differ(Op op, std::string_view rule) {
+  Draw d = draw_valid(op, StitchMode::kSmall);
+  if (d.n() < 2) {
+    d.index_shapes.push_back({*rc::gen::inRange<std::int64_t>(0, 3)});
+    d.indices.emplace_back(static_cast<std::size_t>(d.index_shapes.back()[0]), 0);
+  }
+  const int m = *rc::gen::inRange(1, d.n());
+  d.spell_out_data_shapes();
+  Shape other = d.trailing;
+  const int variant = *rc::gen::inRange(0, 3);
+  if (variant == 0 || other.empty()) other.push_back(*rc::gen::inRange<std::int64_t>(0, 3));
+  else if (variant == 1) other.pop_back();
+  else other[*rc::gen::inRange<std::size_t>(0, other.size())] += 1;
+  Shape s = d.index_shapes[m];
+  s.insert(s.end(), other.begin(), other.end());
+  d.data_shapes[m] = s;
+  return build(d, rule);
+}
+
+// Check 3: rows = max index + 1 near 2^31; C = [c_1 .. c_k, 0]: rows * c_1 * ... * c_k reaches
+// 2^63 only at c_k while each data tensor (at most 3 index elements) stays valid.
+GeneratedCase output_shape_overflows(Op op, std::string_view rule) {
+  Draw d = typed_draw(op);
+  const int n = *rc::gen::inRange(1, 4);
+  std::int64_t max_index = 0;
+  for (int m = 0; m < n; ++m) {
+    const std::int64_t count = *rc::gen::inRange<std::int64_t>(m == 0 ? 1 : 0, 4);
+    d.index_shapes.push_back({count});
+    std::vector<std::int64_t> values;
+    for (std::int64_t i = 0; i < count; ++i) values.push_back(draw_edge(std::int64_t{1} << 30, kInt32Max));
+    for (std::int64_t v : values) max_index = std::max(max_index, v);
+    d.indices.push_back(values);
+  }
+  const int k = *rc::gen::inRange(1, 3);
+  I128 product = 1;
+  for (int j = 0; j + 1 < k; ++j) {
+    d.trailing.push_back(*rc::gen::inRange<std::int64_t>(1, 1 << 10));
+    product *= d.trailing.back();
+  }
+  const I128 rows = max_index + 1;
+  d.trailing.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + rows * product - 1) / (rows * product)),
+                                 static_cast<std::int64_t>((kTwoPow63 - 1) / (3 * product))));
+  d.trailing.push_back(0);
+  return build(d, rule);
+}
+
+// The memory limit: an index of about 2^31 (2^31 rows of C = [4]) under the default limit, or
+// a valid case under a limit below its request.
+GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
+  if (*rc::gen::arbitrary<bool>()) {
+    Draw d = typed_draw(op);
+    d.trailing = {4};
+    d.index_shapes = {{1}};
+    d.indices = {{draw_edge(std::int64_t{1} << 30, kInt32Max)}};
+    return build(d, rule);
+  }
+  return with_memory_limit_below_request(build(draw_valid(op, StitchMode::kSmall), rule));
+}
+
+// The generators of the rules, in check order (rules.cc).
+using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
+constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
+    {"arg-types-indices", index_not_int32},
+    {"arg-types-data", data_dtypes_differ},
+    {"attr-n", no_indices},
+    {"list-length", list_lengths_differ},
+    {"index-range", negative_index},
+    {"data-shape-prefix", data_shape_not_prefixed},
+    {"trailing-shape", trailing_shapes_differ},
+    {"output-shape-overflow", output_shape_overflows},
+    {"memory-limit", request_past_memory_limit},
+};
+
+GeneratedCase draw_invalid(Op op, std::string_view rule) { return generator_for(kRuleGenerators, rule, op)(op, rule); }
 
 }  // namespace
 

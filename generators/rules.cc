@@ -18,19 +18,24 @@ constexpr Code kInvalid = Code::kInvalidArgument;
     "Value for attr '" attr R"(' of \w+ is not in the list of allowed values: int32, int64)", "README pre-check 1"}
 #define SHAPE_OVERFLOW(where) {"output-shape-overflow", kInvalid, \
     "Encountered overflow when multiplying " INT " with " INT ", result: " INT, where}
+// The checks SpaceToBatchND and BatchToSpaceND share up to check 3; `pairs` is "paddings" or
+// "crops", `pairs_attr` its index-type attr.
+#define SPACE_BATCH_SHAPE_RULES(op, pairs, pairs_attr)                                          \
+  INDEX_ATTR("Tblock_shape", "arg-types-block-shape"),                                          \
+  INDEX_ATTR(pairs_attr, "arg-types-" pairs),                                                   \
+  REGISTRATION(op),                                                                             \
+  {"block-shape-rank", kInvalid, "block_shape rank should be 1 instead of " INT, "check 1"},    \
+  {"input-rank", kInvalid, "input rank should be >= " INT " instead of " INT, "check 2"},       \
+  {pairs "-shape", kInvalid, pairs R"( should have shape \[\d+, 2\] instead of )" SHAPE, "check 3"}
+#define MAX_INTERNAL_DIMS {"max-internal-dims", kInvalid, \
+    R"(Maximum number of non-combined block dimensions is \d+ but must not exceed 4)", "check 6"}
 
 const Rule kSpaceToBatch[] = {
-    INDEX_ATTR("Tblock_shape", "arg-types-block-shape"),
-    INDEX_ATTR("Tpaddings", "arg-types-paddings"),
-    REGISTRATION("SpaceToBatchND"),
-    {"block-shape-rank", kInvalid, "block_shape rank should be 1 instead of " INT, "check 1"},
-    {"input-rank", kInvalid, "input rank should be >= " INT " instead of " INT, "check 2"},
-    {"paddings-shape", kInvalid, R"(paddings should have shape \[\d+, 2\] instead of )" SHAPE, "check 3"},
+    SPACE_BATCH_SHAPE_RULES("SpaceToBatchND", "paddings", "Tpaddings"),
     {"block-positive", kInvalid,
      "All values in block_shape must be positive, got value, " INT R"( at index \d+\.)", "check 4"},
     {"block-product", kInvalid, "Product of block sizes must be positive, got " INT, "check 5"},
-    {"max-internal-dims", kInvalid,
-     R"(Maximum number of non-combined block dimensions is \d+ but must not exceed 4)", "check 6"},
+    MAX_INTERNAL_DIMS,
     {"batch-overflow", kInvalid,
      "Negative output dimension size caused by overflow when multiplying " INT " and " INT, "check 8"},
     SHAPE_OVERFLOW("checks 9-11"),
@@ -42,18 +47,12 @@ const Rule kSpaceToBatch[] = {
 };
 
 const Rule kBatchToSpace[] = {
-    INDEX_ATTR("Tblock_shape", "arg-types-block-shape"),
-    INDEX_ATTR("Tcrops", "arg-types-crops"),
-    REGISTRATION("BatchToSpaceND"),
-    {"block-shape-rank", kInvalid, "block_shape rank should be 1 instead of " INT, "check 1"},
-    {"input-rank", kInvalid, "input rank should be >= " INT " instead of " INT, "check 2"},
-    {"crops-shape", kInvalid, R"(crops should have shape \[\d+, 2\] instead of )" SHAPE, "check 3"},
+    SPACE_BATCH_SHAPE_RULES("BatchToSpaceND", "crops", "Tcrops"),
     {"block-product-overflow", kInvalid, "Product of block sizes overflows int64", "check 4 (deviation)"},
     {"block-product-positive", kInvalid, "Product of block sizes must be positive, got " INT, "check 4"},
     {"batch-divisible", kInvalid,
      R"(Input batch dimension \(\d+\) is not divisible by product of block sizes \(\d+\))", "check 5"},
-    {"max-internal-dims", kInvalid,
-     R"(Maximum number of non-combined block dimensions is \d+ but must not exceed 4)", "check 6"},
+    MAX_INTERNAL_DIMS,
     {"crops-negative", kInvalid, "Crops must be non-negative", "check 9"},
     {"cropped-overflow", kInvalid, R"(cropped_shape\[\d+\] overflows int64)", "check 9 (deviation)"},
     {"cropped-negative", kInvalid, R"(cropped_shape\[\d+\]=-\d+ must be non-negative)", "check 9"},
@@ -154,6 +153,8 @@ const Rule kSparseConcat[] = {
 #undef REGISTRATION
 #undef INDEX_ATTR
 #undef SHAPE_OVERFLOW
+#undef SPACE_BATCH_SHAPE_RULES
+#undef MAX_INTERNAL_DIMS
 #undef STITCH_RULES
 
 std::span<const Rule> table(Op op) {

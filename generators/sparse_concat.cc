@@ -5,13 +5,11 @@
 #include <random>
 
 #include "opconform/generators/payload.h"
-#include "opconform/generators/rules.h"
+#include "rule_generators.h"
+#include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
-
-using I128 = __int128;
-constexpr I128 kTwoPow63 = static_cast<I128>(1) << 63;
 
 // A SparseConcat case before it becomes tensors: input i has dense shape shapes[i] and
 // entries coords[i] (rows of `columns[i]` coordinates).
@@ -33,7 +31,7 @@ struct Draw {
   }
 };
 
-GeneratedCase build(const Draw& d, std::string rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view rule = {}) {
   std::vector<Tensor> indices, shapes;
   std::vector<Shape> value_shapes;
   for (int i = 0; i < d.n(); ++i) {
@@ -46,7 +44,7 @@ GeneratedCase build(const Draw& d, std::string rule = {}) {
   inputs.emplace("indices", std::move(indices));
   inputs.emplace("values", *gen_payloads(d.dtype, value_shapes));
   inputs.emplace("shapes", std::move(shapes));
-  return make_case(Op::kSparseConcat, std::move(inputs), {{"concat_dim", d.concat_dim}}, std::move(rule));
+  return make_case(Op::kSparseConcat, std::move(inputs), {{"concat_dim", d.concat_dim}}, std::string(rule));
 }
 
 // One coordinate for a dim of size `dim`: mostly inside, sometimes just outside or extreme
@@ -159,18 +157,24 @@ void ensure_some_entries(Draw& d, int i) {
   d.set_entries(i, 1, d.rank(), std::vector<std::int64_t>(static_cast<std::size_t>(d.rank()), 0));
 }
 
+// --- invalid cases -------------------------------------------------------------------------
+//
+// One generator per rule (kRuleGenerators below): each draws a case that fails `rule` first and
+// names `rule` as the check it fails. Every generator from shape-overflow on begins with one
+// draw_valid(SparseMode::kAny), which keeps the cases a seed gives stable.
+
 GeneratedCase draw_invalid(std::string_view rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(std::string_view rule) {
-  std::vector<std::string_view> later;
-  bool after = false;
-  for (const Rule& r : rules_of(Op::kSparseConcat)) {
-    if (after) later.push_back(r.id);
-    if (r.id == rule) after = true;
-  }
-  if (*rc::gen::arbitrary<bool>()) return build(draw_valid(SparseMode::kAny));
-  return draw_invalid(*rc::gen::elementOf(later));
+  return valid_or_failing(rules_after(Op::kSparseConcat, rule), [] { return build(draw_valid(SparseMode::kAny)); },
+                          draw_invalid);
+}
+
+// A valid draw of rank 2 or more, drawn after (and instead of) one of any rank.
+Draw draw_valid_rank_2() {
+  draw_valid(SparseMode::kAny);
+  return draw_valid(SparseMode::kAny, 2);
 }
 
 std::vector<Tensor>& list(GeneratedCase& g, const char* name) {
@@ -196,229 +200,299 @@ Tensor int64_tensor(Shape shape) {
                           static_cast<std::size_t>(count), rc::gen::inRange<std::int64_t>(0, 4)));
 }
 
-GeneratedCase draw_invalid(std::string_view rule) {
-  const std::string id(rule);
-  const auto not_int64 = dtypes_except({DType::kInt64});
-  // README pre-checks and step 1.
-  if (id == "arg-types-indices" || id == "arg-types-shapes") {
-    GeneratedCase g = draw_base_after(id);
-    retype_member(g, id == "arg-types-indices" ? "indices" : "shapes", *gen_dtype_among(not_int64));
-    g.rule = id;
-    return g;
-  }
-  if (id == "arg-types-values") {
-    GeneratedCase g = draw_base_after(id);
-    std::vector<Tensor>& values = list(g, "values");
-    const DType first = values.empty() ? DType::kFloat32 : values[0].dtype();
-    if (values.empty()) values.push_back(*gen_payload(first, {1}));
-    retype_member(g, "values", *gen_dtype_among(dtypes_except({first})), 1);
-    g.rule = id;
-    return g;
-  }
-  if (id == "attr-n" || id == "list-length-values" || id == "list-length-shapes") {
-    GeneratedCase g = build(draw_valid(SparseMode::kAny), id);
-    std::vector<Tensor>& indices = list(g, "indices");
-    std::vector<Tensor>& values = list(g, "values");
-    std::vector<Tensor>& shapes = list(g, "shapes");
-    auto resize = [](std::vector<Tensor>& l, std::size_t length) {
-      const Tensor extra = l[0];
-      l.resize(std::min(length, l.size()));
-      while (l.size() < length) l.push_back(extra);
-    };
-    auto other_than = [](std::size_t n) {
-      const auto length = *rc::gen::inRange<std::size_t>(0, n + 3);
-      return length == n ? n + 1 : length;
-    };
-    if (id == "attr-n") {
-      resize(indices, *rc::gen::inRange<std::size_t>(0, 2));
-      resize(values, *rc::gen::inRange<std::size_t>(0, values.size() + 1));
-      resize(shapes, *rc::gen::inRange<std::size_t>(0, shapes.size() + 1));
-    } else if (id == "list-length-values") {
-      resize(values, other_than(indices.size()));
-      resize(shapes, *rc::gen::inRange<std::size_t>(0, shapes.size() + 2));
-    } else {
-      resize(shapes, other_than(indices.size()));
-    }
-    return g;
-  }
-  if (id == "concat-dim-int32") {
-    GeneratedCase g = draw_base_after(id);
-    g.c.attrs["concat_dim"] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max)
-                                                          : draw_edge(kInt64Min, kInt32Min - 1);
-    g.rule = id;
-    return g;
-  }
-  if (id == "registration") {
-    GeneratedCase g = draw_base_after(id);
-    const DType quantized = *gen_dtype_among(unregistered_dtypes(Op::kSparseConcat));
-    for (Tensor& v : list(g, "values")) v = *gen_payload(quantized, v.shape());
-    g.rule = id;
-    return g;
-  }
-  // Steps 2, 4, 5: a member of the wrong rank (earlier members valid).
-  if (id == "indices-matrix" || id == "values-vector" || id == "shapes-vector") {
-    GeneratedCase g = build(draw_valid(SparseMode::kAny), id);
-    const char* name = id == "indices-matrix" ? "indices" : id == "values-vector" ? "values" : "shapes";
-    std::vector<Tensor>& members = list(g, name);
-    Tensor& t = members[*rc::gen::inRange<std::size_t>(0, members.size())];
-    const std::int64_t k = *rc::gen::inRange<std::int64_t>(0, 4);
-    std::vector<Shape> wrong = {{}, {k, 1}, {1, k}};
-    if (id == "indices-matrix") wrong = {{}, {k}, {k, 1, 2}};
-    const Shape shape = *rc::gen::elementOf(wrong);
-    t = id == "values-vector" ? *gen_payload(t.dtype(), shape) : int64_tensor(shape);
-    return g;
-  }
+// README pre-check 1: an indices or shapes member of a dtype other than int64.
+GeneratedCase index_member_not_int64(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  retype_member(g, rule == "arg-types-indices" ? "indices" : "shapes",
+                *gen_dtype_among(dtypes_except({DType::kInt64})));
+  g.rule = rule;
+  return g;
+}
+
+// README pre-check 1: a values member (after the first) of another dtype than values[0].
+GeneratedCase values_dtypes_differ(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  std::vector<Tensor>& values = list(g, "values");
+  const DType first = values.empty() ? DType::kFloat32 : values[0].dtype();
+  if (values.empty()) values.push_back(*gen_payload(first, {1}));
+  retype_member(g, "values", *gen_dtype_among(dtypes_except({first})), 1);
+  g.rule = rule;
+  return g;
+}
+
+// Step 1: N below 2 (values and shapes cut to any length).
+GeneratedCase fewer_than_2_inputs(std::string_view rule) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+  resize_list(list(g, "indices"), *rc::gen::inRange<std::size_t>(0, 2));
+  resize_list(list(g, "values"), *rc::gen::inRange<std::size_t>(0, list(g, "values").size() + 1));
+  resize_list(list(g, "shapes"), *rc::gen::inRange<std::size_t>(0, list(g, "shapes").size() + 1));
+  return g;
+}
+
+// Step 1: as many values members as indices, plus or minus some (shapes of any length up to
+// one more).
+GeneratedCase values_length_differs(std::string_view rule) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+  resize_list(list(g, "values"), draw_length_other_than(list(g, "indices").size()));
+  resize_list(list(g, "shapes"), *rc::gen::inRange<std::size_t>(0, list(g, "shapes").size() + 2));
+  return g;
+}
+
+// Step 1: as many shapes members as indices, plus or minus some.
+GeneratedCase shapes_length_differs(std::string_view rule) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+  resize_list(list(g, "shapes"), draw_length_other_than(list(g, "indices").size()));
+  return g;
+}
+
+// Step 1: concat_dim outside int32.
+GeneratedCase concat_dim_past_int32(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  g.c.attrs["concat_dim"] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max)
+                                                        : draw_edge(kInt64Min, kInt32Min - 1);
+  g.rule = rule;
+  return g;
+}
+
+// README pre-check 3: values of a dtype not registered.
+GeneratedCase values_unregistered(std::string_view rule) {
+  GeneratedCase g = draw_base_after(rule);
+  const DType quantized = *gen_dtype_among(unregistered_dtypes(Op::kSparseConcat));
+  for (Tensor& v : list(g, "values")) v = *gen_payload(quantized, v.shape());
+  g.rule = rule;
+  return g;
+}
+
+// Steps 2, 4, 5: a valid case with one member of list `name` of a shape from wrong(k), k in
+// [0, 3] (a payload of its dtype for values, fresh int64 values otherwise).
+GeneratedCase member_of_wrong_rank(std::string_view rule, const char* name, std::vector<Shape> (*wrong)(std::int64_t)) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+  std::vector<Tensor>& members = list(g, name);
+  Tensor& t = members[*rc::gen::inRange<std::size_t>(0, members.size())];
+  const Shape shape = *rc::gen::elementOf(wrong(*rc::gen::inRange<std::int64_t>(0, 4)));
+  t = std::string_view(name) == "values" ? *gen_payload(t.dtype(), shape) : int64_tensor(shape);
+  return g;
+}
+std::vector<Shape> not_a_matrix(std::int64_t k) { return {{}, {k}, {k, 1, 2}}; }
+std::vector<Shape> not_a_vector(std::int64_t k) { return {{}, {k, 1}, {1, k}}; }
+GeneratedCase indices_not_matrix(std::string_view rule) { return member_of_wrong_rank(rule, "indices", not_a_matrix); }
+GeneratedCase values_not_vector(std::string_view rule) { return member_of_wrong_rank(rule, "values", not_a_vector); }
+GeneratedCase shapes_not_vector(std::string_view rule) { return member_of_wrong_rank(rule, "shapes", not_a_vector); }
+
+// Step 5: the checked product of shapes[i] is negative: a negative dim (perhaps after a zero,
+// which does not save it) or a product reaching 2^63 at its last dim.
+GeneratedCase shape_product_negative(std::string_view rule) {
   Draw d = draw_valid(SparseMode::kAny);
-  // Step 5: the checked product of shapes[i] is negative: a negative dim (perhaps after a
-  // zero, which does not save it) or a product reaching 2^63 at its last dim.
-  if (id == "shape-overflow") {
-    const int i = *rc::gen::inRange(0, d.n());
-    Shape& s = d.shapes[i];
-    if (*rc::gen::arbitrary<bool>()) {
-      const std::size_t j = *rc::gen::inRange<std::size_t>(0, s.size());
-      s[j] = draw_edge(kInt64Min, -1);
-      if (j > 0 && *rc::gen::arbitrary<bool>()) s[j - 1] = 0;
-    } else {
-      s = factors_reaching_2pow63(*rc::gen::inRange(2, 5), kInt64Max);
-    }
-    return build(d, id);
+  const int i = *rc::gen::inRange(0, d.n());
+  Shape& s = d.shapes[i];
+  if (*rc::gen::arbitrary<bool>()) {
+    const std::size_t j = *rc::gen::inRange<std::size_t>(0, s.size());
+    s[j] = draw_edge(kInt64Min, -1);
+    if (j > 0 && *rc::gen::arbitrary<bool>()) s[j - 1] = 0;
+  } else {
+    s = factors_reaching_2pow63(*rc::gen::inRange(2, 5), kInt64Max);
   }
-  // Steps 6 and 8 (deviation): more than 254 dims in shapes[0], or in shapes[i] for i >= 1.
-  if (id == "too-many-dims") {
-    const int i = *rc::gen::inRange(0, d.n());
-    d.shapes[i].assign(static_cast<std::size_t>(*rc::gen::inRange(255, 300)), 1);
-    if (*rc::gen::arbitrary<bool>()) d.shapes[i][*rc::gen::inRange<std::size_t>(0, 255)] = 0;
-    return build(d, id);
+  return build(d, rule);
+}
+
+// Steps 6 and 8 (deviation): more than 254 dims in shapes[0], or in shapes[i] for i >= 1.
+GeneratedCase too_many_dims(std::string_view rule) {
+  Draw d = draw_valid(SparseMode::kAny);
+  const int i = *rc::gen::inRange(0, d.n());
+  d.shapes[i].assign(static_cast<std::size_t>(*rc::gen::inRange(255, 300)), 1);
+  if (*rc::gen::arbitrary<bool>()) d.shapes[i][*rc::gen::inRange<std::size_t>(0, 255)] = 0;
+  return build(d, rule);
+}
+
+// Step 7: concat_dim outside [-r, r), or shapes[0] of rank 0, which no concat_dim fits.
+GeneratedCase concat_dim_out_of_range(std::string_view rule) {
+  Draw d = draw_valid(SparseMode::kAny);
+  const int r = d.rank();
+  if (*rc::gen::weightedElement<bool>({{3, false}, {1, true}})) {
+    d.shapes[0].clear();
+    d.concat_dim = draw_edge(kInt32Min, kInt32Max);
+  } else {
+    d.concat_dim = *rc::gen::arbitrary<bool>() ? draw_edge(r, kInt32Max) : draw_edge(kInt32Min, -r - 1);
   }
-  if (id == "concat-dim-range") {
-    const int r = d.rank();
-    if (*rc::gen::weightedElement<bool>({{3, false}, {1, true}})) {  // rank 0: always out of range
-      d.shapes[0].clear();
-      d.concat_dim = draw_edge(kInt32Min, kInt32Max);
-    } else {
-      d.concat_dim = *rc::gen::arbitrary<bool>() ? draw_edge(r, kInt32Max) : draw_edge(kInt32Min, -r - 1);
-    }
-    return build(d, id);
+  return build(d, rule);
+}
+
+// Step 8: shapes[i] (i >= 1) one dim shorter or longer than shapes[0].
+GeneratedCase ranks_differ(std::string_view rule) {
+  Draw d = draw_valid(SparseMode::kAny);
+  const int i = *rc::gen::inRange(1, d.n());
+  Shape& s = d.shapes[i];
+  if (s.size() > 1 && *rc::gen::arbitrary<bool>()) s.pop_back();
+  else s.push_back(*rc::gen::inRange<std::int64_t>(0, 4));
+  return build(d, rule);
+}
+
+// Step 8: shapes[i] (i >= 1) differs from shapes[0] in a dim other than the concat dim.
+GeneratedCase shapes_differ(std::string_view rule) {
+  Draw d = draw_valid_rank_2();
+  const int i = *rc::gen::inRange(1, d.n());
+  int j = *rc::gen::inRange(0, d.rank() - 1);
+  if (j >= d.cd()) ++j;  // any dim but the concat dim
+  d.shapes[i][j] += d.shapes[i][j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1;
+  return build(d, rule);
+}
+
+// Step 8 (deviation): the concat-dim sum passes int64 at input i (dim 0 is zero-size and
+// before cd, so every element count stays 0).
+GeneratedCase concat_size_overflows(std::string_view rule) {
+  Draw d = draw_valid_rank_2();
+  const int cd = *rc::gen::inRange(1, d.rank());
+  d.concat_dim = cd;
+  const int at = *rc::gen::inRange(1, d.n());
+  I128 sum = 0;
+  for (int k = 0; k < d.n(); ++k) {
+    d.shapes[k] = d.shapes[0];  // every dim but the new cd matches
+    d.shapes[k][0] = 0;
+    std::int64_t v = *rc::gen::inRange<std::int64_t>(0, 4);
+    if (k == 0) v = draw_edge(1, kInt64Max);
+    else if (k < at) v = draw_edge(0, static_cast<std::int64_t>(kInt64Max - sum));
+    else if (k == at) v = draw_edge(static_cast<std::int64_t>(kInt64Max - sum + 1), kInt64Max);
+    d.shapes[k][cd] = v;
+    sum += v;
   }
-  if (id == "rank-match") {
-    const int i = *rc::gen::inRange(1, d.n());
-    Shape& s = d.shapes[i];
-    if (s.size() > 1 && *rc::gen::arbitrary<bool>()) s.pop_back();
-    else s.push_back(*rc::gen::inRange<std::int64_t>(0, 4));
-    return build(d, id);
+  for (int k = 0; k < d.n(); ++k) d.set_entries(k, 0, d.rank(), {});
+  return build(d, rule);
+}
+
+// Redraws the dims of shapes[0] but the concat dim in [1, 2^20], their product D at least 2;
+// returns D.
+I128 draw_other_dims(Draw& d) {
+  const int cd = d.cd();
+  I128 others = 1;
+  for (int j = 0; j < d.rank(); ++j) {
+    if (j == cd) continue;
+    d.shapes[0][j] = draw_edge(1, std::int64_t{1} << 20);
+    others *= d.shapes[0][j];
   }
-  if (id == "shape-match") {
-    d = draw_valid(SparseMode::kAny, 2);
-    const int i = *rc::gen::inRange(1, d.n());
-    int j = *rc::gen::inRange(0, d.rank() - 1);
-    if (j >= d.cd()) ++j;  // any dim but the concat dim
-    d.shapes[i][j] += d.shapes[i][j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1;
-    return build(d, id);
+  if (others < 2) {
+    d.shapes[0][cd == 0 ? 1 : 0] = 2;
+    others = 2;
   }
-  // Step 8 (deviation): the concat-dim sum passes int64 at input i (dim 0 is zero-size and
-  // before cd, so every element count stays 0).
-  if (id == "concat-size-overflow") {
-    d = draw_valid(SparseMode::kAny, 2);
-    const int cd = *rc::gen::inRange(1, d.rank());
-    d.concat_dim = cd;
-    const int at = *rc::gen::inRange(1, d.n());
-    I128 sum = 0;
-    for (int k = 0; k < d.n(); ++k) {
-      d.shapes[k] = d.shapes[0];  // every dim but the new cd matches
-      d.shapes[k][0] = 0;
-      std::int64_t v = *rc::gen::inRange<std::int64_t>(0, 4);
-      if (k == 0) v = draw_edge(1, kInt64Max);
-      else if (k < at) v = draw_edge(0, static_cast<std::int64_t>(kInt64Max - sum));
-      else if (k == at) v = draw_edge(static_cast<std::int64_t>(kInt64Max - sum + 1), kInt64Max);
-      d.shapes[k][cd] = v;
-      sum += v;
-    }
-    for (int k = 0; k < d.n(); ++k) d.set_entries(k, 0, d.rank(), {});
-    return build(d, id);
+  return others;
+}
+
+// Step 8: the output's element count passes int64 only once input `at` is added (each input's
+// own count fits; no entries).
+GeneratedCase output_shape_overflows(std::string_view rule) {
+  Draw d = draw_valid_rank_2();
+  const int cd = d.cd();
+  const I128 others = draw_other_dims(d);
+  const auto most = static_cast<std::int64_t>((kTwoPow63 - 1) / others);  // each input fits
+  const int at = *rc::gen::inRange(1, d.n());
+  I128 sum = 0;
+  for (int k = 0; k < d.n(); ++k) {
+    Shape s = d.shapes[0];
+    std::int64_t v;
+    if (k < at) v = draw_edge(1, static_cast<std::int64_t>(std::min<I128>(most, (kTwoPow63 - 1) / others - sum - (at - k - 1))));
+    else if (k == at) v = draw_edge(static_cast<std::int64_t>((kTwoPow63 + others - 1) / others - sum), most);
+    else v = *rc::gen::inRange<std::int64_t>(0, 4);
+    s[cd] = v;
+    sum += v;
+    d.shapes[k] = s;
+    d.set_entries(k, 0, d.rank(), {});
   }
-  // Step 8: the output's element count passes int64 only once input `at` is added.
-  if (id == "output-shape-overflow") {
-    d = draw_valid(SparseMode::kAny, 2);
-    const int cd = d.cd();
-    I128 others = 1;  // D: the product of the other dims, >= 2
-    for (int j = 0; j < d.rank(); ++j) {
-      if (j == cd) continue;
-      d.shapes[0][j] = draw_edge(1, std::int64_t{1} << 20);
-      others *= d.shapes[0][j];
-    }
-    if (others < 2) {
-      d.shapes[0][cd == 0 ? 1 : 0] = 2;
-      others = 2;
-    }
-    const auto most = static_cast<std::int64_t>((kTwoPow63 - 1) / others);  // each input fits
-    const int at = *rc::gen::inRange(1, d.n());
-    I128 sum = 0;
-    for (int k = 0; k < d.n(); ++k) {
-      Shape s = d.shapes[0];
-      std::int64_t v;
-      if (k < at) v = draw_edge(1, static_cast<std::int64_t>(std::min<I128>(most, (kTwoPow63 - 1) / others - sum - (at - k - 1))));
-      else if (k == at) v = draw_edge(static_cast<std::int64_t>((kTwoPow63 + others - 1) / others - sum), most);
-      else v = *rc::gen::inRange<std::int64_t>(0, 4);
-      s[cd] = v;
-      sum += v;
-      d.shapes[k] = s;
-      d.set_entries(k, 0, d.rank(), {});
-    }
-    return build(d, id);
+  return build(d, rule);
+}
+
+// Step 9 (deviation): zero-column indices whose row counts sum past int64.
+GeneratedCase total_entries_overflow(std::string_view rule) {
+  Draw d = draw_valid(SparseMode::kAny);
+  for (int k = 0; k < d.n(); ++k)
+    d.set_entries(k, draw_edge(std::int64_t{1} << 62, kInt64Max), 0, {});
+  return build(d, rule);
+}
+
+// Step 10: values[i] of a length other than indices[i]'s rows (inputs before i valid; the
+// concat has entries, or step 10 would be skipped).
+GeneratedCase rows_differ(std::string_view rule) {
+  Draw d = draw_valid(SparseMode::kAny);
+  const int i = *rc::gen::inRange(0, d.n());
+  ensure_some_entries(d, i);
+  GeneratedCase g = build(d, rule);
+  Tensor& v = list(g, "values")[i];
+  const std::int64_t rows = d.rows[i];
+  const std::int64_t length = rows > 0 && *rc::gen::arbitrary<bool>() ? rows - 1 : rows + *rc::gen::inRange<std::int64_t>(1, 3);
+  v = *gen_payload(v.dtype(), {length});
+  return g;
+}
+
+// Step 10: indices[i] with a column count other than r (inputs before i valid; the concat has
+// entries).
+GeneratedCase columns_not_rank(std::string_view rule) {
+  Draw d = draw_valid(SparseMode::kAny);
+  const int i = *rc::gen::inRange(0, d.n());
+  ensure_some_entries(d, i);
+  GeneratedCase g = build(d, rule);
+  std::int64_t columns = *rc::gen::inRange<std::int64_t>(0, d.rank() + 2);
+  if (columns == d.rank()) columns = d.rank() + 2;
+  list(g, "indices")[i] = int64_tensor({d.rows[i], columns});
+  return g;
+}
+
+// Step 10 (deviation): an entry of input i whose concat coordinate overflows when offset by
+// the sizes of the inputs before it (the other dim is zero-size: no element anywhere).
+GeneratedCase index_offset_overflows(std::string_view rule) {
+  Draw d = draw_valid_rank_2();
+  const int cd = *rc::gen::inRange(0, 2);
+  d.concat_dim = cd;
+  const int i = *rc::gen::inRange(1, d.n());
+  std::int64_t offset = 0;
+  for (int k = 0; k < d.n(); ++k) {
+    d.shapes[k] = {0, 0};
+    d.shapes[k][cd] = k == 0 ? draw_edge(1, std::int64_t{1} << 60) : *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 60);
+    if (k < i) offset += d.shapes[k][cd];
+    d.set_entries(k, 0, 2, {});
   }
-  // Step 9 (deviation): zero-column indices whose row counts sum past int64.
-  if (id == "total-nnz-overflow") {
-    for (int k = 0; k < d.n(); ++k)
-      d.set_entries(k, draw_edge(std::int64_t{1} << 62, kInt64Max), 0, {});
-    return build(d, id);
-  }
-  // Step 10: input i has mismatched rows, or a column count other than r (inputs before i are
-  // valid; the concat has entries, or step 10 would be skipped).
-  if (id == "rows-match" || id == "order-length") {
-    const int i = *rc::gen::inRange(0, d.n());
-    ensure_some_entries(d, i);
-    GeneratedCase g = build(d, id);
-    if (id == "rows-match") {
-      Tensor& v = list(g, "values")[i];
-      const std::int64_t rows = d.rows[i];
-      const std::int64_t length = rows > 0 && *rc::gen::arbitrary<bool>() ? rows - 1 : rows + *rc::gen::inRange<std::int64_t>(1, 3);
-      v = *gen_payload(v.dtype(), {length});
-    } else {
-      std::int64_t columns = *rc::gen::inRange<std::int64_t>(0, d.rank() + 2);
-      if (columns == d.rank()) columns = d.rank() + 2;
-      list(g, "indices")[i] = int64_tensor({d.rows[i], columns});
-    }
-    return g;
-  }
-  // Step 10 (deviation): an entry of input i whose concat coordinate overflows when offset by
-  // the sizes of the inputs before it (the other dim is zero-size: no element anywhere).
-  if (id == "index-offset-overflow") {
-    d = draw_valid(SparseMode::kAny, 2);
-    const int cd = *rc::gen::inRange(0, 2);
-    d.concat_dim = cd;
-    const int i = *rc::gen::inRange(1, d.n());
-    std::int64_t offset = 0;
-    for (int k = 0; k < d.n(); ++k) {
-      d.shapes[k] = {0, 0};
-      d.shapes[k][cd] = k == 0 ? draw_edge(1, std::int64_t{1} << 60) : *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 60);
-      if (k < i) offset += d.shapes[k][cd];
-      d.set_entries(k, 0, 2, {});
-    }
-    std::vector<std::int64_t> flat;
-    const std::int64_t before = *rc::gen::inRange<std::int64_t>(0, 3);  // valid entries first
-    for (std::int64_t e = 0; e < before; ++e) flat.insert(flat.end(), {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)});
-    std::vector<std::int64_t> bad = {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)};
-    bad[cd] = draw_edge(kInt64Max - offset + 1, kInt64Max);
-    flat.insert(flat.end(), bad.begin(), bad.end());
-    d.set_entries(i, before + 1, 2, flat);
-    return build(d, id);
-  }
-  if (id == "memory-limit") {
-    GeneratedCase g = build(d, id);
-    g.c.memory_limit = draw_edge(0, predicted_request_bytes(*predicted_outputs(g.c)) - 1);
-    return g;
-  }
-  throw std::logic_error("no generator for rule " + id + " of SparseConcat");
+  std::vector<std::int64_t> flat;
+  const std::int64_t before = *rc::gen::inRange<std::int64_t>(0, 3);  // valid entries first
+  for (std::int64_t e = 0; e < before; ++e) flat.insert(flat.end(), {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)});
+  std::vector<std::int64_t> bad = {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)};
+  bad[cd] = draw_edge(kInt64Max - offset + 1, kInt64Max);
+  flat.insert(flat.end(), bad.begin(), bad.end());
+  d.set_entries(i, before + 1, 2, flat);
+  return build(d, rule);
+}
+
+// The memory limit: a valid case under a limit below its request.
+GeneratedCase request_past_memory_limit(std::string_view rule) {
+  return with_memory_limit_below_request(build(draw_valid(SparseMode::kAny), rule));
+}
+
+// The generators of the rules, in check order (rules.cc).
+using GenerateFn = GeneratedCase (*)(std::string_view rule);
+constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
+    {"arg-types-indices", index_member_not_int64},
+    {"arg-types-values", values_dtypes_differ},
+    {"arg-types-shapes", index_member_not_int64},
+    {"attr-n", fewer_than_2_inputs},
+    {"list-length-values", values_length_differs},
+    {"list-length-shapes", shapes_length_differs},
+    {"concat-dim-int32", concat_dim_past_int32},
+    {"registration", values_unregistered},
+    {"indices-matrix", indices_not_matrix},
+    {"values-vector", values_not_vector},
+    {"shapes-vector", shapes_not_vector},
+    {"shape-overflow", shape_product_negative},
+    {"too-many-dims", too_many_dims},
+    {"concat-dim-range", concat_dim_out_of_range},
+    {"rank-match", ranks_differ},
+    {"shape-match", shapes_differ},
+    {"concat-size-overflow", concat_size_overflows},
+    {"output-shape-overflow", output_shape_overflows},
+    {"total-nnz-overflow", total_entries_overflow},
+    {"rows-match", rows_differ},
+    {"order-length", columns_not_rank},
+    {"index-offset-overflow", index_offset_overflows},
+    {"memory-limit", request_past_memory_limit},
+};
+
+GeneratedCase draw_invalid(std::string_view rule) {
+  return generator_for(kRuleGenerators, rule, Op::kSparseConcat)(rule);
 }
 
 }  // namespace

@@ -7,9 +7,9 @@
 #include <rapidcheck/gtest.h>
 
 #include "opconform/generators/batch_to_space_nd.h"
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "space_batch_laws.h"
-#include "support/harness.h"
+#include "support/run_and_check.h"
 #include "support/op_properties.h"
 
 namespace opconform::properties {

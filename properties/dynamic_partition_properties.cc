@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/dynamic_partition.h"
 #include "stitch_laws.h"
 

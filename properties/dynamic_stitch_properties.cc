@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/dynamic_partition.h"
 #include "opconform/generators/dynamic_stitch.h"
 #include "stitch_laws.h"

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <optional>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::properties {
 

@@ -5,10 +5,10 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/space_to_batch_nd.h"
 #include "space_batch_laws.h"
-#include "support/harness.h"
+#include "support/run_and_check.h"
 #include "support/op_properties.h"
 
 namespace opconform::properties {

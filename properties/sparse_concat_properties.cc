@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/sparse_concat.h"
 #include "stitch_laws.h"
 

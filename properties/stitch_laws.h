@@ -5,8 +5,8 @@
 #include <cstring>
 #include <map>
 
-#include "opconform/generators/common.h"
-#include "support/harness.h"
+#include "opconform/generators/generated_case.h"
+#include "support/run_and_check.h"
 #include "support/op_properties.h"
 
 namespace opconform::properties {

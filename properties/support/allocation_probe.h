@@ -1,5 +1,5 @@
 // Peak heap bytes of a call, measured by the counting global operator new/delete that every
-// property binary links (allocation_probe.cc replaces them; malloc itself is not counted).
+// property binary links (tests/support/counting_allocator; malloc itself is not counted).
 //
 //   AllocationProbe probe;                 // starts measuring
 //   run the op ...

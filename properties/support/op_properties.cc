@@ -1,6 +1,5 @@
 #include "support/op_properties.h"
 
-#include <cstdlib>
 #include <cstring>
 #include <iomanip>
 #include <iostream>
@@ -11,7 +10,7 @@
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
 #include "support/allocation_probe.h"
-#include "support/harness.h"
+#include "support/run_and_check.h"
 
 namespace opconform::properties {
 namespace {
@@ -59,6 +58,23 @@ std::int64_t string_payload(const conformance::Case& c) {
 
 std::string describe(const Outcome& o) { return o.status.ok() ? "success" : o.status.to_string(); }
 
+// Saves `expected`, the case of a check pair the optimized layer got wrong, as a counterexample
+// and fails the test with `difference`.
+void save_pair_counterexample(const conformance::Case& expected, const generators::CheckPair& pair,
+                              std::uint64_t seed, const std::string& difference) {
+  const Op op = expected.op;
+  conformance::Case saved = expected;
+  saved.name = str_cat("CheckOrder.", op_name(op), ".", pair.first, ".", pair.second);
+  saved.provenance = "properties/: check-order pair (" + std::string(pair.first) + ", " +
+                     std::string(pair.second) + "), seed " + std::to_string(seed);
+  std::error_code ignored;
+  std::filesystem::create_directories(counterexample_dir(), ignored);
+  const std::filesystem::path path = counterexample_dir() / (saved.name + ".json");
+  (void)conformance::save_case_file(saved, path);
+  ADD_FAILURE() << op_name(op) << ": checks " << pair.first << " then " << pair.second
+                << ": optimized vs reference: " << difference << "\ncounterexample: " << path.string();
+}
+
 }  // namespace
 
 std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs) {
@@ -69,15 +85,6 @@ std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs) {
     else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) flat.push_back(m);
   }
   return flat;
-}
-
-Tensor reshaped(const Tensor& t, Shape shape) {
-  Tensor out(t.dtype(), std::move(shape));
-  visit_dtype(t.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    std::copy_n(t.data<T>(), t.num_elements(), out.data<T>());
-  });
-  return out;
 }
 
 std::string element_bytes(const Tensor& t, std::int64_t i) {
@@ -227,40 +234,25 @@ void determinism(const GeneratedCase& g, const ExecChoice& e) {
 }
 
 void check_order_sweep(Op op) {
-  const char* seed_env = std::getenv("OPCONFORM_PAIR_SEED");
-  const std::uint64_t seed = seed_env && *seed_env ? std::strtoull(seed_env, nullptr, 10) : 1;
+  const std::uint64_t seed = generators::pair_sweep_seed();
   rc::Random random(seed);
   const std::vector<generators::CheckPair> pairs = generators::feasible_pairs(op);
   std::vector<std::string> missed;
   for (const generators::CheckPair& pair : pairs) {
-    bool hit = false;
-    for (int attempt = 0; attempt < kPairAttempts && !hit; ++attempt) {
-      conformance::Case c;
-      try {
-        c = generators::pair_case(op, pair)(random.split(), 50).value().c;
-      } catch (const std::exception&) {
-        continue;  // no room for the earlier check on this drawing
-      }
-      const Outcome ref = run(reference_layer(), c);
-      if (generators::classify(op, ref.status) != pair.first) continue;
-      hit = true;
-      const conformance::Case expected = expect_outcome(c, ref);
-      const Outcome opt = run(optimized_layer(), c);
-      const conformance::Comparison cmp = conformance::compare(expected, opt);
-      if (!cmp.pass) {
-        conformance::Case saved = expected;
-        saved.name = str_cat("CheckOrder.", op_name(op), ".", pair.first, ".", pair.second);
-        saved.provenance = "properties/: check-order pair (" + std::string(pair.first) + ", " +
-                           std::string(pair.second) + "), seed " + std::to_string(seed);
-        std::error_code ignored;
-        std::filesystem::create_directories(counterexample_dir(), ignored);
-        const std::filesystem::path path = counterexample_dir() / (saved.name + ".json");
-        (void)conformance::save_case_file(saved, path);
-        ADD_FAILURE() << op_name(op) << ": checks " << pair.first << " then " << pair.second
-                      << ": optimized vs reference: " << cmp.description << "\ncounterexample: " << path.string();
-      }
+    conformance::Case c;
+    Outcome ref;
+    const auto answers_first = [&](const GeneratedCase& g) {
+      c = g.c;
+      ref = run(reference_layer(), c);
+      return generators::classify(op, ref.status) == pair.first;
+    };
+    if (!generators::find_pair_case(op, pair, random, 50, kPairAttempts, answers_first)) {
+      missed.push_back(std::string(pair.first) + " + " + std::string(pair.second));
+      continue;
     }
-    if (!hit) missed.push_back(std::string(pair.first) + " + " + std::string(pair.second));
+    const conformance::Case expected = expect_outcome(c, ref);
+    const conformance::Comparison cmp = conformance::compare(expected, run(optimized_layer(), c));
+    if (!cmp.pass) save_pair_counterexample(expected, pair, seed, cmp.description);
   }
   const auto hit = static_cast<double>(pairs.size() - missed.size());
   std::cout << op_name(op) << " check pairs hit: " << pairs.size() - missed.size() << " / " << pairs.size()

@@ -12,13 +12,14 @@
 // from the op's result) and S_in the storage of the inputs. properties/README.md says why.
 #pragma once
 
-#include "opconform/generators/cases.h"
-#include "opconform/generators/common.h"
+#include "opconform/generators/op_generators.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::properties {
 
 using generators::ExecChoice;
 using generators::GeneratedCase;
+using generators::reshaped;
 
 // 1. Valid case: the reference succeeds with the outputs the spec's shape formulas predict,
 //    and the optimized layer matches it bit for bit (within the spec's unspecified outcomes).
@@ -51,8 +52,6 @@ void check_order_sweep(Op op);
 
 // The outputs of an outcome in the op's output order (lists expanded).
 std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs);
-// t's elements under another shape with the same element count (a copy).
-Tensor reshaped(const Tensor& t, Shape shape);
 // Bytes of element i (its bits; a string's bytes).
 std::string element_bytes(const Tensor& t, std::int64_t i);
 

@@ -1,10 +1,10 @@
-// main() of every property binary: RapidCheck defaults (harness.h), buffer checks on for the
+// main() of every property binary: RapidCheck defaults (run_and_check.h), buffer checks on for the
 // whole run (poisoned uninitialised buffers, guard regions), and the rule hits of each test
 // written when it ends.
 #include <gtest/gtest.h>
 
 #include "opconform/tensor.h"
-#include "support/harness.h"
+#include "support/run_and_check.h"
 
 namespace {
 

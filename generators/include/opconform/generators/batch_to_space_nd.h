@@ -14,7 +14,7 @@
 
 #include <string_view>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 #include "opconform/generators/space_to_batch_nd.h"
 
 namespace opconform::generators {

@@ -12,10 +12,13 @@
 // A pair is *hit* when the reference answers `first` on a pair case (classify() == first).
 #pragma once
 
+#include <cstdint>
+#include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::generators {
 
@@ -42,5 +45,22 @@ rc::Gen<GeneratedCase> pair_case(Op op, CheckPair pair);
 
 // A pair case for a pair drawn uniformly among the op's feasible pairs.
 rc::Gen<GeneratedCase> any_pair_case(Op op);
+
+// The search for a case that hits a pair, as every check-order sweep runs it: up to `attempts`
+// drawings of pair_case(op, pair) at generator size `size`, each from random.split(); a drawing
+// that leaves pair.first no room is skipped (it counts as an attempt). Returns the first drawing
+// `hit` accepts (typically: the reference answers pair.first on it), or nullopt. `stop`, when
+// set, is asked before each drawing and ends the search when it answers true.
+//
+//   rc::Random random(pair_sweep_seed());
+//   for (const CheckPair& p : feasible_pairs(op))
+//     if (auto s = find_pair_case(op, p, random, 50, 20, answers_first)) judge(s->value());
+std::optional<rc::Shrinkable<GeneratedCase>> find_pair_case(Op op, CheckPair pair, rc::Random& random, int size,
+                                                            int attempts,
+                                                            const std::function<bool(const GeneratedCase&)>& hit,
+                                                            const std::function<bool()>& stop = {});
+
+// The seed of a check-order sweep: $OPCONFORM_PAIR_SEED when set and not empty, else 1.
+std::uint64_t pair_sweep_seed();
 
 }  // namespace opconform::generators

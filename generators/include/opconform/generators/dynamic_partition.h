@@ -5,7 +5,8 @@
 // to 300, so most outputs are empty), partition values drawn from [0, num_partitions), any
 // registered dtype (strings included), zero-size dims anywhere. One case in eight is "huge but
 // empty": a zero in any dim of data (in the partitions' shape: no entry; or in the slice after
-// a few entries), huge dims around it (common.h, draw_empty_huge_dims), num_partitions <= 6.
+// a few entries), huge dims around it (generated_case.h, draw_empty_huge_dims),
+// num_partitions <= 6.
 //
 // Invalid cases: one generator per rule of rules_of(Op::kDynamicPartition), each failing
 // exactly that check first (num_partitions at 0, int64 min, 2^31 and beyond; out-of-range
@@ -15,7 +16,7 @@
 
 #include <string_view>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::generators {
 

@@ -7,7 +7,7 @@
 // rows nobody names), and data[m] = indices[m].shape + C for any dtype (strings included).
 // Variants: unique indices (a permutation spread over the lists), every list empty, and "huge
 // but empty" (indices up to 2^31 - 1; the zero in the rows (every list empty) or in any dim of
-// C, with huge dims around it as common.h's draw_empty_huge_dims draws them).
+// C, with huge dims around it as generated_case.h's draw_empty_huge_dims draws them).
 //
 // Invalid cases: one generator per rule of rules_of(op), each failing exactly that check first
 // (negative indices down to -2^31, output shapes whose element count reaches 2^63 only at the
@@ -16,7 +16,7 @@
 
 #include <string_view>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::generators {
 

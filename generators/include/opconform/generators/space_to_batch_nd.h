@@ -5,9 +5,9 @@
 // 7) with leading, middle and trailing trivial block dims (b = 1, zero padding) and at most
 // four internal dims (the tf-cpu limit); zero-size dims appear in every position; block_shape
 // and paddings are int32 or int64 independently; T is any dtype tf-cpu registers. One case in
-// eight is "huge but empty" (common.h, draw_empty_huge_dims): a zero in the batch, a spatial or
-// a remaining dim, huge dims around it (products before the zero below 2^63, dims after it up
-// to 2^63 - 1), blocks below 2^31 with a product below 2^40.
+// eight is "huge but empty" (generated_case.h, draw_empty_huge_dims): a zero in the batch, a
+// spatial or a remaining dim, huge dims around it (products before the zero below 2^63, dims
+// after it up to 2^63 - 1), blocks below 2^31 with a product below 2^40.
 //
 // Invalid cases: one generator per rule of rules_of(Op::kSpaceToBatchND), each failing
 // exactly that check first, with the arithmetic edges (products that reach 2^63 only in the
@@ -16,7 +16,7 @@
 
 #include <string_view>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::generators {
 
@@ -30,7 +30,7 @@ enum class SpaceBatchMode {
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode = SpaceBatchMode::kAny);
 rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule);
 
-// Output dtype and shape of a valid case (common.h, predicted_outputs).
+// Output dtype and shape of a valid case (generated_case.h, predicted_outputs).
 std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conformance::Case& c);
 
 }  // namespace opconform::generators

@@ -5,9 +5,9 @@
 // unsorted or with duplicate coordinates, mostly inside the shape but also negative, out of
 // range or near the int64 limits (coordinates are not checked); empty inputs and an all-empty
 // concat; values of any registered dtype, distinct across inputs. In kAny mode one case in eight
-// is "huge but empty": dense shapes with a zero in any dim and huge dims around it (common.h,
-// draw_empty_huge_dims; the concat dim's sizes split the output's), and a few in-range entries
-// or none.
+// is "huge but empty": dense shapes with a zero in any dim and huge dims around it
+// (generated_case.h, draw_empty_huge_dims; the concat dim's sizes split the output's), and a few
+// in-range entries or none.
 //
 // Invalid cases: one generator per rule of rules_of(Op::kSparseConcat), each failing exactly
 // that check first (shapes whose checked product overflows only at the last dim or holds a
@@ -17,7 +17,7 @@
 
 #include <string_view>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::generators {
 

@@ -1,4 +1,4 @@
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 
 #include <algorithm>
 #include <vector>

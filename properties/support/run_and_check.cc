@@ -1,4 +1,4 @@
-#include "support/harness.h"
+#include "support/run_and_check.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 // that keeps valid cases small by construction, big-value edges for arithmetic checks, and the
 // outputs a valid case must produce (dtype and shape), predicted without running any kernel.
 //
-//   rc::Gen<GeneratedCase> g = valid_case(Op::kSpaceToBatchND);        // cases.h
+//   rc::Gen<GeneratedCase> g = valid_case(Op::kSpaceToBatchND);        // op_generators.h
 //   GeneratedCase x = *g;                      // inside a property or rc::gen::exec
 //   conformance::Outcome o = conformance::run_case(table, x.c);
 #pragma once
@@ -55,6 +55,8 @@ const std::vector<Tensor>& input_list(const conformance::Case& c, const std::str
 // caller keeps them in range). Precondition: values.size() equals the shape's element count.
 Tensor index_tensor(DType dtype, Shape shape, const std::vector<std::int64_t>& values);
 std::vector<std::int64_t> index_values(const Tensor& t);  // int32/int64 only, widened
+// t's elements in the same order under another shape of the same element count (a copy).
+Tensor reshaped(const Tensor& t, Shape shape);
 
 // The tf-cpu registration of each op's T (spec pages), and its complement.
 std::vector<DType> registered_dtypes(Op op);

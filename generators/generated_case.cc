@@ -1,4 +1,4 @@
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 #include <algorithm>
 
@@ -51,6 +51,15 @@ std::vector<std::int64_t> index_values(const Tensor& t) {
   std::vector<std::int64_t> values(static_cast<std::size_t>(t.num_elements()));
   for (std::int64_t i = 0; i < t.num_elements(); ++i) values[i] = t.index_value(i);
   return values;
+}
+
+Tensor reshaped(const Tensor& t, Shape shape) {
+  Tensor out(t.dtype(), std::move(shape));
+  visit_dtype(t.dtype(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    std::copy_n(t.data<T>(), t.num_elements(), out.data<T>());
+  });
+  return out;
 }
 
 std::vector<DType> registered_dtypes(Op op) {

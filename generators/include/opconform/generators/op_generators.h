@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string_view>
 
-#include "opconform/generators/common.h"
+#include "opconform/generators/generated_case.h"
 
 namespace opconform::generators {
 
