@@ -20,6 +20,7 @@
 #include "opconform/validator/findings.h"
 #include "opconform/validator/guard_pages.h"
 #include "opconform/validator/judge.h"
+#include "opconform/validator/op_table_entries.h"
 #include "opconform/validator/plugin_host.h"
 #include "opconform/validator/validate.h"
 
@@ -70,17 +71,7 @@ ImplAnswer answer_of(const conformance::Outcome& outcome) {
   std::abort();
 }
 
-bool provides(const OpTable& table, Op op) {
-  switch (op) {
-    case Op::kSpaceToBatchND: return table.space_to_batch_nd != nullptr;
-    case Op::kBatchToSpaceND: return table.batch_to_space_nd != nullptr;
-    case Op::kDynamicStitch: return table.dynamic_stitch != nullptr;
-    case Op::kParallelDynamicStitch: return table.parallel_dynamic_stitch != nullptr;
-    case Op::kDynamicPartition: return table.dynamic_partition != nullptr;
-    case Op::kSparseConcat: return table.sparse_concat != nullptr;
-  }
-  return false;
-}
+using validator::provides;
 
 // A DynamicPartition case whose memory limit lets every one of more than 1024 outputs be
 // allocated: validate never generates such a case (validate.cc, affordable), and through a

@@ -17,10 +17,11 @@
 #include "opconform/conformance/run.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/conformance/vector.h"
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
 #include "opconform/reference/op_table.h"
+#include "opconform/validator/op_table_entries.h"
 
 namespace opconform::gtest {
 namespace {
@@ -28,18 +29,6 @@ namespace {
 namespace fs = std::filesystem;
 using conformance::Case;
 using conformance::Strictness;
-
-bool implements(const OpTable& t, Op op) {
-  switch (op) {
-    case Op::kSpaceToBatchND: return t.space_to_batch_nd != nullptr;
-    case Op::kBatchToSpaceND: return t.batch_to_space_nd != nullptr;
-    case Op::kDynamicStitch: return t.dynamic_stitch != nullptr;
-    case Op::kParallelDynamicStitch: return t.parallel_dynamic_stitch != nullptr;
-    case Op::kDynamicPartition: return t.dynamic_partition != nullptr;
-    case Op::kSparseConcat: return t.sparse_concat != nullptr;
-  }
-  return false;
-}
 
 // "SpaceToBatchND" -> "space_to_batch_nd", the vectors' folder name.
 std::string folder_of(Op op) {
@@ -167,30 +156,25 @@ class CheckPairsTest : public testing::Test {
       : table_(table), op_(op), s_(strictness(o)), dtypes_(o.dtypes) {}
   void TestBody() override {
     constexpr int kAttempts = 20;
-    const char* seed_env = std::getenv("OPCONFORM_PAIR_SEED");
-    const std::uint64_t seed = seed_env && *seed_env ? std::strtoull(seed_env, nullptr, 10) : 1;
+    const std::uint64_t seed = generators::pair_sweep_seed();
     rc::Random random(seed);
     const std::vector<generators::CheckPair> pairs = generators::feasible_pairs(op_);
     std::size_t hit = 0;
     for (const generators::CheckPair& pair : pairs) {
-      for (int attempt = 0; attempt < kAttempts; ++attempt) {
-        Case c;
-        try {
-          c = generators::pair_case(op_, pair)(random.split(), 50).value().c;
-        } catch (const std::exception&) {
-          continue;  // no room for the earlier check on this drawing
-        }
+      Case c;
+      const auto answers_first = [&](const generators::GeneratedCase& g) {
+        c = g.c;
         c.expected = conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
         const Status answer = c.expected.error ? *c.expected.error : Status();
-        if (generators::classify(op_, answer) != pair.first) continue;
-        ++hit;
-        const conformance::Outcome actual = conformance::run_case(table_, c);
-        if (!actual.status.ok() && may_decline(c, dtypes_)) break;
-        const conformance::Comparison result = conformance::compare(c, actual, s_);
-        EXPECT_TRUE(result.pass) << "checks " << pair.first << " then " << pair.second << " (seed " << seed
-                                 << "): " << failure_text(table_, c, actual, result);
-        break;
-      }
+        return generators::classify(op_, answer) == pair.first;
+      };
+      if (!generators::find_pair_case(op_, pair, random, 50, kAttempts, answers_first)) continue;
+      ++hit;
+      const conformance::Outcome actual = conformance::run_case(table_, c);
+      if (!actual.status.ok() && may_decline(c, dtypes_)) continue;
+      const conformance::Comparison result = conformance::compare(c, actual, s_);
+      EXPECT_TRUE(result.pass) << "checks " << pair.first << " then " << pair.second << " (seed " << seed
+                               << "): " << failure_text(table_, c, actual, result);
     }
     std::cout << op_name(op_) << " check pairs hit: " << hit << " / " << pairs.size() << " feasible, seed " << seed
               << "\n";
@@ -235,7 +219,7 @@ void register_failure(const std::string& suite, const std::string& test, const s
 void register_suite(const std::string& name, const OpTable& table, const SuiteOptions& options) {
   const fs::path dir = options.vectors_dir;
   for (Op op : kAllOps) {
-    if (!implements(table, op)) continue;
+    if (!validator::provides(table, op)) continue;
     if (options.vectors) {
       std::string error;
       const std::vector<fs::path> files = vector_files(dir / folder_of(op), &error);

@@ -84,63 +84,17 @@ std::int32_t checked(Call call) {
 
 }  // namespace
 
-extern "C" {
-
-OPCONFORM_PLUGIN_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-OPCONFORM_PLUGIN_EXPORT const opconform_manifest* opconform_manifest_get(void) { return &kManifest; }
-
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
 #if OPCONFORM_MUTANT_OP == MUTANT_SPACE_TO_BATCH_ND
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_space_to_batch_nd(const opconform_call* call,
-                                                            const opconform_tensor* input,
-                                                            const opconform_tensor* block_shape,
-                                                            const opconform_tensor* paddings) {
-  return checked([&] { return abi_export::space_to_batch_nd(kTable, call, input, block_shape, paddings); });
-}
+OPCONFORM_PLUGIN_SPACE_TO_BATCH_ND(kTable, checked)
 #elif OPCONFORM_MUTANT_OP == MUTANT_BATCH_TO_SPACE_ND
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_batch_to_space_nd(const opconform_call* call,
-                                                            const opconform_tensor* input,
-                                                            const opconform_tensor* block_shape,
-                                                            const opconform_tensor* crops) {
-  return checked([&] { return abi_export::batch_to_space_nd(kTable, call, input, block_shape, crops); });
-}
+OPCONFORM_PLUGIN_BATCH_TO_SPACE_ND(kTable, checked)
 #elif OPCONFORM_MUTANT_OP == MUTANT_DYNAMIC_STITCH
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call,
-                                                         const opconform_tensor* indices,
-                                                         int64_t num_indices,
-                                                         const opconform_tensor* data,
-                                                         int64_t num_data) {
-  return checked([&] { return abi_export::dynamic_stitch(kTable, call, indices, num_indices, data, num_data); });
-}
+OPCONFORM_PLUGIN_DYNAMIC_STITCH(kTable, checked)
 #elif OPCONFORM_MUTANT_OP == MUTANT_PARALLEL_DYNAMIC_STITCH
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_parallel_dynamic_stitch(const opconform_call* call,
-                                                                  const opconform_tensor* indices,
-                                                                  int64_t num_indices,
-                                                                  const opconform_tensor* data,
-                                                                  int64_t num_data) {
-  return checked([&] {
-    return abi_export::parallel_dynamic_stitch(kTable, call, indices, num_indices, data, num_data);
-  });
-}
+OPCONFORM_PLUGIN_PARALLEL_DYNAMIC_STITCH(kTable, checked)
 #elif OPCONFORM_MUTANT_OP == MUTANT_DYNAMIC_PARTITION
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(const opconform_call* call,
-                                                            const opconform_tensor* data,
-                                                            const opconform_tensor* partitions,
-                                                            int64_t num_partitions) {
-  return checked([&] { return abi_export::dynamic_partition(kTable, call, data, partitions, num_partitions); });
-}
+OPCONFORM_PLUGIN_DYNAMIC_PARTITION(kTable, checked)
 #elif OPCONFORM_MUTANT_OP == MUTANT_SPARSE_CONCAT
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(const opconform_call* call,
-                                                        const opconform_tensor* indices,
-                                                        int64_t num_indices,
-                                                        const opconform_tensor* values,
-                                                        int64_t num_values,
-                                                        const opconform_tensor* shapes,
-                                                        int64_t num_shapes, int64_t concat_dim) {
-  return checked([&] {
-    return abi_export::sparse_concat(kTable, call, indices, num_indices, values, num_values, shapes,
-                                     num_shapes, concat_dim);
-  });
-}
+OPCONFORM_PLUGIN_SPARSE_CONCAT(kTable, checked)
 #endif
-
-}  // extern "C"

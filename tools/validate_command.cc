@@ -14,15 +14,6 @@ namespace opconform::tools {
 
 namespace {
 
-std::string shell_quoted(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@") ==
-                        std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
-}
-
 // Runs the validator; after an interrupt, dies of the same signal once the reports are written,
 // as a shell and a CI runner expect of an interrupted program.
 int run_and_propagate_interrupt(const validator::ValidateOptions& options) {
@@ -52,7 +43,7 @@ bool parse_ops_option(const std::vector<std::string>& names, std::vector<Op>* op
 std::string validate_command_line() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return (ec ? std::string("opconform") : shell_quoted(self.string())) + " validate";
+  return (ec ? std::string("opconform") : validator::shell_quote(self.string())) + " validate";
 }
 
 void add_validate_command(CLI::App& app, int& exit_code) {

@@ -23,52 +23,10 @@ const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_ma
 
 }  // namespace
 
-extern "C" {
-
-OPCONFORM_PLUGIN_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-OPCONFORM_PLUGIN_EXPORT const opconform_manifest* opconform_manifest_get(void) { return &kManifest; }
-
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_space_to_batch_nd(const opconform_call* call,
-                                                            const opconform_tensor* input,
-                                                            const opconform_tensor* block_shape,
-                                                            const opconform_tensor* paddings) {
-  return abi_export::space_to_batch_nd(table(), call, input, block_shape, paddings);
-}
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_batch_to_space_nd(const opconform_call* call,
-                                                            const opconform_tensor* input,
-                                                            const opconform_tensor* block_shape,
-                                                            const opconform_tensor* crops) {
-  return abi_export::batch_to_space_nd(table(), call, input, block_shape, crops);
-}
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call,
-                                                         const opconform_tensor* indices,
-                                                         int64_t num_indices,
-                                                         const opconform_tensor* data,
-                                                         int64_t num_data) {
-  return abi_export::dynamic_stitch(table(), call, indices, num_indices, data, num_data);
-}
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_parallel_dynamic_stitch(const opconform_call* call,
-                                                                  const opconform_tensor* indices,
-                                                                  int64_t num_indices,
-                                                                  const opconform_tensor* data,
-                                                                  int64_t num_data) {
-  return abi_export::parallel_dynamic_stitch(table(), call, indices, num_indices, data, num_data);
-}
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(const opconform_call* call,
-                                                            const opconform_tensor* data,
-                                                            const opconform_tensor* partitions,
-                                                            int64_t num_partitions) {
-  return abi_export::dynamic_partition(table(), call, data, partitions, num_partitions);
-}
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(const opconform_call* call,
-                                                        const opconform_tensor* indices,
-                                                        int64_t num_indices,
-                                                        const opconform_tensor* values,
-                                                        int64_t num_values,
-                                                        const opconform_tensor* shapes,
-                                                        int64_t num_shapes, int64_t concat_dim) {
-  return abi_export::sparse_concat(table(), call, indices, num_indices, values, num_values,
-                                   shapes, num_shapes, concat_dim);
-}
-
-}  // extern "C"
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
+OPCONFORM_PLUGIN_SPACE_TO_BATCH_ND(table(), abi_export::direct)
+OPCONFORM_PLUGIN_BATCH_TO_SPACE_ND(table(), abi_export::direct)
+OPCONFORM_PLUGIN_DYNAMIC_STITCH(table(), abi_export::direct)
+OPCONFORM_PLUGIN_PARALLEL_DYNAMIC_STITCH(table(), abi_export::direct)
+OPCONFORM_PLUGIN_DYNAMIC_PARTITION(table(), abi_export::direct)
+OPCONFORM_PLUGIN_SPARSE_CONCAT(table(), abi_export::direct)

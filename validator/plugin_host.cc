@@ -289,6 +289,125 @@ ImplAnswer fault(std::string text) {
   return a;
 }
 
+// The state of a call of c before it starts: how many outputs it allocates (DynamicPartition:
+// num_partitions), its memory limit and its output allowance.
+CallState call_state(const conformance::Case& c) {
+  CallState state;
+  state.memory_limit = c.memory_limit;
+  state.num_outputs = 1;
+  if (c.op == Op::kSparseConcat) state.num_outputs = 3;
+  if (c.op == Op::kDynamicPartition) state.num_outputs = std::max<std::int64_t>(0, c.attrs.at("num_partitions"));
+  std::int64_t input_bytes = 0;
+  for (const auto& [name, value] : c.inputs) {
+    auto add = [&](const Tensor& t) { input_bytes += std::max<std::int64_t>(0, output_request_bytes(t.dtype(), t.shape())); };
+    if (const auto* t = std::get_if<Tensor>(&value)) add(*t);
+    else for (const Tensor& t : std::get<std::vector<Tensor>>(value)) add(t);
+  }
+  state.output_allowance = std::max(c.memory_limit, input_bytes);
+  return state;
+}
+
+// Calls entry, the entry point of c's op, with c's inputs and callbacks into *state; the status
+// code it returned. Whatever the entry point throws propagates.
+std::int32_t call_entry(void* entry, const conformance::Case& c, CallState* state) {
+  opconform_call call{};
+  call.struct_size = sizeof(opconform_call);
+  call.memory_limit_bytes = c.memory_limit;
+  call.caller = state;
+  call.allocate_output = allocate_output_cb;
+  call.allocate_bytes = allocate_bytes_cb;
+  call.set_message = set_message_cb;
+  InputDescriptors in(state);
+  switch (c.op) {
+    case Op::kSpaceToBatchND:
+    case Op::kBatchToSpaceND: {
+      const opconform_tensor input = in.describe(tensor_in(c, "input"));
+      const opconform_tensor block = in.describe(tensor_in(c, "block_shape"));
+      const opconform_tensor amounts = in.describe(tensor_in(c, c.op == Op::kSpaceToBatchND ? "paddings" : "crops"));
+      return reinterpret_cast<opconform_space_to_batch_nd_fn>(entry)(&call, &input, &block, &amounts);
+    }
+    case Op::kDynamicStitch:
+    case Op::kParallelDynamicStitch: {
+      const auto indices = in.describe(list_in(c, "indices"));
+      const auto data = in.describe(list_in(c, "data"));
+      return reinterpret_cast<opconform_dynamic_stitch_fn>(entry)(
+          &call, first(indices), static_cast<std::int64_t>(indices.size()), first(data),
+          static_cast<std::int64_t>(data.size()));
+    }
+    case Op::kDynamicPartition: {
+      const opconform_tensor data = in.describe(tensor_in(c, "data"));
+      const opconform_tensor partitions = in.describe(tensor_in(c, "partitions"));
+      return reinterpret_cast<opconform_dynamic_partition_fn>(entry)(&call, &data, &partitions,
+                                                                    c.attrs.at("num_partitions"));
+    }
+    case Op::kSparseConcat: {
+      const auto indices = in.describe(list_in(c, "indices"));
+      const auto values = in.describe(list_in(c, "values"));
+      const auto shapes = in.describe(list_in(c, "shapes"));
+      return reinterpret_cast<opconform_sparse_concat_fn>(entry)(
+          &call, first(indices), static_cast<std::int64_t>(indices.size()), first(values),
+          static_cast<std::int64_t>(values.size()), first(shapes), static_cast<std::int64_t>(shapes.size()),
+          c.attrs.at("concat_dim"));
+    }
+  }
+  return OPCONFORM_CODE_OK;
+}
+
+// Adds to state->faults what the finished call broke: c's inputs, the guards of its buffers, the
+// status code (unknown, or an error other than RESOURCE_EXHAUSTED after allocating).
+void check_finished_call(const conformance::Case& c, const InputSnapshot& inputs_before, std::int32_t code,
+                         CallState* state) {
+  if (std::string changed = inputs_before.changes(c); !changed.empty()) state->faults.push_back(changed);
+  for (const auto& [index, out] : state->outputs)
+    if (std::string d = out.buffer->damage(); !d.empty())
+      state->faults.push_back(str_cat("output ", index, " (", dtype_name(out.dtype), " ",
+                                      shape_string(out.shape), "): ", d, " of its buffer"));
+  for (const auto& block : state->byte_blocks)
+    if (std::string d = block->damage(); !d.empty())
+      state->faults.push_back(str_cat("allocate_bytes block of ", std::uint64_t{block->size()}, " bytes: ", d));
+  const std::optional<Code> status_code = code_from_abi(code);
+  if (!status_code) state->faults.push_back(str_cat("returned the unknown status code ", code));
+  else if (*status_code != Code::kOk && *status_code != Code::kResourceExhausted &&
+           (!state->outputs.empty() || !state->byte_blocks.empty()))
+    state->faults.push_back(allocated_then_failed(*state, *status_code));
+}
+
+// "fault; fault; ...": one ImplAnswer fault for all of them.
+std::string join_faults(const std::vector<std::string>& faults) {
+  std::string text;
+  for (const std::string& f : faults) text += (text.empty() ? "" : "; ") + f;
+  return text;
+}
+
+// What a call that broke no rule answered: its error, or (OK) outputs 0 .. n-1, every one of
+// them allocated and readable, under the names of c's op signature.
+ImplAnswer answer_of(const conformance::Case& c, const CallState& state, Code code) {
+  ImplAnswer answer;
+  if (code != Code::kOk) {
+    answer.kind = ImplAnswer::Kind::kError;
+    answer.error = Status(code, state.message);
+    return answer;
+  }
+  std::vector<Tensor> tensors;
+  for (std::int64_t i = 0; i < state.num_outputs; ++i) {
+    auto it = state.outputs.find(static_cast<std::int32_t>(i));
+    if (it == state.outputs.end()) return fault(str_cat("returned OK without allocating output ", i));
+    std::string problem;
+    Tensor t;
+    if (!read_output(state, static_cast<std::int32_t>(i), it->second, &t, &problem)) return fault(problem);
+    tensors.push_back(std::move(t));
+  }
+  answer.kind = ImplAnswer::Kind::kOutputs;
+  const auto outputs = conformance::op_signature(c.op).outputs;
+  if (c.op == Op::kDynamicPartition) {
+    answer.outputs.emplace(std::string(outputs[0].name), std::move(tensors));
+  } else {
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+      answer.outputs.emplace(std::string(outputs[i].name), std::move(tensors[i]));
+  }
+  return answer;
+}
+
 }  // namespace
 
 Status PluginHost::load(const std::string& path, std::unique_ptr<PluginHost>* out) {
@@ -349,72 +468,13 @@ PluginHost::~PluginHost() {
 }
 
 ImplAnswer PluginHost::run(const conformance::Case& c) {
-  const int op_index = static_cast<int>(c.op);
-  void* entry = entry_[op_index];
+  void* entry = entry_[static_cast<int>(c.op)];
   if (entry == nullptr) return fault(str_cat(op_name(c.op), " is not in the manifest"));
-
-  CallState state;
-  state.memory_limit = c.memory_limit;
-  state.num_outputs = 1;
-  if (c.op == Op::kSparseConcat) state.num_outputs = 3;
-  if (c.op == Op::kDynamicPartition) state.num_outputs = std::max<std::int64_t>(0, c.attrs.at("num_partitions"));
-  opconform_call call{};
-  call.struct_size = sizeof(opconform_call);
-  call.memory_limit_bytes = c.memory_limit;
-  call.caller = &state;
-  call.allocate_output = allocate_output_cb;
-  call.allocate_bytes = allocate_bytes_cb;
-  call.set_message = set_message_cb;
-
-  state.output_allowance = c.memory_limit;
-  std::int64_t input_bytes = 0;
-  for (const auto& [name, value] : c.inputs) {
-    auto add = [&](const Tensor& t) { input_bytes += std::max<std::int64_t>(0, output_request_bytes(t.dtype(), t.shape())); };
-    if (const auto* t = std::get_if<Tensor>(&value)) add(*t);
-    else for (const Tensor& t : std::get<std::vector<Tensor>>(value)) add(t);
-  }
-  state.output_allowance = std::max(state.output_allowance, input_bytes);
-  InputDescriptors in(&state);
+  CallState state = call_state(c);
   const InputSnapshot inputs_before(c);
   std::int32_t code = OPCONFORM_CODE_OK;
   try {
-    switch (c.op) {
-      case Op::kSpaceToBatchND:
-      case Op::kBatchToSpaceND: {
-        const opconform_tensor input = in.describe(tensor_in(c, "input"));
-        const opconform_tensor block = in.describe(tensor_in(c, "block_shape"));
-        const opconform_tensor amounts =
-            in.describe(tensor_in(c, c.op == Op::kSpaceToBatchND ? "paddings" : "crops"));
-        code = reinterpret_cast<opconform_space_to_batch_nd_fn>(entry)(&call, &input, &block, &amounts);
-        break;
-      }
-      case Op::kDynamicStitch:
-      case Op::kParallelDynamicStitch: {
-        const auto indices = in.describe(list_in(c, "indices"));
-        const auto data = in.describe(list_in(c, "data"));
-        code = reinterpret_cast<opconform_dynamic_stitch_fn>(entry)(
-            &call, first(indices), static_cast<std::int64_t>(indices.size()), first(data),
-            static_cast<std::int64_t>(data.size()));
-        break;
-      }
-      case Op::kDynamicPartition: {
-        const opconform_tensor data = in.describe(tensor_in(c, "data"));
-        const opconform_tensor partitions = in.describe(tensor_in(c, "partitions"));
-        code = reinterpret_cast<opconform_dynamic_partition_fn>(entry)(&call, &data, &partitions,
-                                                                      c.attrs.at("num_partitions"));
-        break;
-      }
-      case Op::kSparseConcat: {
-        const auto indices = in.describe(list_in(c, "indices"));
-        const auto values = in.describe(list_in(c, "values"));
-        const auto shapes = in.describe(list_in(c, "shapes"));
-        code = reinterpret_cast<opconform_sparse_concat_fn>(entry)(
-            &call, first(indices), static_cast<std::int64_t>(indices.size()), first(values),
-            static_cast<std::int64_t>(values.size()), first(shapes),
-            static_cast<std::int64_t>(shapes.size()), c.attrs.at("concat_dim"));
-        break;
-      }
-    }
+    code = call_entry(entry, c, &state);
   } catch (const std::bad_alloc&) {
     throw;  // the worker reports running out of memory
   } catch (const std::exception& e) {
@@ -422,52 +482,9 @@ ImplAnswer PluginHost::run(const conformance::Case& c) {
   } catch (...) {
     return fault("an exception crossed the C ABI");
   }
-
-  if (std::string changed = inputs_before.changes(c); !changed.empty()) state.faults.push_back(changed);
-  for (const auto& [index, out] : state.outputs)
-    if (std::string d = out.buffer->damage(); !d.empty())
-      state.faults.push_back(str_cat("output ", index, " (", dtype_name(out.dtype), " ",
-                                     shape_string(out.shape), "): ", d, " of its buffer"));
-  for (const auto& block : state.byte_blocks)
-    if (std::string d = block->damage(); !d.empty())
-      state.faults.push_back(str_cat("allocate_bytes block of ", std::uint64_t{block->size()}, " bytes: ", d));
-  const std::optional<Code> status_code = code_from_abi(code);
-  if (!status_code) state.faults.push_back(str_cat("returned the unknown status code ", code));
-  else if (*status_code != Code::kOk && *status_code != Code::kResourceExhausted &&
-           (!state.outputs.empty() || !state.byte_blocks.empty()))
-    state.faults.push_back(allocated_then_failed(state, *status_code));
-  if (!state.faults.empty()) {
-    std::string text;
-    for (const std::string& f : state.faults) text += (text.empty() ? "" : "; ") + f;
-    return fault(text);
-  }
-
-  ImplAnswer answer;
-  if (*status_code != Code::kOk) {
-    answer.kind = ImplAnswer::Kind::kError;
-    answer.error = Status(*status_code, state.message);
-    return answer;
-  }
-  // OK: outputs 0 .. n-1 all allocated (DynamicPartition: n = num_partitions).
-  std::vector<Tensor> tensors;
-  for (std::int64_t i = 0; i < state.num_outputs; ++i) {
-    auto it = state.outputs.find(static_cast<std::int32_t>(i));
-    if (it == state.outputs.end())
-      return fault(str_cat("returned OK without allocating output ", i));
-    std::string problem;
-    Tensor t;
-    if (!read_output(state, static_cast<std::int32_t>(i), it->second, &t, &problem)) return fault(problem);
-    tensors.push_back(std::move(t));
-  }
-  answer.kind = ImplAnswer::Kind::kOutputs;
-  const auto outputs = conformance::op_signature(c.op).outputs;
-  if (c.op == Op::kDynamicPartition) {
-    answer.outputs.emplace(std::string(outputs[0].name), std::move(tensors));
-  } else {
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-      answer.outputs.emplace(std::string(outputs[i].name), std::move(tensors[i]));
-  }
-  return answer;
+  check_finished_call(c, inputs_before, code, &state);
+  if (!state.faults.empty()) return fault(join_faults(state.faults));
+  return answer_of(c, state, *code_from_abi(code));
 }
 
 }  // namespace opconform::validator

@@ -27,7 +27,7 @@
 #include "opconform/conformance/run.h"
 #include "opconform/conformance/vector.h"
 #include "opconform/conformance/vector_files.h"
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
 #include "opconform/conformance/unspecified.h"
@@ -42,14 +42,7 @@
 #include "opconform/validator/shrink.h"
 #include "opconform/validator/worker_client.h"
 
-// Built with AddressSanitizer: g++ defines __SANITIZE_ADDRESS__, clang 14 only __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define OPCONFORM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define OPCONFORM_ASAN 1
-#endif
-#endif
+#include "asan.h"
 
 namespace opconform::validator {
 
@@ -83,15 +76,6 @@ std::string snake_name(Op op) {
     case Op::kSparseConcat: return "sparse_concat";
   }
   return "?";
-}
-
-std::string shell_quote(const std::string& s) {
-  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@") ==
-                        std::string::npos)
-    return s;
-  std::string out = "'";
-  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-  return out + "'";
 }
 
 bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
@@ -552,25 +536,21 @@ void Run::pairs_phase() {
     PairCoverage& coverage = pair_coverage_[op];
     coverage.feasible = static_cast<std::int64_t>(pairs.size());
     for (const generators::CheckPair& pair : pairs) {
-      for (int attempt = 0; attempt < kPairAttempts && !should_stop(); ++attempt) {
-        std::optional<Shrinkable> drawn;
-        Case c;
-        try {
-          drawn = generators::pair_case(op, pair)(random.split(), kValidatorCaseSize / 2);
-          c = drawn->value().c;
-        } catch (const std::exception&) {
-          continue;  // no room for the earlier check on this drawing
-        }
+      Case c;
+      const auto answers_first = [&](const generators::GeneratedCase& g) {
+        c = g.c;
         std::string reason;
-        if (!affordable(c) || !inside_manifest(manifest_, c, &reason)) continue;
+        if (!affordable(c) || !inside_manifest(manifest_, c, &reason)) return false;
         set_oracle(&c);
         const Status answer = c.expected.error ? *c.expected.error : Status();
-        if (generators::classify(op, answer) != pair.first) continue;
-        ++coverage.hit;
-        c.name = str_cat("pair-", snake_name(op), "-", pair.first, "-", pair.second);
-        handle(c, "generated", &*drawn);
-        break;
-      }
+        return generators::classify(op, answer) == pair.first;
+      };
+      const std::optional<Shrinkable> drawn = generators::find_pair_case(
+          op, pair, random, kValidatorCaseSize / 2, kPairAttempts, answers_first, [this] { return should_stop(); });
+      if (!drawn) continue;
+      ++coverage.hit;
+      c.name = str_cat("pair-", snake_name(op), "-", pair.first, "-", pair.second);
+      handle(c, "generated", &*drawn);
     }
   }
 }
@@ -785,6 +765,15 @@ int Run::main() {
 }
 
 }  // namespace
+
+std::string shell_quote(const std::string& s) {
+  if (!s.empty() && s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./:=,+@") ==
+                        std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return out + "'";
+}
 
 std::optional<Op> parse_op_name(std::string_view name) {
   for (Op op : kAllOps)

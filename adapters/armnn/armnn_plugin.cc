@@ -10,6 +10,8 @@
 // Everything else — shape checks, output shape inference, the copy — is Arm NN's.
 #include <opconform/plugin_abi.h>
 
+#include "adapter_plugin.h"
+
 #include <armnn/ArmNN.hpp>
 #include <armnn/BackendId.hpp>
 #include <armnn/Descriptors.hpp>
@@ -28,6 +30,8 @@
 
 namespace {
 
+using opconform_adapters::Fail;
+
 constexpr int kRank = 4;  // Arm NN's SpaceToBatchNd/BatchToSpaceNd: NHWC (or NCHW), 2 block dims
 
 // opconform dtype -> Arm NN DataType; quantized types carry scale 1, offset 0 so the bits move
@@ -44,11 +48,6 @@ std::optional<armnn::DataType> ArmnnType(int32_t dtype) {
     case OPCONFORM_DTYPE_BOOL: return armnn::DataType::Boolean;
     default: return std::nullopt;
   }
-}
-
-int32_t Fail(const opconform_call* call, int32_t code, const std::string& message) {
-  call->set_message(call->caller, message.data(), static_cast<int64_t>(message.size()));
-  return code;
 }
 
 // The integer elements of an int32/int64 tensor as unsigned ints, or an adapter error.
@@ -156,10 +155,12 @@ int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, A
   return OPCONFORM_CODE_OK;
 }
 
-// Shared by both ops: reads block and paddings/crops, then runs the layer made by `make`.
-template <typename Make>
+// Shared by both ops: reads block and paddings/crops into a Descriptor (NHWC), then runs the
+// layer that `add` makes of it.
+template <typename Descriptor>
 int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
-                   const opconform_tensor* block_shape, const opconform_tensor* pads, Make make) {
+                   const opconform_tensor* block_shape, const opconform_tensor* pads,
+                   armnn::IConnectableLayer* (armnn::INetwork::*add)(const Descriptor&, const char*)) {
   if (input->rank != kRank) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: Arm NN takes rank-4 input only");
   }
@@ -175,8 +176,11 @@ int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
   const std::vector<std::pair<unsigned int, unsigned int>> pad_list{{(*pad)[0], (*pad)[1]},
                                                                      {(*pad)[2], (*pad)[3]}};
   try {
-    return RunOneLayer(call, input,
-                       [&](armnn::INetwork& net) { return make(net, *block, pad_list); });
+    return RunOneLayer(call, input, [&](armnn::INetwork& net) {
+      Descriptor d(*block, pad_list);
+      d.m_DataLayout = armnn::DataLayout::NHWC;
+      return (net.*add)(d, nullptr);
+    });
   } catch (const std::exception& e) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, std::string("Arm NN: ") + e.what());
   }
@@ -194,44 +198,28 @@ const opconform_op_caps kCaps[] = {
 };
 
 const std::string kName = std::string("armnn-cpuref (libarmnn ") + ARMNN_VERSION + ")";
-
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
-                                      kName.c_str(), "tf-cpu", 2, kCaps};
+const opconform_manifest kManifest = opconform_adapters::TfCpuManifest(kName.c_str(), kCaps);
 
 }  // namespace
 
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
+
 extern "C" {
 
-__attribute__((visibility("default"))) uint32_t opconform_abi_version(void) {
-  return OPCONFORM_ABI_VERSION;
+OPCONFORM_PLUGIN_EXPORT int32_t opconform_space_to_batch_nd(const opconform_call* call,
+                                                             const opconform_tensor* input,
+                                                             const opconform_tensor* block_shape,
+                                                             const opconform_tensor* paddings) {
+  return SpaceBatch<armnn::SpaceToBatchNdDescriptor>(call, input, block_shape, paddings,
+                                                     &armnn::INetwork::AddSpaceToBatchNdLayer);
 }
 
-__attribute__((visibility("default"))) const opconform_manifest* opconform_manifest_get(void) {
-  return &kManifest;
-}
-
-__attribute__((visibility("default"))) int32_t opconform_space_to_batch_nd(
-    const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,
-    const opconform_tensor* paddings) {
-  return SpaceBatch(call, input, block_shape, paddings,
-                    [](armnn::INetwork& net, const std::vector<unsigned int>& block,
-                       const std::vector<std::pair<unsigned int, unsigned int>>& pads) {
-                      armnn::SpaceToBatchNdDescriptor d(block, pads);
-                      d.m_DataLayout = armnn::DataLayout::NHWC;
-                      return net.AddSpaceToBatchNdLayer(d);
-                    });
-}
-
-__attribute__((visibility("default"))) int32_t opconform_batch_to_space_nd(
-    const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,
-    const opconform_tensor* crops) {
-  return SpaceBatch(call, input, block_shape, crops,
-                    [](armnn::INetwork& net, const std::vector<unsigned int>& block,
-                       const std::vector<std::pair<unsigned int, unsigned int>>& pads) {
-                      armnn::BatchToSpaceNdDescriptor d(block, pads);
-                      d.m_DataLayout = armnn::DataLayout::NHWC;
-                      return net.AddBatchToSpaceNdLayer(d);
-                    });
+OPCONFORM_PLUGIN_EXPORT int32_t opconform_batch_to_space_nd(const opconform_call* call,
+                                                             const opconform_tensor* input,
+                                                             const opconform_tensor* block_shape,
+                                                             const opconform_tensor* crops) {
+  return SpaceBatch<armnn::BatchToSpaceNdDescriptor>(call, input, block_shape, crops,
+                                                     &armnn::INetwork::AddBatchToSpaceNdLayer);
 }
 
 }  // extern "C"

@@ -10,6 +10,8 @@
 // Kept to this one translation unit on ATen only: torch headers are slow to compile.
 #include <opconform/plugin_abi.h>
 
+#include "adapter_plugin.h"
+
 #include <ATen/ATen.h>
 #include <torch/csrc/api/include/torch/version.h>
 
@@ -21,6 +23,8 @@
 #include <vector>
 
 namespace {
+
+using opconform_adapters::Fail;
 
 std::optional<at::ScalarType> TorchType(int32_t dtype) {
   switch (dtype) {
@@ -62,11 +66,6 @@ at::Tensor View(const opconform_tensor& t) {
   if (!type) throw Unsupported{"adapter: torch has no type for dtype " + std::to_string(t.dtype)};
   std::vector<int64_t> dims(t.dims, t.dims + t.rank);
   return at::from_blob(const_cast<void*>(t.data), dims, at::TensorOptions().dtype(*type));
-}
-
-int32_t Fail(const opconform_call* call, int32_t code, std::string message) {
-  call->set_message(call->caller, message.data(), static_cast<int64_t>(message.size()));
-  return code;
 }
 
 // Copies `value` (any layout) into output `index` of the op, in the dtype torch gave it (at::cat
@@ -149,28 +148,21 @@ const opconform_op_caps kCaps[] = {
 };
 
 const std::string kName = std::string("libtorch cpu ") + TORCH_VERSION;
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
-                                      kName.c_str(), "tf-cpu", 3, kCaps};
+const opconform_manifest kManifest = opconform_adapters::TfCpuManifest(kName.c_str(), kCaps);
 
 }  // namespace
 
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
+
 extern "C" {
 
-__attribute__((visibility("default"))) uint32_t opconform_abi_version(void) {
-  return OPCONFORM_ABI_VERSION;
-}
-
-__attribute__((visibility("default"))) const opconform_manifest* opconform_manifest_get(void) {
-  return &kManifest;
-}
-
-__attribute__((visibility("default"))) int32_t opconform_dynamic_stitch(
+OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_stitch(
     const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
     const opconform_tensor* data, int64_t num_data) {
   return Stitch(call, indices, num_indices, data, num_data);
 }
 
-__attribute__((visibility("default"))) int32_t opconform_dynamic_partition(
+OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(
     const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
     int64_t num_partitions) {
   return Guarded(call, [&]() -> int32_t {
@@ -191,7 +183,7 @@ __attribute__((visibility("default"))) int32_t opconform_dynamic_partition(
   });
 }
 
-__attribute__((visibility("default"))) int32_t opconform_sparse_concat(
+OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(
     const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
     const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
     int64_t num_shapes, int64_t concat_dim) {

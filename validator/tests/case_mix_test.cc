@@ -47,9 +47,7 @@ TEST(CaseMix, ValidCasesAreMostlyNonEmptyAndReachTensOfThousandsOfElements) {
 }
 
 TEST(CaseMix, AValueBugOnlyLargeOutputsShowIsFound) {
-  ValidateOptions o = options_for(OPCONFORM_FAKE_LARGE_OUTPUT_BUG);
-  o.run_corpus = false;
-  o.cases = 60;
+  ValidateOptions o = generated_cases_for(OPCONFORM_FAKE_LARGE_OUTPUT_BUG, 60);
   o.max_shrink_runs = 20;
   const RunOutcome r = run_validator(o, "large-output-bug");
   EXPECT_EQ(r.exit_code, 1) << r.out;

@@ -67,9 +67,7 @@ TEST(NoFalseGreen, AMissingCorpusOrNoCaseAtAllIsAnError) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_CONTAINS(r.err, "/nonexistent: cannot read: no such file or folder");
 
-  o = options_for("");
-  o.run_corpus = false;
-  o.cases = 0;
+  o = generated_cases_for("", 0);
   r = run_validator(o, "nothing");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_CONTAINS(r.err, "no case was run");
@@ -271,9 +269,7 @@ TEST(Corpus, AnOffByOnePartitionRangeCheckFailsTheCorpus) {
 // 12. and 13. Findings: grouped, each group shown once as its shrunk case.
 
 TEST(Findings, FailuresAreGroupedAndEachGroupIsShownOnce) {
-  ValidateOptions o = options_for(OPCONFORM_FAKE_WRONG_RESULTS);
-  o.run_corpus = false;
-  o.cases = 150;
+  ValidateOptions o = generated_cases_for(OPCONFORM_FAKE_WRONG_RESULTS, 150);
   o.seed = 3;
   const RunOutcome r = run_validator(o, "groups");
   EXPECT_EQ(r.exit_code, 1);
@@ -295,9 +291,7 @@ TEST(Findings, FailuresAreGroupedAndEachGroupIsShownOnce) {
 }
 
 TEST(Findings, TheShrunkCaseIsTheOneShownWithSeveralDifferences) {
-  ValidateOptions o = options_for(OPCONFORM_FAKE_WRONG_RESULTS);
-  o.run_corpus = false;
-  o.cases = 60;
+  ValidateOptions o = generated_cases_for(OPCONFORM_FAKE_WRONG_RESULTS, 60);
   o.seed = 1;
   const RunOutcome r = run_validator(o, "shown");
   const nlohmann::json f = r.failure("mismatch");
@@ -345,9 +339,7 @@ TEST(Findings, AFailureSeenOnlyWhileShrinkingIsKept) {
 
 // 15. Names of generated cases do not depend on the seed; the default seed is fixed.
 TEST(Identity, GeneratedCasesHaveStableNamesAndTheDefaultRunRepeats) {
-  ValidateOptions o = options_for("");
-  o.run_corpus = false;
-  o.cases = 24;
+  ValidateOptions o = generated_cases_for("", 24);
   const RunOutcome first = run_validator(o, "stable-1");
   const RunOutcome second = run_validator(o, "stable-2");
   EXPECT_EQ(first.report["seed"], kDefaultSeed);
@@ -397,9 +389,7 @@ TEST(Identity, ReplayCommandsUseAbsolutePathsAndReplaysSaveNothing) {
 // Check pairs: one case per feasible pair of checks; the default run hits at least 95 % of them
 // per op, and --no-check-pairs (or --cases 0) runs none.
 TEST(CheckPairs, TheDefaultRunHitsNinetyFivePercentOfTheFeasiblePairsOfEveryOp) {
-  ValidateOptions o = options_for("");
-  o.run_corpus = false;
-  o.cases = 1;
+  ValidateOptions o = generated_cases_for("", 1);
   const RunOutcome r = run_validator(o, "check-pairs");
   EXPECT_EQ(r.exit_code, 0) << r.out;
   ASSERT_EQ(r.report["check_pairs"].size(), kNumOps) << r.report.dump();

@@ -77,6 +77,14 @@ inline ValidateOptions options_for(const std::string& impl) {
   return o;
 }
 
+// options_for(impl) with `cases` generated cases and no corpus.
+inline ValidateOptions generated_cases_for(const std::string& impl, std::int64_t cases) {
+  ValidateOptions o = options_for(impl);
+  o.run_corpus = false;
+  o.cases = cases;
+  return o;
+}
+
 // Runs the validator with reports in `name`'s fresh folder (unless the options name them).
 inline RunOutcome run_validator(ValidateOptions o, const std::string& name) {
   RunOutcome r;

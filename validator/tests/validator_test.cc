@@ -14,14 +14,7 @@
 #include "opconform/validator/judge.h"
 #include "opconform/validator/validate.h"
 
-// Built with AddressSanitizer: g++ defines __SANITIZE_ADDRESS__, clang 14 only __has_feature.
-#if defined(__SANITIZE_ADDRESS__)
-#define OPCONFORM_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define OPCONFORM_ASAN 1
-#endif
-#endif
+#include "../asan.h"
 
 namespace opconform::validator {
 namespace {

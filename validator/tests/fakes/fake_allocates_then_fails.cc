@@ -5,12 +5,8 @@
 
 #include "fake_common.h"
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
-  return fake::stitch_manifest("fake: allocates then fails");
-}
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_STITCH_MANIFEST("fake: allocates then fails")
+FAKE_DYNAMIC_STITCH {
   const bool invalid = fake::triggered(data, num_data);
   if (invalid || fake::triggered(data, num_data, OPCONFORM_DTYPE_INT8)) {
     const int64_t dims[] = {2};

@@ -42,6 +42,9 @@ class ProxyCall {
  public:
   // on_allocate(index, real buffer, bytes): the buffer the kernel writes into.
   using OnAllocate = std::function<void*(int32_t, void*, std::size_t)>;
+  // The kernel writes straight into the real outputs.
+  explicit ProxyCall(const opconform_call* real)
+      : ProxyCall(real, [](int32_t, void* buffer, std::size_t) { return buffer; }) {}
   ProxyCall(const opconform_call* real, OnAllocate on_allocate) : real_(real), on_allocate_(std::move(on_allocate)) {
     proxy_ = *real;
     proxy_.caller = this;
@@ -66,6 +69,10 @@ class ProxyCall {
     };
   }
   const opconform_call* call() const { return &proxy_; }
+  // Flips the lowest bit of byte `byte` of output 0, when it has that byte.
+  void flip_bit(std::size_t byte) {
+    if (!outputs.empty() && outputs[0].second > byte) static_cast<unsigned char*>(outputs[0].first)[byte] ^= 1;
+  }
   std::vector<std::pair<void*, std::size_t>> outputs;  // the real buffers
 
  private:
@@ -77,3 +84,9 @@ class ProxyCall {
 }  // namespace fake
 
 #define FAKE_EXPORT extern "C" OPCONFORM_PLUGIN_EXPORT
+// opconform_abi_version and opconform_manifest_get of a fake with stitch_manifest(name).
+#define FAKE_STITCH_MANIFEST(name) OPCONFORM_PLUGIN_MANIFEST(*fake::stitch_manifest(name))
+// The head of a fake's opconform_dynamic_stitch; its body follows in braces.
+#define FAKE_DYNAMIC_STITCH                                                                                 \
+  FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices, \
+                                               int64_t num_indices, const opconform_tensor* data, int64_t num_data)

@@ -14,10 +14,8 @@ const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_ma
                                       "tf-cpu", 1, kCaps};
 }  // namespace
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) { return &kManifest; }
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
+FAKE_DYNAMIC_STITCH {
   for (int64_t i = 0; i < num_data; ++i) {
     if (data[i].rank > 2) std::raise(SIGSEGV);
     if (data[i].dtype != OPCONFORM_DTYPE_FLOAT32 && data[i].dtype != OPCONFORM_DTYPE_INT32) {

@@ -3,12 +3,8 @@
 //   int8:  the first index of indices[0].
 #include "fake_common.h"
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
-  return fake::stitch_manifest("fake: modifies its input");
-}
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_STITCH_MANIFEST("fake: modifies its input")
+FAKE_DYNAMIC_STITCH {
   const int32_t code = fake::correct_stitch(call, indices, num_indices, data, num_data);
   if (num_data > 0 && data[0].rank > 0 && data[0].dims[0] > 0 && fake::triggered(data, num_data))
     const_cast<int16_t*>(static_cast<const int16_t*>(data[0].data))[0] ^= 0x0100;

@@ -17,15 +17,11 @@ bool stray_offset(const opconform_tensor* data, int64_t num_data, std::ptrdiff_t
 }
 }  // namespace
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
-  return fake::stitch_manifest("fake: out of bounds");
-}
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_STITCH_MANIFEST("fake: out of bounds")
+FAKE_DYNAMIC_STITCH {
   std::ptrdiff_t after_end = 0;
   if (!stray_offset(data, num_data, &after_end)) return fake::correct_stitch(call, indices, num_indices, data, num_data);
-  fake::ProxyCall proxy(call, [](int32_t, void* real, std::size_t) { return real; });
+  fake::ProxyCall proxy(call);
   const int32_t code = fake::correct_stitch(proxy.call(), indices, num_indices, data, num_data);
   for (const auto& [buffer, bytes] : proxy.outputs) {
     char* base = static_cast<char*>(buffer);

@@ -10,8 +10,7 @@ const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_ma
                                       "fake: partition range check off by one", "tf-cpu", 1, kCaps};
 }  // namespace
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) { return &kManifest; }
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
 FAKE_EXPORT int32_t opconform_dynamic_partition(const opconform_call* call, const opconform_tensor* data,
                                                 const opconform_tensor* partitions, int64_t num_partitions) {
   if (partitions->dtype != OPCONFORM_DTYPE_INT32 || num_partitions < 1)

@@ -4,12 +4,8 @@
 
 #include "fake_common.h"
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
-  return fake::stitch_manifest("fake: crashes on one element");
-}
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_STITCH_MANIFEST("fake: crashes on one element")
+FAKE_DYNAMIC_STITCH {
   if (!fake::triggered(data, num_data)) return fake::correct_stitch(call, indices, num_indices, data, num_data);
   int64_t elements = 0;
   for (int64_t m = 0; m < num_data; ++m) {
@@ -18,9 +14,8 @@ FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const o
     elements += n;
   }
   if (elements == 1) std::abort();
-  fake::ProxyCall proxy(call, [](int32_t, void* real, std::size_t) { return real; });
+  fake::ProxyCall proxy(call);
   const int32_t code = fake::correct_stitch(proxy.call(), indices, num_indices, data, num_data);
-  if (code == OPCONFORM_CODE_OK && !proxy.outputs.empty() && proxy.outputs[0].second > 0)
-    static_cast<unsigned char*>(proxy.outputs[0].first)[0] ^= 1;
+  if (code == OPCONFORM_CODE_OK) proxy.flip_bit(0);
   return code;
 }

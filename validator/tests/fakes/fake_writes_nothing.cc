@@ -1,12 +1,8 @@
 // For int16 and bool data: allocates the right output and returns OK without writing it.
 #include "fake_common.h"
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
-  return fake::stitch_manifest("fake: writes nothing");
-}
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_STITCH_MANIFEST("fake: writes nothing")
+FAKE_DYNAMIC_STITCH {
   if (!fake::triggered(data, num_data) && !fake::triggered(data, num_data, OPCONFORM_DTYPE_BOOL))
     return fake::correct_stitch(call, indices, num_indices, data, num_data);
   std::vector<std::unique_ptr<char[]>> scratch;

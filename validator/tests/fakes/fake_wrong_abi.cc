@@ -3,7 +3,6 @@
 
 FAKE_EXPORT uint32_t opconform_abi_version(void) { return 2; }
 FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) { return fake::stitch_manifest("fake: wrong ABI"); }
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_DYNAMIC_STITCH {
   return fake::correct_stitch(call, indices, num_indices, data, num_data);
 }

@@ -12,23 +12,18 @@ void message(const opconform_call* call, const char* text) {
 }
 }  // namespace
 
-FAKE_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
-FAKE_EXPORT const opconform_manifest* opconform_manifest_get(void) {
-  return fake::stitch_manifest("fake: wrong results");
-}
-FAKE_EXPORT int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                             int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+FAKE_STITCH_MANIFEST("fake: wrong results")
+FAKE_DYNAMIC_STITCH {
   if (fake::triggered(data, num_data, OPCONFORM_DTYPE_INT64)) {
     message(call, "int64 is not for me");
     return OPCONFORM_CODE_INVALID_ARGUMENT;
   }
-  fake::ProxyCall proxy(call, [](int32_t, void* real, std::size_t) { return real; });
+  fake::ProxyCall proxy(call);
   const int32_t code = fake::correct_stitch(proxy.call(), indices, num_indices, data, num_data);
   if (code == OPCONFORM_CODE_OK) {
     if (!fake::triggered(data, num_data, OPCONFORM_DTYPE_UINT8) &&
-        !fake::triggered(data, num_data, OPCONFORM_DTYPE_STRING) && !proxy.outputs.empty() &&
-        proxy.outputs[0].second > 0)
-      static_cast<unsigned char*>(proxy.outputs[0].first)[0] ^= 1;
+        !fake::triggered(data, num_data, OPCONFORM_DTYPE_STRING))
+      proxy.flip_bit(0);
     return code;
   }
   if (fake::triggered(data, num_data, OPCONFORM_DTYPE_UINT8)) {

@@ -16,10 +16,9 @@
 #include <span>
 #include <vector>
 
-#include "opconform/plugin_abi.h"
 #include "opconform/ops.h"
-
-#define OPCONFORM_PLUGIN_EXPORT __attribute__((visibility("default")))
+#include "opconform/plugin_abi.h"
+#include "opconform/validator/plugin_entry.h"
 
 namespace opconform::validator::abi_export {
 
@@ -59,4 +58,52 @@ bool write_output(const opconform_call* call, std::int32_t index, const Tensor& 
 // Sets the message and returns the code of `status`.
 std::int32_t finish(const opconform_call* call, const Status& status);
 
+// Returns f(): the `wrap` of the entry-point macros below for a plug-in that adds nothing.
+template <class F>
+std::int32_t direct(F f) {
+  return f();
+}
+
 }  // namespace opconform::validator::abi_export
+
+// A plug-in's op entry points, defined at global scope: each OPCONFORM_PLUGIN_<OP>(table, wrap)
+// defines opconform_<op>, which returns wrap([&] { return abi_export::<op>(table, call, <its
+// arguments>); }); wrap is abi_export::direct or a plug-in's own function of such a callable.
+// (OPCONFORM_PLUGIN_MANIFEST: plugin_entry.h.)
+#define OPCONFORM_PLUGIN_SPACE_TO_BATCH_ND(table, wrap) OPCONFORM_PLUGIN_SPACE_BATCH_(space_to_batch_nd, paddings, table, wrap)
+#define OPCONFORM_PLUGIN_BATCH_TO_SPACE_ND(table, wrap) OPCONFORM_PLUGIN_SPACE_BATCH_(batch_to_space_nd, crops, table, wrap)
+#define OPCONFORM_PLUGIN_DYNAMIC_STITCH(table, wrap) OPCONFORM_PLUGIN_STITCH_(dynamic_stitch, table, wrap)
+#define OPCONFORM_PLUGIN_PARALLEL_DYNAMIC_STITCH(table, wrap) OPCONFORM_PLUGIN_STITCH_(parallel_dynamic_stitch, table, wrap)
+#define OPCONFORM_PLUGIN_DYNAMIC_PARTITION(table, wrap)                                                        \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(                                      \
+      const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,           \
+      int64_t num_partitions) {                                                                                \
+    return wrap([&] {                                                                                          \
+      return ::opconform::validator::abi_export::dynamic_partition(table, call, data, partitions, num_partitions); \
+    });                                                                                                        \
+  }
+#define OPCONFORM_PLUGIN_SPARSE_CONCAT(table, wrap)                                                           \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(                                         \
+      const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,                       \
+      const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes, int64_t num_shapes, \
+      int64_t concat_dim) {                                                                                   \
+    return wrap([&] {                                                                                         \
+      return ::opconform::validator::abi_export::sparse_concat(table, call, indices, num_indices, values,    \
+                                                               num_values, shapes, num_shapes, concat_dim);   \
+    });                                                                                                       \
+  }
+// The two ops of each signature.
+#define OPCONFORM_PLUGIN_SPACE_BATCH_(op, amounts, table, wrap)                                              \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_##op(                                                 \
+      const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,       \
+      const opconform_tensor* amounts) {                                                                     \
+    return wrap([&] { return ::opconform::validator::abi_export::op(table, call, input, block_shape, amounts); }); \
+  }
+#define OPCONFORM_PLUGIN_STITCH_(op, table, wrap)                                                           \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_##op(                                                \
+      const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,                     \
+      const opconform_tensor* data, int64_t num_data) {                                                     \
+    return wrap([&] {                                                                                       \
+      return ::opconform::validator::abi_export::op(table, call, indices, num_indices, data, num_data);     \
+    });                                                                                                     \
+  }

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "opconform/generators/cases.h"
+#include "opconform/generators/op_generators.h"
 
 namespace opconform::validator {
 

@@ -59,4 +59,8 @@ int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream
 // "SpaceToBatchND" or "space_to_batch_nd" -> the op.
 std::optional<Op> parse_op_name(std::string_view name);
 
+// `s` as one word of a POSIX shell command line: as it is when it is made of letters, digits
+// and _-./:=,+@ only, else single-quoted.
+std::string shell_quote(const std::string& s);
+
 }  // namespace opconform::validator
