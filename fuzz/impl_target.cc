@@ -20,7 +20,6 @@
 #include "opconform/validator/findings.h"
 #include "opconform/validator/guard_pages.h"
 #include "opconform/validator/judge.h"
-#include "opconform/validator/op_table_entries.h"
 #include "opconform/validator/plugin_host.h"
 #include "opconform/validator/validate.h"
 
@@ -70,8 +69,6 @@ ImplAnswer answer_of(const conformance::Outcome& outcome) {
   std::fflush(stderr);
   std::abort();
 }
-
-using validator::provides;
 
 // A DynamicPartition case whose memory limit lets every one of more than 1024 outputs be
 // allocated: validate never generates such a case (validate.cc, affordable), and through a

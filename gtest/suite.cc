@@ -21,7 +21,6 @@
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
 #include "opconform/reference/op_table.h"
-#include "opconform/validator/op_table_entries.h"
 
 namespace opconform::gtest {
 namespace {
@@ -219,7 +218,7 @@ void register_failure(const std::string& suite, const std::string& test, const s
 void register_suite(const std::string& name, const OpTable& table, const SuiteOptions& options) {
   const fs::path dir = options.vectors_dir;
   for (Op op : kAllOps) {
-    if (!validator::provides(table, op)) continue;
+    if (!provides(table, op)) continue;
     if (options.vectors) {
       std::string error;
       const std::vector<fs::path> files = vector_files(dir / folder_of(op), &error);

@@ -74,4 +74,17 @@ struct OpTable {
                           const ExecOptions&);
 };
 
+// Whether `table` has a kernel for `op` (its entry is not null).
+inline bool provides(const OpTable& table, Op op) {
+  switch (op) {
+    case Op::kSpaceToBatchND: return table.space_to_batch_nd != nullptr;
+    case Op::kBatchToSpaceND: return table.batch_to_space_nd != nullptr;
+    case Op::kDynamicStitch: return table.dynamic_stitch != nullptr;
+    case Op::kParallelDynamicStitch: return table.parallel_dynamic_stitch != nullptr;
+    case Op::kDynamicPartition: return table.dynamic_partition != nullptr;
+    case Op::kSparseConcat: return table.sparse_concat != nullptr;
+  }
+  return false;
+}
+
 }  // namespace opconform
