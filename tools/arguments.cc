@@ -73,6 +73,14 @@ CLI::Validator decimal_number(double lo, double hi, bool lo_allowed) {
       "NUMBER " + range);
 }
 
+CLI::Validator non_empty() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        return text.empty() ? "an empty value (an unset variable?): name one, or leave the option out" : "";
+      },
+      "NOT EMPTY");
+}
+
 int exit_code_of_usage_error(const CLI::App& app, const CLI::ParseError& e) {
   const int code = app.exit(e);
   return code == 0 ? 0 : 2;

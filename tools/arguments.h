@@ -20,6 +20,10 @@ CLI::Validator unsigned_64();
 // A finite decimal number in [lo, hi] (lo itself only when lo_allowed).
 CLI::Validator decimal_number(double lo, double hi, bool lo_allowed);
 
+// A non-empty value: `--impl ""` (an unset variable in a CI script) is an error, never the
+// default implementation.
+CLI::Validator non_empty();
+
 // The exit status for a usage error CLI11 reported (it prints the message; --help is 0).
 int exit_code_of_usage_error(const CLI::App& app, const CLI::ParseError& e);
 

@@ -18,7 +18,8 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
       "seconds, findings replayed through validate (grouped, shrunk, saved with a replay command)\n"
       "exit 0: no finding, 1: findings, 2: the plug-in or the fuzz driver could not be used");
   cmd->add_option("--impl", options->impl, "the plug-in shared library (build it with -fsanitize=fuzzer-no-link)")
-      ->required();
+      ->required()
+      ->check(non_empty());
   cmd->add_option("--ops", *ops, "only these ops (comma-separated; default: every op the manifest lists)")
       ->delimiter(',');
   cmd->add_option("--time", options->seconds_per_op, "seconds of fuzzing per op (default 60)")

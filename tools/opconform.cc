@@ -37,7 +37,8 @@ void add_run_command(CLI::App& app, int& exit_code) {
   run->add_option("paths", options->paths, "vector files or folders (default: " + tools::default_corpus() + ")");
   run->add_option("--impl", options->impl,
                   "reference, optimized, a plug-in shared library or exec:COMMAND (as validate takes them)")
-      ->capture_default_str();
+      ->capture_default_str()
+      ->check(tools::non_empty());
   run->add_option("--json", options->json_report, "also write a machine-readable report to FILE");
   CLI::Option* strict_flag = run->add_flag("--strict-messages", *strict, "compare error messages too, not only codes");
   run->add_flag("--code-only", *code_only, "compare error codes only (the default)")->excludes(strict_flag);

@@ -60,7 +60,8 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       "be used, or no case ran");
   cmd->add_option("--impl", options->impl,
                   "a plug-in shared library (opconform/plugin_abi.h) or exec:COMMAND speaking the "
-                  "subprocess protocol (default: the bundled optimized kernels)");
+                  "subprocess protocol (default: the bundled optimized kernels)")
+      ->check(non_empty());
   cmd->add_option("--profile", options->profile, "judge under this profile (default: the implementation's)")
       ->check(CLI::IsMember({"tf-cpu", "xla", "tflite"}));
   cmd->add_option("--ops", *ops, "only these ops (comma-separated, e.g. SpaceToBatchND,dynamic_stitch)")
@@ -83,8 +84,11 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--json", options->json_path, "write a JSON report to FILE (rewritten as the run goes)");
   cmd->add_option("--jsonl", options->jsonl_path, "write one JSON line per case to FILE as it is judged");
   cmd->add_option("--save-failures", options->save_failures_dir,
-                  "save each failure group's case, shrunk, as a vector in DIR (default: a folder under $TMPDIR;\n"
-                  "a --replay run saves only with this option)");
+                  "save each failure group's case, shrunk, as a vector in DIR (checked before the first case).\n"
+                  "Default: one folder per implementation, reused by every run of it (a file of an earlier run\n"
+                  "with the same name is replaced): $XDG_CACHE_HOME/opconform/failures/NAME-HASH (default\n"
+                  "~/.cache; without $HOME, $TMPDIR/opconform-UID/failures). A --replay run saves only with\n"
+                  "this option");
   cmd->add_option("--replay", options->replay,
                   "run only these vector files or folders (no corpus, no generated cases)");
   cmd->add_option("--corpus", options->corpus_dir, "the vectors to run (default: the bundled corpus/vectors)");

@@ -93,6 +93,36 @@ bool is_write(void* context) {
 #endif
 }
 
+// Writes the line naming the buffer `e` a fault at `address` belongs to, and ends the worker.
+[[noreturn]] void report_fault(const Entry& e, std::uintptr_t address, void* context, bool beyond_guard) {
+  Line line;
+  line.add(kGuardFaultMarker.data());
+  line.add(e.label);
+  line.add(": ");
+#if defined(__x86_64__)
+  line.add(is_write(context) ? "wrote " : "read ");
+#else
+  line.add("accessed ");
+#endif
+  const char* where = beyond_guard ? " (beyond its guard pages)" : "";
+  if (address >= e.end) {
+    line.add("past the end of its buffer");
+    line.add(where);
+    line.add("; at offset +");
+    line.add(address - e.end);
+    line.add(" from its end\n");
+  } else {
+    line.add("before the start of its buffer");
+    line.add(where);
+    line.add("; at offset -");
+    line.add(e.data - address);
+    line.add(" from its start\n");
+  }
+  ssize_t ignored = ::write(STDERR_FILENO, line.text, line.size);
+  (void)ignored;
+  ::_exit(kWorkerExitGuardFault);
+}
+
 extern "C" void on_fault(int sig, siginfo_t* info, void* context) {
   const auto address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   const int used = g_used.load();
@@ -100,27 +130,20 @@ extern "C" void on_fault(int sig, siginfo_t* info, void* context) {
     const Entry& e = g_entries[i];
     if (!e.live.load() || address < e.low || address >= e.high) continue;
     if (address >= e.open_low && address < e.open_high) continue;
-    Line line;
-    line.add(kGuardFaultMarker.data());
-    line.add(e.label);
-    line.add(": ");
-#if defined(__x86_64__)
-    line.add(is_write(context) ? "wrote " : "read ");
-#else
-    line.add("accessed ");
-#endif
-    if (address >= e.end) {
-      line.add("past the end of its buffer; at offset +");
-      line.add(address - e.end);
-      line.add(" from its end\n");
-    } else {
-      line.add("before the start of its buffer; at offset -");
-      line.add(e.data - address);
-      line.add(" from its start\n");
+    report_fault(e, address, context, false);
+  }
+  // A fault the kernel raised outside every mapping but within kMaxGuardBytes of one: a stray
+  // access that jumped the guard. The nearest buffer on that side is named.
+  if (info->si_code > 0) {
+    const Entry* nearest = nullptr;
+    std::uintptr_t distance = kMaxGuardBytes;
+    for (int i = 0; i < used; ++i) {
+      const Entry& e = g_entries[i];
+      if (!e.live.load()) continue;
+      if (address >= e.high && address - e.high < distance) distance = address - e.high, nearest = &e;
+      if (address < e.low && e.low - address < distance) distance = e.low - address, nearest = &e;
     }
-    ssize_t ignored = ::write(STDERR_FILENO, line.text, line.size);
-    (void)ignored;
-    ::_exit(kWorkerExitGuardFault);
+    if (nearest != nullptr) report_fault(*nearest, address, context, true);
   }
   // Not ours: the previous disposition handles the fault when the instruction runs again, or,
   // for a signal that was sent rather than caused, when it is delivered again.

@@ -28,11 +28,47 @@ json dtype_names(std::uint64_t mask) {
 
 json limit(int value) { return value < 0 ? json(nullptr) : json(value); }
 
-// A json object parsed from `body`, or a discarded value.
-json parse_object(std::string_view body) {
+// Whether arrays and objects in `body` nest deeper than `limit` (brackets in strings do not
+// count). Protocol messages nest a few levels; a deeper one is refused before it is parsed,
+// since nlohmann's dump() and destructors recurse once per level.
+bool nests_deeper_than(std::string_view body, int limit) {
+  int depth = 0;
+  bool in_string = false;
+  for (std::size_t i = 0; i < body.size(); ++i) {
+    const char ch = body[i];
+    if (in_string) {
+      if (ch == '\\') ++i;
+      else if (ch == '"') in_string = false;
+    } else if (ch == '"') {
+      in_string = true;
+    } else if (ch == '[' || ch == '{') {
+      if (++depth > limit) return true;
+    } else if (ch == ']' || ch == '}') {
+      --depth;
+    }
+  }
+  return false;
+}
+
+// A json object parsed from `body`, or a discarded value (with *why set when it is given).
+json parse_object(std::string_view body, std::string* why = nullptr) {
+  if (nests_deeper_than(body, kMaxMessageNesting)) {
+    if (why) *why = str_cat("JSON nested deeper than ", kMaxMessageNesting, " levels");
+    return json::value_t::discarded;
+  }
   json j = json::parse(body.begin(), body.end(), nullptr, /*allow_exceptions=*/false);
   if (!j.is_discarded() && !j.is_object()) return json::value_t::discarded;
   return j;
+}
+
+// `text` cut to kMaxAnswerTextBytes (at a UTF-8 character boundary), its length noted.
+std::string bounded_text(std::string text) {
+  if (text.size() <= kMaxAnswerTextBytes) return text;
+  std::size_t keep = kMaxAnswerTextBytes;
+  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
+  const std::size_t total = text.size();
+  text.resize(keep);
+  return str_cat(text, "... (", total, " bytes in all)");
 }
 
 // The case as canonical JSON without the fields a request leaves out.
@@ -285,13 +321,14 @@ std::string manifest_message(const Manifest& manifest) {
 }
 
 Status parse_manifest_message(std::string_view body, Manifest* out) {
-  const json j = parse_object(body);
-  if (j.is_discarded()) return invalid_argument("the handshake answer is not a JSON object");
+  std::string why;
+  const json j = parse_object(body, &why);
+  if (j.is_discarded()) return invalid_argument("the handshake answer is not a JSON object", why.empty() ? "" : ": ", why);
   const std::string type = j.value("type", "");
   if (type == "error") {
     const json* message = j.contains("message") ? &j["message"] : nullptr;
-    return invalid_argument(message && message->is_string() ? message->get<std::string>()
-                                                             : std::string("load error"));
+    return invalid_argument(bounded_text(message && message->is_string() ? message->get<std::string>()
+                                                                          : std::string("load error")));
   }
   if (type != "manifest") return invalid_argument("expected a \"manifest\" message, got type \"", type, "\"");
   if (!j.contains("protocol") || !j["protocol"].is_number_integer() || j["protocol"].get<std::int64_t>() != kProtocolVersion)
@@ -404,8 +441,9 @@ std::string result_message(std::int64_t id, const conformance::Case& request, co
 
 Status parse_result_message(std::string_view body, const conformance::Case& request, std::int64_t id,
                             ImplAnswer* out) {
-  json j = parse_object(body);
-  if (j.is_discarded()) return invalid_argument("the result is not a JSON object");
+  std::string why;
+  json j = parse_object(body, &why);
+  if (j.is_discarded()) return invalid_argument("the result is not a JSON object", why.empty() ? "" : ": ", why);
   if (j.value("type", "") != "result") return invalid_argument("expected a \"result\" message");
   if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
     return invalid_argument("result: id must be ", id);
@@ -414,7 +452,8 @@ Status parse_result_message(std::string_view body, const conformance::Case& requ
   ImplAnswer answer;
   if (j.contains("fault")) {
     answer.kind = ImplAnswer::Kind::kFault;
-    answer.fault = j["fault"].is_string() ? j["fault"].get<std::string>() : j["fault"].dump();
+    answer.fault = bounded_text(j["fault"].is_string() ? j["fault"].get<std::string>()
+                                                        : j["fault"].dump(-1, ' ', false, json::error_handler_t::replace));
     *out = std::move(answer);
     return Status();
   }
@@ -427,7 +466,7 @@ Status parse_result_message(std::string_view body, const conformance::Case& requ
     return implementation_result_error(s);
   if (is_error) {
     answer.kind = ImplAnswer::Kind::kError;
-    answer.error = *parsed.expected.error;
+    answer.error = Status(parsed.expected.error->code(), bounded_text(parsed.expected.error->message()));
   } else {
     answer.kind = ImplAnswer::Kind::kOutputs;
     answer.outputs = std::move(parsed.expected.outputs);

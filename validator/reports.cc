@@ -1,10 +1,12 @@
 #include "opconform/validator/reports.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <sstream>
@@ -236,36 +238,97 @@ std::string jsonl_summary_line(const ReportData& d) {
   return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }
 
-std::string write_atomically(const std::string& path, const std::string& text) {
+bool ReportTarget::same_as(const ReportTarget& other) const {
+  if (inode != 0 && other.inode != 0) return device == other.device && inode == other.inode;
+  return !file.empty() && file == other.file;
+}
+
+std::string resolve_report_target(const std::string& path, ReportTarget* out) {
   namespace fs = std::filesystem;
-  const fs::path target(path);
-  const fs::path temporary =
-      target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()));
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) return std::string("cannot create ") + temporary.string() + ": " + std::strerror(errno);
+  *out = ReportTarget{};
+  out->path = path;
+  if (path.empty()) return "an empty path";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    if (errno != ENOENT) return std::strerror(errno);
+    struct stat link {};
+    if (::lstat(path.c_str(), &link) == 0) {
+      // A dangling link: its target is created through it, and then it is a file like any other.
+      const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+      if (fd < 0) return std::string("a dangling symbolic link whose target cannot be created: ") + std::strerror(errno);
+      ::close(fd);
+      if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
+    } else {
+      std::error_code ec;
+      const fs::path file = fs::weakly_canonical(fs::absolute(path, ec), ec);
+      if (ec) return ec.message();
+      if (!fs::is_directory(file.parent_path(), ec)) return "no such folder " + file.parent_path().string();
+      out->file = file.string();
+      return "";
+    }
+  }
+  out->device = st.st_dev;
+  out->inode = st.st_ino;
+  if (S_ISDIR(st.st_mode)) return "a folder";
+  if (S_ISREG(st.st_mode)) {
+    char* real = ::realpath(path.c_str(), nullptr);
+    if (real == nullptr) return std::strerror(errno);
+    out->file = real;
+    std::free(real);
+    return "";
+  }
+  // A device, a FIFO, a terminal: opened now and kept open (a FIFO nobody reads would block the
+  // run, so it is refused).
+  const int fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return errno == ENXIO ? "a FIFO or socket nobody reads" : std::strerror(errno);
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  out->stream_fd = std::shared_ptr<const int>(new int(fd), [](const int* p) {
+    ::close(*p);
+    delete p;
+  });
+  return "";
+}
+
+namespace {
+
+// "" when all of `text` went to `fd`, else why not.
+std::string write_all(int fd, const std::string& text) {
   std::size_t done = 0;
   while (done < text.size()) {
     const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = std::strerror(errno);
-      ::close(fd);
-      ::unlink(temporary.c_str());
-      return "cannot write " + temporary.string() + ": " + why;
-    }
+    if (n <= 0) return n == 0 ? "nothing written" : std::strerror(errno);
     done += static_cast<std::size_t>(n);
   }
-  if (::close(fd) != 0) {
-    const std::string why = std::strerror(errno);
+  return "";
+}
+
+std::string write_atomically(const std::string& file, const std::string& text) {
+  namespace fs = std::filesystem;
+  const fs::path target(file);
+  const fs::path temporary =
+      target.parent_path() / ("." + target.filename().string() + ".tmp." + std::to_string(::getpid()));
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return std::string("cannot create ") + temporary.string() + ": " + std::strerror(errno);
+  std::string why = write_all(fd, text);
+  if (::close(fd) != 0 && why.empty()) why = std::strerror(errno);
+  if (!why.empty()) {
     ::unlink(temporary.c_str());
     return "cannot write " + temporary.string() + ": " + why;
   }
   if (std::rename(temporary.c_str(), target.c_str()) != 0) {
-    const std::string why = std::strerror(errno);
+    why = std::strerror(errno);
     ::unlink(temporary.c_str());
-    return "cannot replace " + path + ": " + why;
+    return "cannot replace " + file + ": " + why;
   }
   return "";
+}
+
+}  // namespace
+
+std::string write_report(const ReportTarget& target, const std::string& text) {
+  if (!target.stream()) return write_atomically(target.file, text);
+  return target.stream_fd ? write_all(*target.stream_fd, text) : "not opened";
 }
 
 }  // namespace opconform::validator

@@ -15,6 +15,7 @@
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <set>
 #include <memory>
 #include <random>
 #include <sstream>
@@ -154,7 +155,8 @@ class Run {
   // Setting up.
   Status start_worker();
   std::vector<Case> corpus_cases();
-  bool open_reports();
+  bool open_outputs();
+  bool check_failures_dir();
   // Stopping: --max-failures, --time, SIGINT/SIGTERM; each records why in stopped_.
   bool stopped() const { return options_.stop_after_failures > 0 && failures_ >= options_.stop_after_failures; }
   bool must_end();     // interrupted, or the --time budget is used up
@@ -211,7 +213,10 @@ class Run {
   bool tty_ = false;
   bool progress_shown_ = false;
   std::ofstream jsonl_;
+  ReportTarget json_target_, junit_target_;
+  bool streams_written_ = false;  // a report that is a stream is written once, at the end
   std::string report_error_;  // the first report that could not be written
+  std::set<std::string> saved_paths_;  // the vectors this run saved
 };
 
 Status Run::start_worker() {
@@ -273,26 +278,76 @@ std::vector<Case> Run::corpus_cases() {
     if (c.profile != "tf-cpu" && c.profile != profile_) continue;  // another profile's expectation
     cases.push_back(std::move(c));
   }
-  for (const auto& p : input_problems_) err_ << "opconform validate: " << conformance::problem_text(p) << "\n";
+  for (const auto& p : input_problems_) err_ << "opconform validate: " << printable(conformance::problem_text(p)) << "\n";
   return cases;
 }
 
-// Creates each report at once (state "running"), so that an unwritable path stops the run
-// before it starts, and opens the JSON Lines stream.
-bool Run::open_reports() {
-  if (!options_.jsonl_path.empty()) {
-    jsonl_.open(options_.jsonl_path, std::ios::trunc);
-    if (!jsonl_) {
-      err_ << "opconform validate: cannot write " << options_.jsonl_path << ": " << std::strerror(errno) << "\n";
+// Checks every path the run writes before the first case, so that a path that cannot be used
+// stops the run before it starts: each report can hold one, no two name the same file (nor a
+// vector being replayed), --save-failures is a folder. Creates the JSON and JUnit reports (state
+// "running"; a stream only at the end) and starts the JSON Lines stream.
+bool Run::open_outputs() {
+  ReportTarget jsonl_target;
+  struct Named {
+    const char* option;
+    const std::string& path;
+    ReportTarget& target;
+  };
+  const Named named[] = {{"--json", options_.json_path, json_target_},
+                         {"--junit", options_.junit_path, junit_target_},
+                         {"--jsonl", options_.jsonl_path, jsonl_target}};
+  for (std::size_t i = 0; i < std::size(named); ++i) {
+    if (named[i].path.empty()) continue;
+    if (std::string why = resolve_report_target(named[i].path, &named[i].target); !why.empty()) {
+      err_ << "opconform validate: cannot write " << printable(named[i].path) << " (" << named[i].option
+           << "): " << why << "\n";
       return false;
     }
-    jsonl_ << jsonl_start_line(report_data(RunState::kRunning)) << std::flush;
+    for (std::size_t k = 0; k < i; ++k) {
+      if (named[k].path.empty() || !named[k].target.same_as(named[i].target)) continue;
+      err_ << "opconform validate: " << named[k].option << " and " << named[i].option
+           << " name the same file: " << printable(named[i].path) << "\n";
+      return false;
+    }
+    for (const std::string& vector : options_.replay) {
+      struct stat st {};
+      if (named[i].target.inode == 0 || ::stat(vector.c_str(), &st) != 0 ||
+          st.st_dev != named[i].target.device || st.st_ino != named[i].target.inode)
+        continue;
+      err_ << "opconform validate: " << named[i].option << " names a vector given to --replay: "
+           << printable(vector) << "\n";
+      return false;
+    }
+  }
+  if (!check_failures_dir()) return false;
+  if (!options_.jsonl_path.empty()) {
+    jsonl_.open(options_.jsonl_path, std::ios::trunc);
+    if (jsonl_) jsonl_ << jsonl_start_line(report_data(RunState::kRunning)) << std::flush;
+    if (!jsonl_) {
+      err_ << "opconform validate: cannot write " << printable(options_.jsonl_path) << ": " << std::strerror(errno)
+           << "\n";
+      return false;
+    }
   }
   if (!write_reports(RunState::kRunning)) {
-    err_ << "opconform validate: " << report_error_ << "\n";
+    err_ << "opconform validate: " << printable(report_error_) << "\n";
     return false;
   }
   return true;
+}
+
+// --save-failures must name a folder that exists or can be made, and that can be written.
+bool Run::check_failures_dir() {
+  const std::string& dir = options_.save_failures_dir;
+  if (dir.empty()) return true;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  std::string why;
+  if (!fs::is_directory(dir)) why = fs::exists(dir) ? "not a folder" : ec ? ec.message() : "cannot be created";
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0) why = std::strerror(errno);
+  if (why.empty()) return true;
+  err_ << "opconform validate: --save-failures " << printable(dir) << ": " << why << "\n";
+  return false;
 }
 
 bool Run::must_end() {
@@ -409,13 +464,9 @@ void Run::keep_other_failure(const Case& candidate, const Judgement& j, const st
 }
 
 std::string Run::save(const Case& c, Verdict verdict, const std::string& origin, int steps) {
+  const bool reused = options_.save_failures_dir.empty();
   if (failures_dir_.empty()) {
-    failures_dir_ = options_.save_failures_dir;
-    if (failures_dir_.empty()) {
-      const char* tmp = std::getenv("TMPDIR");
-      failures_dir_ = str_cat(tmp && *tmp ? tmp : "/tmp", "/opconform-validate-", ::getpid());
-    }
-    failures_dir_ = absolute(failures_dir_);
+    failures_dir_ = absolute(reused ? default_failures_dir(options_.impl) : options_.save_failures_dir);
     std::error_code ec;
     fs::create_directories(failures_dir_, ec);
   }
@@ -426,12 +477,16 @@ std::string Run::save(const Case& c, Verdict verdict, const std::string& origin,
                              "; expected: ", steps > 0 || origin != c.source ? "the reference" : "the vector");
   std::string stem;
   for (char ch : c.display_name()) stem += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.' ? ch : '_';
+  // The reused folder keeps one file per name: an earlier run's file of that name is replaced.
+  // A folder the user named keeps what it holds.
   fs::path path = fs::path(failures_dir_) / (stem + ".json");
-  for (int i = 2; fs::exists(path); ++i) path = fs::path(failures_dir_) / str_cat(stem, "-", i, ".json");
+  for (int i = 2; saved_paths_.count(path.string()) || (!reused && fs::exists(path)); ++i)
+    path = fs::path(failures_dir_) / str_cat(stem, "-", i, ".json");
   if (Status s = conformance::save_case_file(saved, path); !s.ok()) {
-    err_ << "opconform validate: cannot save " << path.string() << ": " << s.message() << "\n";
+    err_ << "opconform validate: cannot save " << printable(path.string()) << ": " << printable(s.message()) << "\n";
     return "";
   }
+  saved_paths_.insert(path.string());
   return path.string();
 }
 
@@ -451,15 +506,17 @@ std::string Run::replay_command(const std::string& vector) const {
 
 void Run::print_group(const CaseRecord& r, const Case& shown, int steps, const std::string& key) {
   clear_progress();
-  out_ << "FAIL " << verdict_name(r.verdict) << " " << op_name(r.op) << " " << r.name
+  // Names, paths and the implementation's text are printed through printable(): no terminal
+  // escapes get through.
+  out_ << "FAIL " << verdict_name(r.verdict) << " " << op_name(r.op) << " " << printable(r.name)
        << (r.origin == "generated" ? " (generated)" : "") << ", group #" << r.group << "\n";
-  if (r.origin.rfind("found while shrinking ", 0) == 0) out_ << "  " << r.origin << "\n";
-  out_ << "  " << indent_rest(r.detail, "  ") << "\n";
+  if (r.origin.rfind("found while shrinking ", 0) == 0) out_ << "  " << printable(r.origin) << "\n";
+  out_ << "  " << indent_rest(printable(r.detail), "  ") << "\n";
   out_ << "  " << (steps > 0 ? str_cat("case, shrunk in ", steps, " steps:") : std::string("case:")) << "\n"
-       << case_text(shown, "    ");
-  if (!r.saved.empty()) out_ << "  saved: " << r.saved << "\n";
-  out_ << "  replay: " << r.replay << "\n";
-  out_ << "  signature: " << signature(r.op, verdict_name(r.verdict), key) << "\n" << std::flush;
+       << printable(case_text(shown, "    "));
+  if (!r.saved.empty()) out_ << "  saved: " << printable(r.saved) << "\n";
+  out_ << "  replay: " << printable(r.replay) << "\n";
+  out_ << "  signature: " << printable(signature(r.op, verdict_name(r.verdict), key)) << "\n" << std::flush;
 }
 
 void Run::add_record(CaseRecord r) {
@@ -658,16 +715,18 @@ void Run::report() {
     out_ << "\n" << failures_ << " failing cases in " << groups_.groups().size() << " groups:\n";
     for (const FailureGroups::Group& g : groups_.groups()) {
       const CaseRecord& shown = records_[representatives_[g.id - 1]];
-      out_ << "  #" << g.id << "  " << g.count << (g.count == 1 ? " case   " : " cases  ") << g.signature << "\n"
-           << "      e.g. " << shown.name << ": " << (shown.saved.empty() ? shown.origin : shown.saved) << "\n"
-           << "      replay: " << shown.replay << "\n";
+      out_ << "  #" << g.id << "  " << g.count << (g.count == 1 ? " case   " : " cases  ") << printable(g.signature)
+           << "\n"
+           << "      e.g. " << printable(shown.name) << ": " << printable(shown.saved.empty() ? shown.origin : shown.saved)
+           << "\n"
+           << "      replay: " << printable(shown.replay) << "\n";
     }
   }
   if (!input_problems_.empty()) out_ << input_problems_.size() << " inputs could not be read (listed above)\n";
   if (!stopped_.empty()) out_ << "the run ended early: " << stopped_ << "\n";
-  out_ << records_.size() << " cases, " << failures_ << " failed; implementation " << impl_display_ << " ("
-       << manifest_.name << "), profile " << profile_ << ", seed " << seed_ << "\n";
-  if (!failures_dir_.empty() && failures_ > 0) out_ << "failures saved under " << failures_dir_ << "\n";
+  out_ << records_.size() << " cases, " << failures_ << " failed; implementation " << printable(impl_display_) << " ("
+       << printable(manifest_.name) << "), profile " << profile_ << ", seed " << seed_ << "\n";
+  if (!saved_paths_.empty()) out_ << "failures saved under " << printable(failures_dir_) << "\n";
 }
 
 ReportData Run::report_data(RunState state) const {
@@ -696,15 +755,19 @@ bool Run::write_reports(RunState state, int exit_code) {
   ReportData data = report_data(state);
   data.exit_code = exit_code;
   bool ok = true;
-  auto write = [&](const std::string& path, const std::string& text) {
-    if (path.empty()) return;
-    if (std::string e = write_atomically(path, text); !e.empty()) {
-      if (report_error_.empty()) report_error_ = "cannot write " + path + ": " + e;
+  const bool final = exit_code >= 0;
+  auto wanted = [&](const ReportTarget& target) {
+    return !target.path.empty() && (!target.stream() || (final && !streams_written_));
+  };
+  auto write = [&](const ReportTarget& target, const std::string& text) {
+    if (std::string e = write_report(target, text); !e.empty()) {
+      if (report_error_.empty()) report_error_ = "cannot write " + target.path + ": " + e;
       ok = false;
     }
   };
-  write(options_.json_path, json_report(data));
-  write(options_.junit_path, junit_report(data));
+  if (wanted(json_target_)) write(json_target_, json_report(data));
+  if (wanted(junit_target_)) write(junit_target_, junit_report(data));
+  if (final) streams_written_ = true;
   if (exit_code >= 0 && jsonl_.is_open()) {
     jsonl_ << jsonl_summary_line(data) << std::flush;
     if (!jsonl_ && report_error_.empty()) report_error_ = "cannot write " + options_.jsonl_path;
@@ -716,7 +779,7 @@ bool Run::write_reports(RunState state, int exit_code) {
 // The last reports, and the exit status: 2 when a report cannot be written.
 int Run::finish(int exit_code, RunState state) {
   if (!write_reports(state, exit_code)) {
-    err_ << "opconform validate: " << report_error_ << "\n";
+    err_ << "opconform validate: " << printable(report_error_) << "\n";
     exit_code = 2;
     write_reports(state, exit_code);  // what can still be written says so
   }
@@ -731,17 +794,17 @@ int Run::main() {
                                 : kDefaultSeed;
   if (options_.time_seconds >= 0) deadline_ = started_ + options_.time_seconds;
   impl_display_ = options_.impl.empty() ? "the bundled plug-in" : options_.impl;
-  if (!open_reports()) return 2;
+  if (!open_outputs()) return 2;
   if (Status s = start_worker(); !s.ok()) {
     error_ = str_cat("cannot use the implementation ", options_.impl.empty() ? "(bundled)" : options_.impl, ": ",
                      s.message());
-    err_ << "opconform validate: " << error_ << "\n";
+    err_ << "opconform validate: " << printable(error_) << "\n";
     return finish(2, RunState::kError);
   }
   loaded_ = true;
   profile_ = options_.profile.empty() ? manifest_.profile : options_.profile;
   if (!options_.profile.empty() && options_.profile != manifest_.profile)
-    err_ << "opconform validate: note: the implementation declares profile " << manifest_.profile
+    err_ << "opconform validate: note: the implementation declares profile " << printable(manifest_.profile)
          << ", judging under " << options_.profile << "\n";
   err_ << "opconform validate: seed " << seed_ << (options_.seed ? "" : options_.fresh_seed ? " (fresh)" : " (default)")
        << "\n";
@@ -773,6 +836,66 @@ std::string shell_quote(const std::string& s) {
   std::string out = "'";
   for (char ch : s) out += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return out + "'";
+}
+
+std::string printable(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  auto escape = [&out](unsigned char byte) {
+    static const char hex[] = "0123456789abcdef";
+    out += "\\x";
+    out += hex[byte >> 4];
+    out += hex[byte & 15];
+  };
+  for (std::size_t i = 0; i < text.size();) {
+    const auto byte = static_cast<unsigned char>(text[i]);
+    if (byte < 0x80) {
+      if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) escape(byte);
+      else out += static_cast<char>(byte);
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence (no overlong forms, surrogates or C1 controls) stays.
+    const int length = byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0;
+    bool ok = length > 0 && i + static_cast<std::size_t>(length) <= text.size();
+    for (int k = 1; ok && k < length; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    if (ok) {
+      const auto second = static_cast<unsigned char>(text[i + 1]);
+      ok = !(byte == 0xC2 && second < 0xA0) && !(byte == 0xE0 && second < 0xA0) && !(byte == 0xED && second >= 0xA0) &&
+           !(byte == 0xF0 && second < 0x90) && !(byte == 0xF4 && second >= 0x90);
+    }
+    if (!ok) {
+      escape(byte);
+      ++i;
+      continue;
+    }
+    out.append(text.substr(i, static_cast<std::size_t>(length)));
+    i += static_cast<std::size_t>(length);
+  }
+  return out;
+}
+
+std::string default_failures_dir(const std::string& impl) {
+  // The folder's name: the implementation's file name, and a hash of what identifies it (its
+  // absolute path; for an exec: command, the command and the working folder).
+  std::string identity = impl.empty() ? std::string("bundled") : impl.rfind("exec:", 0) == 0 ? impl : absolute(impl);
+  if (impl.rfind("exec:", 0) == 0) identity += "\n" + absolute(".");
+  std::uint64_t hash = 0xcbf29ce484222325ULL;  // FNV-1a
+  for (unsigned char ch : identity) hash = (hash ^ ch) * 0x100000001b3ULL;
+  std::string stem = impl.empty() ? "bundled" : fs::path(impl.rfind("exec:", 0) == 0 ? "exec" : impl).stem().string();
+  for (char& ch : stem)
+    if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '-' && ch != '_' && ch != '.') ch = '_';
+  if (stem.size() > 40) stem.resize(40);
+  std::ostringstream name;
+  name << stem << "-" << std::hex << std::setw(16) << std::setfill('0') << hash;
+  const char* cache = std::getenv("XDG_CACHE_HOME");
+  const char* home = std::getenv("HOME");
+  fs::path root;
+  if (cache && *cache == '/') root = fs::path(cache) / "opconform";
+  else if (home && *home == '/') root = fs::path(home) / ".cache" / "opconform";
+  else root = fs::path(std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") /
+              str_cat("opconform-", ::getuid());
+  return (root / "failures" / name.str()).string();
 }
 
 std::optional<Op> parse_op_name(std::string_view name) {

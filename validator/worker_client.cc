@@ -3,6 +3,9 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -12,6 +15,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <cstring>
 
 #include "opconform/validator/interrupt.h"
@@ -46,6 +51,55 @@ bool has_exited(pid_t pid) {
 void close_fd(int* fd) {
   if (*fd >= 0) ::close(*fd);
   *fd = -1;
+}
+
+// A seccomp filter that keeps the worker and its descendants from signalling the validator
+// (pid `validator`, process group `group`): kill() of it, of its group or of every process,
+// a thread-directed or queued signal to it, and a pidfd of it fail with EPERM. So a plug-in
+// cannot stop (SIGSTOP) or kill the validator. Everything else is allowed. Empty where the
+// architecture is not known here.
+std::vector<sock_filter> signal_shield(pid_t validator, pid_t group) {
+#if defined(__x86_64__)
+  const auto pid = static_cast<std::uint32_t>(validator);
+  const auto minus_pid = static_cast<std::uint32_t>(-validator);
+  const auto minus_group = static_cast<std::uint32_t>(-group);
+  constexpr std::uint32_t kDeny = SECCOMP_RET_ERRNO | EPERM;
+  constexpr std::uint32_t kArg0 = offsetof(seccomp_data, args[0]);  // its low 32 bits (a pid_t)
+  // Jump offsets count instructions from the next one.
+  return {
+      /*  0 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch)),
+      /*  1 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_X86_64, 1, 0),
+      /*  2 */ BPF_STMT(BPF_RET | BPF_K, kDeny),  // i386 calls (int 0x80) would pass the numbers below
+      /*  3 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr)),
+      /*  4 */ BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000, 0, 1),  // x32 calls, likewise
+      /*  5 */ BPF_STMT(BPF_RET | BPF_K, kDeny),
+      /*  6 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pidfd_send_signal, 0, 1),  // its target is not visible
+      /*  7 */ BPF_STMT(BPF_RET | BPF_K, kDeny),
+      /*  8 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_kill, 10, 0),  // to 19
+      /*  9 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_tkill, 5, 0),  // to 15
+      /* 10 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_tgkill, 4, 0),
+      /* 11 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_rt_sigqueueinfo, 3, 0),
+      /* 12 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_rt_tgsigqueueinfo, 2, 0),
+      /* 13 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_pidfd_open, 1, 0),
+      /* 14 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      // 15: a call whose first argument is a process or thread: not the validator.
+      /* 15 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0),
+      /* 16 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, pid, 0, 1),
+      /* 17 */ BPF_STMT(BPF_RET | BPF_K, kDeny),
+      /* 18 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+      // 19: kill(pid, sig): not the validator, its process group, or every process (-1).
+      /* 19 */ BPF_STMT(BPF_LD | BPF_W | BPF_ABS, kArg0),
+      /* 20 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, pid, 3, 0),  // to 24
+      /* 21 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, minus_pid, 2, 0),
+      /* 22 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, minus_group, 1, 0),
+      /* 23 */ BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, 0xFFFFFFFFu, 0, 1),
+      /* 24 */ BPF_STMT(BPF_RET | BPF_K, kDeny),
+      /* 25 */ BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+  };
+#else
+  (void)validator, (void)group;
+  return {};
+#endif
 }
 
 }  // namespace
@@ -98,6 +152,7 @@ Status Worker::spawn() {
   for (std::string& e : environment) envp.push_back(e.data());
   envp.push_back(nullptr);
   const pid_t parent = ::getpid();
+  std::vector<sock_filter> shield = signal_shield(parent, ::getpgrp());
 
   const pid_t pid = ::fork();
   if (pid < 0) {
@@ -114,6 +169,11 @@ Status Worker::spawn() {
     ::dup2(err[1], STDERR_FILENO);
     ::syscall(SYS_close_range, 3u, ~0u, 0u);
     ::signal(SIGPIPE, SIG_DFL);
+    if (!shield.empty()) {
+      // Where seccomp is not to be had, the worker runs without the shield.
+      const sock_fprog program{static_cast<unsigned short>(shield.size()), shield.data()};
+      if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0) ::prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &program);
+    }
     if (options_.address_space_bytes > 0) {
       const rlimit limit{static_cast<rlim_t>(options_.address_space_bytes),
                          static_cast<rlim_t>(options_.address_space_bytes)};
@@ -178,6 +238,11 @@ bool Worker::send(const std::string& wire, double deadline) {
     }
   }
   return true;
+}
+
+bool Worker::input_closed() const {
+  pollfd fd{stdin_fd_, POLLOUT, 0};
+  return stdin_fd_ >= 0 && ::poll(&fd, 1, 0) == 1 && (fd.revents & (POLLERR | POLLHUP)) != 0;
 }
 
 Worker::Wait Worker::receive(std::string* body, double deadline, std::string* error) {
@@ -346,6 +411,15 @@ RunResult Worker::run(const conformance::Case& c, std::size_t max_response_bytes
         result.detail = "malformed result: " + s.message() + stderr_tail();
       } else {
         result.kind = RunResult::Kind::kAnswer;
+        if (input_closed()) {
+          // The channel broke during this case: blamed on it, not on the next one.
+          reap(true, &oom);
+          if (result.answer.kind != ImplAnswer::Kind::kFault) {
+            result.kind = RunResult::Kind::kProtocolFault;
+            result.detail = "the implementation closed its standard input during the case, so it cannot take another" +
+                            stderr_tail();
+          }
+        }
       }
       break;
     case Wait::kCutShort:

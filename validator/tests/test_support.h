@@ -98,8 +98,8 @@ inline RunOutcome run_validator(ValidateOptions o, const std::string& name) {
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   r.out = out.str();
   r.err = err.str();
-  if (fs::exists(o.json_path)) r.report = nlohmann::json::parse(read_text(o.json_path), nullptr, false);
-  if (fs::exists(o.junit_path)) r.junit = read_text(o.junit_path);
+  if (fs::is_regular_file(o.json_path)) r.report = nlohmann::json::parse(read_text(o.json_path), nullptr, false);
+  if (fs::is_regular_file(o.junit_path)) r.junit = read_text(o.junit_path);
   return r;
 }
 

@@ -4,7 +4,11 @@
 //                                        bytes (a float32 `merged` of zeros);
 //   hostile_program setsid-child FILE    at the first case, starts a child that leaves the process
 //                                        group (setsid), writes its pid to FILE and sleeps, then
-//                                        aborts.
+//                                        aborts;
+//   hostile_program deep-reply DEPTH     answers with outputs nested DEPTH arrays deep;
+//   hostile_program long-fault BYTES     answers every case with a fault whose text is BYTES long;
+//   hostile_program escape-fault -       answers with a fault holding ESC, NUL and other control
+//                                        bytes (a terminal escape sequence).
 // It declares DynamicStitch for every dtype.
 #include <signal.h>
 #include <unistd.h>
@@ -83,11 +87,29 @@ void escape_and_abort(const char* pid_file) {
   std::abort();
 }
 
+bool send_result(std::int64_t id, const std::string& rest) {
+  return write_message(STDOUT_FILENO, "{\"type\":\"result\",\"id\":" + std::to_string(id) + "," + rest + "}");
+}
+
+bool deep_reply(std::int64_t id, std::size_t depth) {
+  return send_result(id, "\"outputs\":" + std::string(depth, '[') + std::string(depth, ']'));
+}
+
+bool long_fault(std::int64_t id, std::size_t bytes) {
+  return send_result(id, "\"fault\":\"" + std::string(bytes, 'x') + "\"");
+}
+
+bool escape_fault(std::int64_t id) {
+  return send_result(id, R"("fault":"kernel says \u001b[2J\u001b]0;owned\u0007 and \u0000 and \u009b31m")");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc != 3) {
-    std::fprintf(stderr, "usage: hostile_program huge-response BYTES | setsid-child FILE\n");
+    std::fprintf(stderr,
+                 "usage: hostile_program huge-response BYTES | setsid-child FILE | deep-reply DEPTH |"
+                 " long-fault BYTES | escape-fault -\n");
     return 2;
   }
   const std::string mode = argv[1];
@@ -97,8 +119,15 @@ int main(int argc, char** argv) {
     std::int64_t id = 0;
     conformance::Case c;
     (void)parse_run_message(body, &id, &c);
+    const std::size_t n = std::strtoull(argv[2], nullptr, 10);
     if (mode == "huge-response") {
-      if (!huge_response(id, std::strtoull(argv[2], nullptr, 10))) return 0;
+      if (!huge_response(id, n)) return 0;
+    } else if (mode == "deep-reply") {
+      if (!deep_reply(id, n)) return 0;
+    } else if (mode == "long-fault") {
+      if (!long_fault(id, n)) return 0;
+    } else if (mode == "escape-fault") {
+      if (!escape_fault(id)) return 0;
     } else {
       escape_and_abort(argv[2]);
     }

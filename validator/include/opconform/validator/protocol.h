@@ -21,6 +21,11 @@ namespace opconform::validator {
 
 inline constexpr int kProtocolVersion = 1;
 inline constexpr std::uint32_t kMaxMessageBytes = std::uint32_t{1} << 30;
+// An implementation's message nesting deeper than this is malformed (a valid one nests about 5).
+inline constexpr int kMaxMessageNesting = 64;
+// Of an implementation's fault text and error message, the validator keeps this many bytes (and
+// notes the length): what it holds per case stays bounded whatever the implementation says.
+inline constexpr std::size_t kMaxAnswerTextBytes = 4096;
 
 // What an implementation declares for one op (plugin_abi.h, opconform_op_caps). Masks have bit
 // static_cast<int>(DType) set per dtype; a max of -1 means no limit.

@@ -4,12 +4,17 @@
 // a report written before the end (a CI timeout, a load failure) is never mistaken for a pass.
 //
 //   ReportData data = ...;                      // a view of the run so far
-//   std::string error = write_atomically(path, json_report(data));
+//   ReportTarget target;
+//   std::string error = resolve_report_target(path, &target);
+//   if (error.empty()) error = write_report(target, json_report(data));
 #pragma once
+
+#include <sys/types.h>
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -74,8 +79,28 @@ std::string jsonl_start_line(const ReportData& data);
 std::string jsonl_case_line(const CaseRecord& r);
 std::string jsonl_summary_line(const ReportData& data);
 
-// Writes `text` to `path` through a temporary file in the same folder and a rename, so a reader
-// sees the old or the new report, never half of one. "" on success, else why not.
-std::string write_atomically(const std::string& path, const std::string& text);
+// Where a report goes. A regular file (or a path that does not exist yet, or a link to either)
+// is replaced whole on every rewrite, through a temporary file and a rename, so a reader sees the
+// old or the new report, never half of one; a link stays a link. Anything else (a device, a
+// pipe, a terminal, /dev/stdout) is never replaced: the report is written through it once, at
+// the end of the run.
+struct ReportTarget {
+  std::string path;       // as given
+  std::string file;       // the regular file a rename replaces (links resolved); "" for a stream
+  dev_t device = 0;       // identity, when the target exists
+  ino_t inode = 0;
+  // A stream's descriptor: opened when the target is resolved, so a FIFO's reader sees one
+  // writer from the start to the end of the run; closed with the last copy.
+  std::shared_ptr<const int> stream_fd;
+  bool stream() const { return file.empty(); }
+  bool same_as(const ReportTarget& other) const;
+};
+
+// Resolves `path` into *out: "" on success, else why it cannot hold a report (a folder, a link
+// loop, a FIFO nobody reads, a folder that does not exist).
+std::string resolve_report_target(const std::string& path, ReportTarget* out);
+// Writes `text` to the target (atomically for a file, through it for a stream). "" on success,
+// else why not.
+std::string write_report(const ReportTarget& target, const std::string& text);
 
 }  // namespace opconform::validator

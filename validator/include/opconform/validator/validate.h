@@ -32,7 +32,8 @@ struct ValidateOptions {
                                       // 0: none, and no check pairs either)
   double time_seconds = -1;           // the whole run stops after this long (-1: no limit)
   bool strict_messages = false;
-  std::string junit_path, json_path, save_failures_dir;
+  std::string junit_path, json_path;
+  std::string save_failures_dir;      // empty: default_failures_dir(impl)
   std::string jsonl_path;             // one JSON line per case as it is judged
   std::vector<std::string> replay;    // run only these vector files or folders
   std::string corpus_dir;             // empty: the installed vectors (install_layout.h)
@@ -62,5 +63,15 @@ std::optional<Op> parse_op_name(std::string_view name);
 // `s` as one word of a POSIX shell command line: as it is when it is made of letters, digits
 // and _-./:=,+@ only, else single-quoted.
 std::string shell_quote(const std::string& s);
+
+// `text` safe to print on a terminal: control bytes other than newline and tab, DEL, UTF-8's
+// C1 controls and bytes that are not UTF-8 become \xNN, so an implementation's text cannot
+// send escape sequences.
+std::string printable(std::string_view text);
+
+// Where a run without --save-failures saves its failures: one folder per implementation
+// (`impl` as given; "" for the bundled plug-in), reused by each run of it, under
+// $XDG_CACHE_HOME/opconform/failures (default ~/.cache), else $TMPDIR/opconform-UID/failures.
+std::string default_failures_dir(const std::string& impl);
 
 }  // namespace opconform::validator

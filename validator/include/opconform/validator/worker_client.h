@@ -71,6 +71,8 @@ class Worker {
   bool send(const std::string& wire, double deadline);
   Wait receive(std::string* body, double deadline, std::string* error);
   void drain_stderr();
+  // Whether nothing reads the process's stdin any more (it closed it).
+  bool input_closed() const;
   // Reaps the process after its stdout closed (or kills it first when `kill`); describes how
   // it ended and whether it looks like running out of memory.
   std::string reap(bool kill, bool* out_of_memory);
