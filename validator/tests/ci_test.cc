@@ -161,6 +161,40 @@ TEST(Reports, AReportThatCannotBeWrittenIsAnError) {
   }
 }
 
+// True when `text` is well-formed UTF-8 (what an XML parser requires of a file that says so).
+bool is_utf8(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const unsigned char b = static_cast<unsigned char>(text[i]);
+    const int n = b < 0x80 ? 1 : (b >> 5) == 0x6 && b >= 0xC2 ? 2 : (b >> 4) == 0xE ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+    if (n == 0 || i + n > text.size()) return false;
+    std::uint32_t code = n == 1 ? b : b & (0xFF >> (n + 1));
+    for (int k = 1; k < n; ++k) {
+      const unsigned char c = static_cast<unsigned char>(text[i + k]);
+      if ((c & 0xC0) != 0x80) return false;
+      code = code << 6 | (c & 0x3F);
+    }
+    const std::uint32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (code < least[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF)) return false;
+    i += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+TEST(Reports, JUnitIsUtf8WhenAVectorPathIsNot) {
+  const fs::path dir = fresh_dir("not-utf8") / "vectors\xff";
+  fs::create_directories(dir);
+  fs::copy_file(data_file("stitch_int8"), dir / "crash\xfe.json");  // a failure: its replay line names it
+  std::ofstream(dir / "truncated\xc3.json") << "{";                  // an input problem, named by path
+  ValidateOptions o = options_for(OPCONFORM_FAKE_CRASH);
+  o.replay = {dir.string()};
+  const RunOutcome r = run_validator(o, "not-utf8-run");
+  EXPECT_EQ(r.count("crash"), 1) << r.out;
+  EXPECT_EQ(r.report["input_problems"].size(), 1u);
+  EXPECT_TRUE(is_utf8(r.junit)) << r.junit;
+  EXPECT_CONTAINS(r.junit, "vectors\xEF\xBF\xBD/crash\xEF\xBF\xBD.json");      // U+FFFD for each stray byte
+  EXPECT_CONTAINS(r.junit, "vectors\xEF\xBF\xBD/truncated\xEF\xBF\xBD.json");
+}
+
 // 6. --max-failures stops the run early (--time bounds it: timing_test.cc).
 
 TEST(Budget, MaxFailuresStopsTheRun) {
