@@ -58,6 +58,11 @@ expect(2 "/nonexistent.json: cannot read: no such file or folder;no case was run
        validate --replay /nonexistent.json --json ${WORK}/missing.json)
 require_file(${WORK}/missing.json "\"state\": \"error\"")
 expect(2 "no case was run" validate --corpus ${WORK}/other --cases 0)
+# A link to nothing is called one, not "no such file".
+file(CREATE_LINK ${WORK}/nowhere ${WORK}/dangling.json SYMBOLIC)
+expect(2 "dangling.json: cannot read: dangling symbolic link to '${WORK}/nowhere'" validate --replay ${WORK}/dangling.json)
+expect(2 "dangling.json: cannot read: dangling symbolic link to '${WORK}/nowhere'" validate --corpus ${WORK}/dangling.json
+       --cases 0)
 expect(2 "cannot write /nonexistent-folder/r.json" validate --replay ${DATA}/stitch_float32.json
        --json /nonexistent-folder/r.json)
 
