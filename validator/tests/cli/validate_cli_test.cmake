@@ -52,6 +52,18 @@ expect(2 "--max-failures: '0' is not a whole number from 1" validate --max-failu
 expect(2 "--seed excludes --fresh-seed" validate --seed 5 --fresh-seed)
 expect(2 "argument was not expected: --frob" validate --frob)
 expect(2 "argument was not expected: --frob" run --frob)
+# An empty or missing value and a repeated option are called so (not 'unknown op "--cases"',
+# not "At Most 1 required but received 2").
+expect(2 "--ops: empty op list ','" validate --ops , --cases 0)
+expect(2 "--ops: needs a value \\(a comma-separated list of ops\\), not '--cases'" validate --ops --cases 0)
+expect(2 "--ops: empty op name in 'DynamicStitch,,SparseConcat'" validate --ops DynamicStitch,,SparseConcat)
+expect(2 "--ops: unknown op \"Stitch\"" validate --ops DynamicStitch,Stitch)
+expect(2 "--cases: given more than once: '5', '6'" validate --cases 5 --cases 6)
+expect(2 "--json: given more than once: 'a.json', 'b.json'" validate --json a.json --json b.json)
+expect(0 "DynamicStitch;SparseConcat" validate --ops DynamicStitch --ops sparse_concat --no-corpus --cases 4)
+if(OUTPUT MATCHES "SpaceToBatchND")
+  message(FATAL_ERROR "--ops DynamicStitch --ops sparse_concat ran other ops:\n${OUTPUT}")
+endif()
 
 # Nothing checked is not a pass; an unwritable report is an error before any case runs.
 expect(2 "/nonexistent.json: cannot read: no such file or folder;no case was run"
