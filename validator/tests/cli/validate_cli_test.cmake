@@ -64,6 +64,13 @@ expect(0 "DynamicStitch;SparseConcat" validate --ops DynamicStitch --ops sparse_
 if(OUTPUT MATCHES "SpaceToBatchND")
   message(FATAL_ERROR "--ops DynamicStitch --ops sparse_concat ran other ops:\n${OUTPUT}")
 endif()
+# A --time budget used up before the implementation started is the run's, not the implementation's.
+expect(2 "the --time budget of 1e-300 s was used up before the implementation had started: no case was run"
+       validate --time 1e-300 --no-corpus --cases 3 --json ${WORK}/no-time.json)
+if(OUTPUT MATCHES "cannot use the implementation")
+  message(FATAL_ERROR "--time 1e-300 blamed the implementation:\n${OUTPUT}")
+endif()
+require_file(${WORK}/no-time.json "\"error\": \"the --time budget of 1e-300 s was used up before")
 
 # Nothing checked is not a pass; an unwritable report is an error before any case runs.
 expect(2 "/nonexistent.json: cannot read: no such file or folder;no case was run"
