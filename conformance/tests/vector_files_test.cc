@@ -63,7 +63,8 @@ TEST(VectorFiles, ADanglingLinkIsNamedAsOne) {
   ASSERT_EQ(found.problems.size(), 1u);
   EXPECT_EQ(found.problems[0].reason, "cannot read: dangling symbolic link to 'gone'");
   Case c;
-  EXPECT_EQ(load_case_file(dir / "link", &c).message(), (dir / "link").string() + ": cannot read: dangling symbolic link to 'gone'");
+  EXPECT_EQ(load_case_file(dir / "link", &c).message(),
+            (dir / "link").string() + ": cannot read: dangling symbolic link to 'gone'");
 }
 
 }  // namespace
