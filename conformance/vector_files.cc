@@ -19,7 +19,9 @@ std::string cannot(const char* what, const std::error_code& ec) { return std::st
 void add_json_entry(const fs::path& path, VectorFiles* out, std::vector<std::string>* files) {
   std::error_code ec;
   const fs::file_status target = fs::status(path, ec);  // follows links
-  if (ec) {
+  if (ec == std::errc::no_such_file_or_directory) {
+    out->problems.push_back({path.string(), "cannot read: " + missing_reason(path, ec.message())});
+  } else if (ec) {
     out->problems.push_back({path.string(), cannot("cannot read", ec)});
   } else if (fs::is_regular_file(target)) {
     files->push_back(path.string());
@@ -64,7 +66,7 @@ VectorFiles find_vector_files(const std::vector<std::string>& paths) {
     if (ec && ec != std::errc::no_such_file_or_directory) {
       out.problems.push_back({path, cannot("cannot read", ec)});
     } else if (!fs::exists(status)) {
-      out.problems.push_back({path, "cannot read: no such file or folder"});
+      out.problems.push_back({path, "cannot read: " + missing_reason(path, "no such file or folder")});
     } else if (fs::is_directory(status)) {
       std::vector<std::string> files;
       const std::size_t problems_before = out.problems.size();
@@ -77,6 +79,13 @@ VectorFiles find_vector_files(const std::vector<std::string>& paths) {
     }
   }
   return out;
+}
+
+std::string missing_reason(const fs::path& path, const std::string& otherwise) {
+  std::error_code ec;
+  if (!fs::is_symlink(fs::symlink_status(path, ec))) return otherwise;
+  const fs::path target = fs::read_symlink(path, ec);
+  return "dangling symbolic link to '" + target.string() + "'";
 }
 
 std::string problem_text(const VectorFileProblem& p) { return p.path + ": " + p.reason; }

@@ -13,6 +13,7 @@
 
 #include "opconform/conformance/floats.h"
 #include "opconform/conformance/vector.h"
+#include "opconform/conformance/vector_files.h"
 
 namespace opconform::conformance {
 
@@ -533,7 +534,7 @@ Status load_case_file(const std::filesystem::path& path, Case* out, const ReadLi
   const fs::file_status status = fs::status(path, ec);
   if (ec && ec != std::errc::no_such_file_or_directory)  // a looping link, a folder without access, ...
     return invalid_argument(source, ": cannot read: ", ec.message());
-  if (!fs::exists(status)) return invalid_argument(source, ": cannot read: no such file");
+  if (!fs::exists(status)) return invalid_argument(source, ": cannot read: ", missing_reason(path, "no such file"));
   if (fs::is_directory(status)) return invalid_argument(source, ": cannot read: is a directory");
   const std::uintmax_t size = fs::file_size(path, ec);
   if (!ec && size > static_cast<std::uintmax_t>(limits.max_file_bytes))

@@ -1,6 +1,6 @@
 // Rule coverage: every check of an op (generators/rules.h) was hit at least once by the
-// op's property run. ctest runs RuleCoverage.<Op> after all of the op's properties (a fixture
-// cleanup) and reads the hit counts each property test wrote to
+// op's property run. ctest runs RuleCoverage.<Op> after all of the op's properties (its fixture's
+// setup, run also when the check is run alone) and reads the hit counts each property test wrote to
 // $OPCONFORM_RULE_COVERAGE_DIR/<Op>/<Suite>.<Test>.counts.
 #include <cstdlib>
 #include <filesystem>

@@ -7,6 +7,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace opconform::tools {
 
@@ -79,6 +80,21 @@ CLI::Validator non_empty() {
         return text.empty() ? "an empty value (an unset variable?): name one, or leave the option out" : "";
       },
       "NOT EMPTY");
+}
+
+void once_each(CLI::App* cmd) {
+  std::vector<CLI::Option*> single;
+  for (CLI::Option* option : cmd->get_options())
+    if (option->get_expected_max() == 1 && option->get_type_size_max() == 1) single.push_back(option);
+  for (CLI::Option* option : single) option->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+  cmd->parse_complete_callback([single] {
+    for (const CLI::Option* option : single) {
+      if (option->results().size() < 2) continue;
+      std::string given;
+      for (const std::string& value : option->results()) given += (given.empty() ? "" : ", ") + in_quotes(value);
+      throw CLI::ValidationError(option->get_name(), "given more than once: " + given);
+    }
+  });
 }
 
 int exit_code_of_usage_error(const CLI::App& app, const CLI::ParseError& e) {

@@ -24,6 +24,11 @@ CLI::Validator decimal_number(double lo, double hi, bool lo_allowed);
 // default implementation.
 CLI::Validator non_empty();
 
+// Makes an option of `cmd` that takes one value a usage error when it is given twice, saying so
+// ("--cases: given more than once: '5', '6'"), where CLI11 would count values ("At Most 1
+// required but received 2"). Call once the options are added.
+void once_each(CLI::App* cmd);
+
 // The exit status for a usage error CLI11 reported (it prints the message; --help is 0).
 int exit_code_of_usage_error(const CLI::App& app, const CLI::ParseError& e);
 

@@ -11,7 +11,6 @@ namespace opconform::tools {
 
 void add_fuzz_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<fuzz::CampaignOptions>();
-  auto ops = std::make_shared<std::vector<std::string>>();
   CLI::App* cmd = app.add_subcommand(
       "fuzz",
       "Fuzz an implementation's plug-in, coverage-guided (libFuzzer fork mode): each op for --time\n"
@@ -20,8 +19,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
   cmd->add_option("--impl", options->impl, "the plug-in shared library (build it with -fsanitize=fuzzer-no-link)")
       ->required()
       ->check(non_empty());
-  cmd->add_option("--ops", *ops, "only these ops (comma-separated; default: every op the manifest lists)")
-      ->delimiter(',');
+  add_ops_option(cmd, &options->ops, "only these ops (comma-separated; default: every op the manifest lists)");
   cmd->add_option("--time", options->seconds_per_op, "seconds of fuzzing per op (default 60)")
       ->check(decimal_number(1, 1e7, false));
   cmd->add_option("--jobs", options->jobs, "fuzzing processes at once (libFuzzer -fork; default 1)")
@@ -39,11 +37,7 @@ void add_fuzz_command(CLI::App& app, int& exit_code) {
                          "start an empty corpus empty, not from the bundled vectors (as validate --no-corpus)");
   cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one finding (default 200)")
       ->check(whole_number(0, 1000000));
-  cmd->callback([options, ops, &exit_code] {
-    if (!parse_ops_option(*ops, &options->ops)) {
-      exit_code = 2;
-      return;
-    }
+  cmd->callback([options, &exit_code] {
     options->replay_command = validate_command_line();
     exit_code = fuzz::run_campaign(*options, std::cout, std::cerr);
   });

@@ -87,6 +87,7 @@ int main(int argc, char** argv) {
 #ifdef OPCONFORM_HAVE_FUZZ
   tools::add_fuzz_command(app, exit_code);
 #endif
+  for (CLI::App* command : app.get_subcommands({})) tools::once_each(command);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

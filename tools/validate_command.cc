@@ -28,16 +28,35 @@ int run_and_propagate_interrupt(const validator::ValidateOptions& options) {
 
 }  // namespace
 
-bool parse_ops_option(const std::vector<std::string>& names, std::vector<Op>* ops) {
-  for (const std::string& name : names) {
-    const std::optional<Op> op = validator::parse_op_name(name);
-    if (!op) {
-      std::cerr << "error: --ops: unknown op \"" << name << "\"\n";
-      return false;
+CLI::Option* add_ops_option(CLI::App* cmd, std::vector<Op>* ops, const std::string& help) {
+  // "a,b" -> {"a", "b"}; "a,,b" -> {"a", "", "b"}.
+  const auto names = [](const std::string& list) {
+    std::vector<std::string> parts(1);
+    for (char ch : list) {
+      if (ch == ',') parts.emplace_back();
+      else parts.back() += ch;
     }
-    ops->push_back(*op);
-  }
-  return true;
+    return parts;
+  };
+  const auto problem = [names](std::string& list) -> std::string {
+    // CLI11 takes the next argument for a value that is missing: "--ops --cases 0".
+    if (list.rfind('-', 0) == 0) return "needs a value (a comma-separated list of ops), not '" + list + "'";
+    if (list.find_first_not_of(',') == std::string::npos) return "empty op list '" + list + "'";
+    for (const std::string& name : names(list)) {
+      if (name.empty()) return "empty op name in '" + list + "'";
+      if (!validator::parse_op_name(name)) return "unknown op \"" + name + "\"";
+    }
+    return "";
+  };
+  return cmd
+      ->add_option_function<std::vector<std::string>>(
+          "--ops",
+          [ops, names](const std::vector<std::string>& lists) {
+            for (const std::string& list : lists)
+              for (const std::string& name : names(list)) ops->push_back(*validator::parse_op_name(name));
+          },
+          help)
+      ->check(CLI::Validator(problem, "OP,..."));
 }
 
 std::string validate_command_line() {
@@ -48,7 +67,6 @@ std::string validate_command_line() {
 
 void add_validate_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<validator::ValidateOptions>();
-  auto ops = std::make_shared<std::vector<std::string>>();
   auto seed = std::make_shared<std::uint64_t>(0);
   auto no_corpus = std::make_shared<bool>(false);
   auto code_only = std::make_shared<bool>(false);
@@ -64,8 +82,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->check(non_empty());
   cmd->add_option("--profile", options->profile, "judge under this profile (default: the implementation's)")
       ->check(CLI::IsMember({"tf-cpu", "xla", "tflite"}));
-  cmd->add_option("--ops", *ops, "only these ops (comma-separated, e.g. SpaceToBatchND,dynamic_stitch)")
-      ->delimiter(',');
+  add_ops_option(cmd, &options->ops, "only these ops (comma-separated, e.g. SpaceToBatchND,dynamic_stitch)");
   CLI::Option* seed_option =
       cmd->add_option("--seed", *seed, "seed of the generated cases (default: 1, so runs repeat)")->check(unsigned_64());
   CLI::Option* fresh = cmd->add_flag("--fresh-seed", options->fresh_seed, "draw a new seed (printed) instead of 1");
@@ -102,11 +119,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->check(whole_number(1, std::int64_t{1} << 24));
   cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one failure")
       ->check(whole_number(0, 1000000));
-  cmd->callback([options, ops, seed, seed_option, no_corpus, &exit_code] {
-    if (!parse_ops_option(*ops, &options->ops)) {
-      exit_code = 2;
-      return;
-    }
+  cmd->callback([options, seed, seed_option, no_corpus, &exit_code] {
     if (seed_option->count() > 0) options->seed = *seed;
     options->run_corpus = !*no_corpus;
     options->replay_command = validate_command_line();

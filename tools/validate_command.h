@@ -19,9 +19,9 @@ void add_validate_command(CLI::App& app, int& exit_code);
 // "<this executable, absolute> validate": what a printed replay command starts with.
 std::string validate_command_line();
 
-// --ops names ("SpaceToBatchND" or "space_to_batch_nd") into *ops; false, after printing
-// the usage error, on an unknown name.
-bool parse_ops_option(const std::vector<std::string>& names, std::vector<Op>* ops);
+// Adds --ops: comma-separated op names ("SpaceToBatchND" or "space_to_batch_nd") into *ops. An
+// unknown name, an empty list or name, or a missing value is a usage error that says so.
+CLI::Option* add_ops_option(CLI::App* cmd, std::vector<Op>* ops, const std::string& help);
 
 // `opconform run --impl <lib.so | exec:COMMAND>`: the vectors under `paths` (files or folders;
 // empty: the bundled corpus) through the validator, as `validate --replay` runs them. Returns

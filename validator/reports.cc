@@ -19,9 +19,42 @@ namespace {
 
 using nlohmann::json;
 
+// The length of the well-formed UTF-8 sequence of an XML character at the start of `s`, or 0
+// (a stray byte, an overlong form, a surrogate, U+FFFE, U+FFFF or beyond U+10FFFF).
+std::size_t utf8_char_length(std::string_view s) {
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char b = byte(0);
+  const std::size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
+                                     : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  if (n == 0 || n > s.size()) return 0;
+  char32_t code = n == 1 ? b : b & (0x7F >> n);
+  for (std::size_t i = 1; i < n; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+    code = code << 6 | (byte(i) & 0x3F);
+  }
+  const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (code < least[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF) || code == 0xFFFE || code == 0xFFFF)
+    return 0;
+  return n;
+}
+
+// Text for XML 1.0 in UTF-8: markup escaped, control characters as '?', and each byte that is
+// not part of well-formed UTF-8 (a file name on Linux may hold any) as U+FFFD.
 std::string xml_escape(std::string_view s) {
   std::string out;
-  for (char ch : s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8_char_length(s.substr(i));
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";  // U+FFFD REPLACEMENT CHARACTER
+      ++i;
+      continue;
+    }
+    if (n > 1) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    const char ch = s[i++];
     switch (ch) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;

@@ -796,8 +796,12 @@ int Run::main() {
   impl_display_ = options_.impl.empty() ? "the bundled plug-in" : options_.impl;
   if (!open_outputs()) return 2;
   if (Status s = start_worker(); !s.ok()) {
-    error_ = str_cat("cannot use the implementation ", options_.impl.empty() ? "(bundled)" : options_.impl, ": ",
-                     s.message());
+    // A --time budget used up before the handshake ended is the run's doing, not the implementation's.
+    if (!interrupted() && must_end())
+      error_ = str_cat(stopped_, " before the implementation had started: no case was run");
+    else
+      error_ = str_cat("cannot use the implementation ", options_.impl.empty() ? "(bundled)" : options_.impl, ": ",
+                       s.message());
     err_ << "opconform validate: " << printable(error_) << "\n";
     return finish(2, RunState::kError);
   }

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include "opconform/conformance/vector.h"
 #include "opconform/conformance/vector_files.h"
 
 namespace opconform::conformance {
@@ -40,7 +41,7 @@ TEST(VectorFiles, WalksFoldersSortedAndNamesWhatItCannotRead) {
   std::map<std::string, std::string> why;
   for (const VectorFileProblem& p : found.problems) why[p.path] = p.reason;
   EXPECT_EQ(why[(dir / "loop.json").string()], "cannot read: Too many levels of symbolic links");
-  EXPECT_EQ(why[(dir / "dangling.json").string()], "cannot read: No such file or directory");
+  EXPECT_EQ(why[(dir / "dangling.json").string()], "cannot read: dangling symbolic link to 'gone.json'");
   EXPECT_EQ(why[(dir / "missing.json").string()], "cannot read: no such file or folder");
   EXPECT_EQ(found.empty_folders, (std::vector<std::string>{(dir / "empty").string()}));
   EXPECT_EQ(problem_text(found.problems[0]), found.problems[0].path + ": " + found.problems[0].reason);
@@ -52,6 +53,18 @@ TEST(VectorFiles, ANamedFileIsTakenAsIs) {
   const VectorFiles found = find_vector_files({(dir / "x.txt").string()});
   EXPECT_EQ(found.files, (std::vector<std::string>{(dir / "x.txt").string()}));
   EXPECT_TRUE(found.problems.empty());
+}
+
+// A link to nothing, named on the command line or read, is called what it is, not "no such file".
+TEST(VectorFiles, ADanglingLinkIsNamedAsOne) {
+  const fs::path dir = fresh("dangling");
+  fs::create_symlink("gone", dir / "link");
+  const VectorFiles found = find_vector_files({(dir / "link").string()});
+  ASSERT_EQ(found.problems.size(), 1u);
+  EXPECT_EQ(found.problems[0].reason, "cannot read: dangling symbolic link to 'gone'");
+  Case c;
+  EXPECT_EQ(load_case_file(dir / "link", &c).message(),
+            (dir / "link").string() + ": cannot read: dangling symbolic link to 'gone'");
 }
 
 }  // namespace

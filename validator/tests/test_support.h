@@ -2,13 +2,17 @@
 // reports in a fresh folder, and reading them back.
 #pragma once
 
+#include <signal.h>
+#include <stdlib.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -65,6 +69,41 @@ inline std::string read_text(const fs::path& path) {
   s << f.rdbuf();
   return s.str();
 }
+
+// A folder holding `copies` copies of each named test vector.
+inline fs::path vector_folder(const std::string& name, const std::vector<std::string>& vectors, int copies = 1) {
+  const fs::path dir = fresh_dir(name) / "vectors";
+  fs::create_directories(dir);
+  for (const std::string& v : vectors)
+    for (int k = 0; k < copies; ++k) fs::copy_file(data_file(v), dir / (v + "-" + std::to_string(k) + ".json"));
+  return dir;
+}
+
+// The hang fake (fakes/fake_hang.cc) writes its pid to a marker file as it starts to hang: a
+// test waits for that event instead of sleeping and guessing which case runs by then.
+class HangMarker {
+ public:
+  HangMarker() : path_(fresh_dir("hang-marker") / "hanging.pid") {
+    ::setenv("OPCONFORM_FAKE_HANG_MARKER", path_.c_str(), 1);
+  }
+  ~HangMarker() { ::unsetenv("OPCONFORM_FAKE_HANG_MARKER"); }
+  HangMarker(const HangMarker&) = delete;
+  HangMarker& operator=(const HangMarker&) = delete;
+
+  // Waits until the fake hangs, and returns the pid of the process it hangs in; or 0 once
+  // `finished` is set first (the run ended without hanging).
+  pid_t wait(const std::atomic<bool>& finished) const {
+    while (!finished) {
+      pid_t pid = 0;
+      if (std::ifstream(path_) >> pid) return pid;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return 0;
+  }
+
+ private:
+  fs::path path_;
+};
 
 // Options for a run of `impl` (empty: the bundled plug-in) that writes its reports into a fresh
 // folder; the caller adds what the test is about.

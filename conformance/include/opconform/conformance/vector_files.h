@@ -7,6 +7,7 @@
 //   for (const std::string& f : found.files) load_case_file(f, &c);
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -29,6 +30,10 @@ struct VectorFiles {
 // looping link, socket, ...) is a problem; a subfolder that cannot be listed is a problem and
 // its siblings are still walked.
 VectorFiles find_vector_files(const std::vector<std::string>& paths);
+
+// Why `path`, which does not resolve to anything, is missing: "dangling symbolic link to
+// 'TARGET'" when it is a link, else `otherwise` ("no such file or folder").
+std::string missing_reason(const std::filesystem::path& path, const std::string& otherwise);
 
 // "<path>: <reason>", the form every problem is printed in.
 std::string problem_text(const VectorFileProblem& p);
