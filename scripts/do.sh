@@ -8,6 +8,9 @@
 #                             then a short libFuzzer smoke of every harness and of
 #                             `opconform fuzz` (fuzz preset)
 #   bash scripts/do.sh deps [run|test]   only install the Debian packages of that command
+#   bash scripts/do.sh packages          print every package the commands may install, one a
+#                                        line (the install check verifies that they provide
+#                                        every program the commands call)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +21,8 @@ product_packages=(
 )
 test_packages=(
   libbenchmark-dev clang libclang-rt-14-dev libomp-14-dev llvm pkg-config dpkg-dev
+  # cpack -G DEB in the install check: CPackDeb runs `file` on every binary (shlibdeps)
+  file
   # the third-party implementations the validator is tested against (adapters/)
   libarmnn-dev libarmnn-cpuref-backend22 libtorch-dev
 )
@@ -35,17 +40,22 @@ install_packages() {
   fi
 }
 
+# TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
+node_packages=(nodejs npm)
+
 product_deps() { install_packages "${product_packages[@]}"; }
 test_deps() {
   local extra=()
-  # TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
-  command -v npm >/dev/null 2>&1 || extra+=(nodejs npm)
+  command -v npm >/dev/null 2>&1 || extra+=("${node_packages[@]}")
   install_packages "${product_packages[@]}" "${test_packages[@]}" "${extra[@]}"
 }
 
 case "${1:-}" in
   deps)
     if [[ ${2:-run} == test ]]; then test_deps; else product_deps; fi
+    ;;
+  packages)
+    printf '%s\n' "${product_packages[@]}" "${test_packages[@]}" "${node_packages[@]}"
     ;;
   run)
     product_deps
@@ -71,7 +81,7 @@ case "${1:-}" in
     ctest --test-dir build-fuzz -L 'fuzz-smoke|fuzz-impl' -j "$(nproc)" --output-on-failure
     ;;
   *)
-    echo "usage: bash scripts/do.sh run|test|deps [run|test]" >&2
+    echo "usage: bash scripts/do.sh run|test|deps [run|test]|packages" >&2
     exit 2
     ;;
 esac
