@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The conformance suite inside your own GoogleTest run, against kernels linked into your test
 // binary (an OpTable: opconform/ops.h, the same signatures as the bundled ops).
 //
