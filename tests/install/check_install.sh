@@ -4,14 +4,14 @@
 # 1. `cmake --install` into a temporary prefix, which is then moved (the package must be
 #    relocatable), and the installed tree holds what the README promises (the license
 #    beside the docs, an SPDX line in every header);
-# 2. the installed `opconform` runs from there: run, validate, mutants, and exit 2 for a
-#    missing vector folder;
+# 2. the installed `opconform` runs from there: --version, run, validate, mutants, and exit 2
+#    for a missing vector folder;
 # 3. the plug-in header compiles through pkg-config alone;
 # 4. the example consumer (examples/kernel_library) configures against the moved prefix only,
 #    builds, and passes its own ctest (GoogleTest suite, plug-in, validate test); with clang,
 #    its fuzz build (MYKERNELS_FUZZ) builds a fuzz target that fuzzes mykernels for 5 s cleanly;
-# 5. `cpack -G DEB` builds the Debian package, whose contents (the copyright file too) and
-#    dependencies are checked.
+# 5. `cpack -G DEB` builds the Debian package, whose version, contents (the copyright file too)
+#    and dependencies are checked.
 set -euo pipefail
 build=$(realpath "$1"); src=$(realpath "$2"); work=$3
 rm -rf "$work" && mkdir -p "$work" && work=$(realpath "$work")
@@ -45,6 +45,9 @@ echo "installed tree ok: $(find "$prefix" -type f | wc -l) files, $vectors vecto
 
 step "the installed command line, from the moved prefix"
 cd "$work"
+version=$("$prefix/bin/opconform" --version) || fail "opconform --version"
+[[ $version =~ ^opconform\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "opconform --version printed \"$version\""
+echo "$version"
 "$prefix/bin/opconform" run --impl optimized >"$work/run.log" || { cat "$work/run.log"; fail "run"; }
 grep -q "^total  *$vectors  *0  *0" "$work/run.log" || { cat "$work/run.log"; fail "run did not pass all $vectors vectors"; }
 "$prefix/bin/opconform" validate --cases 30 --seed 1 --junit "$work/validate.xml" >"$work/validate.log" 2>&1 \
@@ -95,6 +98,7 @@ step "the Debian package"
 (cd "$build" && cpack -G DEB -B "$work/deb" >"$work/cpack.log") || { cat "$work/cpack.log"; fail "cpack -G DEB"; }
 deb=$(ls "$work"/deb/*.deb)
 dpkg-deb -f "$deb" Package Version Maintainer Homepage Depends
+[[ $(dpkg-deb -f "$deb" Version) == "${version#opconform }" ]] || fail "the .deb's version is not $version"
 depends=$(dpkg-deb -f "$deb" Depends)
 for dep in libc6 libstdc++6 libgomp1 libgtest-dev librapidcheck-dev; do
   [[ $depends == *"$dep"* ]] || fail "Depends lacks $dep: $depends"
