@@ -31,7 +31,7 @@ if(TARGET opconform_fuzz)
 endif()
 # The user docs keep the repository's relative layout, so their links between each other work.
 # LICENSE (Apache-2.0) and its Debian machine-readable form, `copyright`, go beside them.
-install(FILES README.md FUZZING.md LICENSE cmake/copyright DESTINATION ${OPCONFORM_DOC_DIR})
+install(FILES README.md FUZZING.md CHANGELOG.md LICENSE cmake/copyright DESTINATION ${OPCONFORM_DOC_DIR})
 install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
 install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR}/docs PATTERN "third-party" EXCLUDE)
 

@@ -31,7 +31,8 @@ for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libop
             lib/cmake/opconform/opconformTargets.cmake lib/pkgconfig/opconform-plugin-abi.pc \
             share/opconform/vectors/dynamic_stitch/golden_doc_example.json \
             share/doc/opconform/README.md share/doc/opconform/docs/contract/README.md share/doc/opconform/docs/plugin-abi.md \
-            share/doc/opconform/corpus/README.md share/doc/opconform/LICENSE share/doc/opconform/copyright; do
+            share/doc/opconform/corpus/README.md share/doc/opconform/LICENSE share/doc/opconform/copyright \
+            share/doc/opconform/CHANGELOG.md; do
   [[ -e $prefix/$path ]] || fail "installed tree lacks $path"
 done
 [[ ! -e $prefix/include/opconform/reference/space_batch_common.h ]] || fail "an internal header was installed"
