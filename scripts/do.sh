@@ -14,7 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Every dependency is a Debian package (CMake never downloads anything).
+# Every build dependency is a Debian package (CMake never downloads anything); the test command
+# also fetches TensorFlow.js from the npm registry (npm ci, pinned by the lock files).
 product_packages=(
   cmake ninja-build g++ python3
   xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev libgtest-dev librapidcheck-dev
