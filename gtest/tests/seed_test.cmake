@@ -1,7 +1,7 @@
 # SuiteOptions::seed (ctest gtest_suite.seed):  cmake -DSUITE=<gtest_suite_test> -P seed_test.cmake
 # The suite's properties on a DynamicStitch that digests every case it is given: two runs with
 # the default seed (1) see the same cases, OPCONFORM_SEED=2 other ones; the seed is printed,
-# by the suite and by RapidCheck.
+# by the suite and by RapidCheck; a seed that is not a number fails.
 
 # Runs the properties with `env` (NAME=VALUE...); sets `digest` and `output`.
 function(run_suite)
@@ -36,4 +36,11 @@ if(NOT output MATCHES "seed 2 \\(OPCONFORM_SEED")
 endif()
 if(digest STREQUAL first)
   message(FATAL_ERROR "OPCONFORM_SEED=2 drew the same cases as seed 1 (digest ${digest})")
+endif()
+
+# A seed that is not a number is a failing test, not a silent default.
+execute_process(COMMAND ${CMAKE_COMMAND} -E env OPCONFORM_SEED=12abc ${SUITE}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(rc EQUAL 0 OR NOT out MATCHES "OPCONFORM_SEED=12abc is not a seed")
+  message(FATAL_ERROR "OPCONFORM_SEED=12abc: exit ${rc}, expected a failing test naming it:\n${out}${err}")
 endif()
