@@ -30,7 +30,8 @@ if(TARGET opconform_fuzz)
   install(DIRECTORY ${CMAKE_BINARY_DIR}/${OPCONFORM_DATA_DIR}/fuzz/ DESTINATION ${OPCONFORM_DATA_DIR}/fuzz)
 endif()
 # The user docs keep the repository's relative layout, so their links between each other work.
-install(FILES README.md FUZZING.md DESTINATION ${OPCONFORM_DOC_DIR})
+# LICENSE (Apache-2.0) and its Debian machine-readable form, `copyright`, go beside them.
+install(FILES README.md FUZZING.md CHANGELOG.md LICENSE cmake/copyright DESTINATION ${OPCONFORM_DOC_DIR})
 install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
 install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR}/docs PATTERN "third-party" EXCLUDE)
 
@@ -49,9 +50,13 @@ configure_file(cmake/opconform-plugin-abi.pc.in ${CMAKE_CURRENT_BINARY_DIR}/opco
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/opconform-plugin-abi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
 # cpack -G DEB (from the build folder): one package, Debian's package names as dependencies.
+# Licensed under Apache-2.0 (LICENSE); the .deb carries it as /usr/share/doc/opconform/copyright.
 set(CPACK_PACKAGE_NAME opconform)
 set(CPACK_PACKAGE_VENDOR "opconform")
-set(CPACK_PACKAGE_CONTACT "opconform maintainers <opconform@localhost>")
+# CPackDeb requires a maintainer (the Maintainer field). No personal or made-up address: the
+# project's maintainers, reached through the Homepage field (the project's HOMEPAGE_URL).
+set(CPACK_PACKAGE_CONTACT "The opconform maintainers")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Conformance and fuzz suite for TensorFlow-style tensor ops")
 set(CPACK_PACKAGE_INSTALL_DIRECTORY opconform)
 set(CPACK_PACKAGING_INSTALL_PREFIX /usr)

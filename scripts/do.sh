@@ -8,16 +8,22 @@
 #                             then a short libFuzzer smoke of every harness and of
 #                             `opconform fuzz` (fuzz preset)
 #   bash scripts/do.sh deps [run|test]   only install the Debian packages of that command
+#   bash scripts/do.sh packages          print every package the commands may install, one a
+#                                        line (the install check verifies that they provide
+#                                        every program the commands call)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# Every dependency is a Debian package (CMake never downloads anything).
+# Every build dependency is a Debian package (CMake never downloads anything); the test command
+# also fetches TensorFlow.js from the npm registry (npm ci, pinned by the lock files).
 product_packages=(
   cmake ninja-build g++ python3
   xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev libgtest-dev librapidcheck-dev
 )
 test_packages=(
   libbenchmark-dev clang libclang-rt-14-dev libomp-14-dev llvm pkg-config dpkg-dev
+  # cpack -G DEB in the install check: CPackDeb runs `file` on every binary (shlibdeps)
+  file
   # the third-party implementations the validator is tested against (adapters/)
   libarmnn-dev libarmnn-cpuref-backend22 libtorch-dev
 )
@@ -35,17 +41,22 @@ install_packages() {
   fi
 }
 
+# TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
+node_packages=(nodejs npm)
+
 product_deps() { install_packages "${product_packages[@]}"; }
 test_deps() {
   local extra=()
-  # TensorFlow.js comes from npm: the machine's Node.js and npm, else Debian's.
-  command -v npm >/dev/null 2>&1 || extra+=(nodejs npm)
+  command -v npm >/dev/null 2>&1 || extra+=("${node_packages[@]}")
   install_packages "${product_packages[@]}" "${test_packages[@]}" "${extra[@]}"
 }
 
 case "${1:-}" in
   deps)
     if [[ ${2:-run} == test ]]; then test_deps; else product_deps; fi
+    ;;
+  packages)
+    printf '%s\n' "${product_packages[@]}" "${test_packages[@]}" "${node_packages[@]}"
     ;;
   run)
     product_deps
@@ -71,7 +82,7 @@ case "${1:-}" in
     ctest --test-dir build-fuzz -L 'fuzz-smoke|fuzz-impl' -j "$(nproc)" --output-on-failure
     ;;
   *)
-    echo "usage: bash scripts/do.sh run|test|deps [run|test]" >&2
+    echo "usage: bash scripts/do.sh run|test|deps [run|test]|packages" >&2
     exit 2
     ;;
 esac

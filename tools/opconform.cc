@@ -2,6 +2,7 @@
 // `validate` checks an implementation, `mutants` measures the suite's detection power, `fuzz`
 // (in builds with the fuzzers) fuzzes an implementation's plug-in.
 // Each subcommand is added by its own function; a usage error exits with status 2.
+// `opconform --version` prints "opconform <version>" (the CMake project's version).
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -78,6 +79,7 @@ void add_show_command(CLI::App& app, int& exit_code) {
 
 int main(int argc, char** argv) {
   CLI::App app{"opconform: conformance vectors for TensorFlow-style tensor ops"};
+  app.set_version_flag("--version", "opconform " OPCONFORM_VERSION, "print opconform's version and exit");
   app.require_subcommand(1);
   int exit_code = 0;
   add_run_command(app, exit_code);

@@ -1,7 +1,8 @@
 // mykernels_conformance: opconform's suite inside this project's GoogleTest run. Every bundled
 // vector of the three ops becomes a test (MyKernels/Vectors.dynamic_stitch/golden_doc_example,
-// ...), plus generated valid and invalid cases per op (MyKernels/Properties.DynamicStitch_valid,
-// ...), each judged against opconform's reference kernels.
+// ...), plus generated valid and invalid cases and check pairs per op
+// (MyKernels/Properties.DynamicStitch_valid, ...), each judged against opconform's reference
+// kernels. The generated cases come from seed 1 (SuiteOptions::seed; OPCONFORM_SEED=N for others).
 #include <gtest/gtest.h>
 
 #include "op_table.h"

@@ -1,17 +1,28 @@
-// The GoogleTest entry point run against an OpTable of this build: the bundled optimized
-// kernels (OPCONFORM_SUITE_TABLE=optimized; every test must pass) or a deliberately broken
-// DynamicStitch (=broken_stitch; ctest expects failed DynamicStitch vectors).
+// The GoogleTest entry point run against an OpTable of this build, chosen by
+// OPCONFORM_SUITE_TABLE:
+//   optimized (default)  the bundled optimized kernels: every test must pass
+//   broken_stitch        a deliberately broken DynamicStitch: ctest expects failed vectors
+//   tflite_space_to_batch  a TFLite-style SpaceToBatchND (rank 3 or 4 and TFLite's six types
+//                          only): fails under tf-cpu, passes under OPCONFORM_SUITE_PROFILE=tflite
+//   recording            the optimized DynamicStitch, which records every case it is given and
+//                        prints a digest of them at the end (the same seed, the same digest)
+// OPCONFORM_SUITE_PROFILE sets SuiteOptions::profile.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <span>
 
 #include "opconform/gtest/suite.h"
 #include "opconform/optimized/op_table.h"
 #include "opconform/reference/dynamic_stitch.h"
+#include "opconform/reference/space_to_batch_nd.h"
 
 namespace {
 
+using opconform::DType;
 using opconform::Status;
 using opconform::Tensor;
 
@@ -26,17 +37,57 @@ Status broken_stitch(std::span<const Tensor> indices, std::span<const Tensor> da
   return opconform::reference::DynamicStitch(shorter_indices, shorter_data, merged, options);
 }
 
+// SpaceToBatchND as TFLite's builtin kernel accepts it (docs/contract/profiles.md, tflite): an
+// input of rank 3 or 4 and one of six types, else a clean error; otherwise TensorFlow's.
+Status tflite_space_to_batch(const Tensor& input, const Tensor& block_shape, const Tensor& paddings, Tensor* output,
+                             const opconform::ExecOptions& options) {
+  static constexpr DType kTypes[] = {DType::kFloat32, DType::kUInt8, DType::kInt8,
+                                     DType::kInt16,   DType::kInt32, DType::kInt64};
+  if (input.rank() < 3 || input.rank() > 4 || std::find(std::begin(kTypes), std::end(kTypes), input.dtype()) == std::end(kTypes))
+    return Status(opconform::Code::kInvalidArgument, "TFLite SpaceToBatchND: input must be rank 3 or 4 of a supported type");
+  return opconform::reference::SpaceToBatchND(input, block_shape, paddings, output, options);
+}
+
+// FNV-1a over every case the recording DynamicStitch was given: dtypes, shapes and bytes.
+std::uint64_t digest = 14695981039346656037ull;
+std::int64_t recorded = 0;
+void mix(const void* data, std::size_t size) {
+  for (std::size_t i = 0; i < size; ++i) digest = (digest ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
+}
+void mix(const Tensor& t) {
+  const DType dtype = t.dtype();
+  mix(&dtype, sizeof dtype);
+  for (std::int64_t d : t.shape()) mix(&d, sizeof d);
+  if (dtype != DType::kString) mix(t.raw_data(), t.num_elements() * opconform::dtype_storage_size(dtype));
+}
+Status recording_stitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                        const opconform::ExecOptions& options) {
+  ++recorded;
+  for (const Tensor& t : indices) mix(t);
+  for (const Tensor& t : data) mix(t);
+  return opconform::optimized::op_table().dynamic_stitch(indices, data, merged, options);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   testing::InitGoogleTest(&argc, argv);
   const char* which = std::getenv("OPCONFORM_SUITE_TABLE");
+  const std::string table_name = which ? which : "optimized";
   static opconform::OpTable table = opconform::optimized::op_table();
-  if (which != nullptr && std::strcmp(which, "broken_stitch") == 0) {
+  if (table_name == "broken_stitch") {
     table = opconform::OpTable{"broken stitch", nullptr, nullptr, &broken_stitch, nullptr, nullptr, nullptr};
+  } else if (table_name == "tflite_space_to_batch") {
+    table = opconform::OpTable{"tflite space_to_batch", &tflite_space_to_batch, nullptr, nullptr, nullptr, nullptr, nullptr};
+  } else if (table_name == "recording") {
+    table = opconform::OpTable{"recording stitch", nullptr, nullptr, &recording_stitch, nullptr, nullptr, nullptr};
   }
   opconform::gtest::SuiteOptions options;
   options.property_cases = 100;
+  if (const char* profile = std::getenv("OPCONFORM_SUITE_PROFILE")) options.profile = profile;
   opconform::gtest::register_suite("Suite", table, options);
-  return RUN_ALL_TESTS();
+  const int result = RUN_ALL_TESTS();
+  if (table_name == "recording") std::printf("recorded %lld cases, digest %016llx\n", static_cast<long long>(recorded),
+                                             static_cast<unsigned long long>(digest));
+  return result;
 }

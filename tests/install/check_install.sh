@@ -2,14 +2,16 @@
 # The installed package as a user meets it (ctest "install"):
 #   check_install.sh <opconform build dir> <opconform source dir> <scratch dir>
 # 1. `cmake --install` into a temporary prefix, which is then moved (the package must be
-#    relocatable), and the installed tree holds what the README promises;
-# 2. the installed `opconform` runs from there: run, validate, mutants, and exit 2 for a
-#    missing vector folder;
+#    relocatable), and the installed tree holds what the README promises (the license
+#    beside the docs, an SPDX line in every header);
+# 2. the installed `opconform` runs from there: --version, run, validate, mutants, and exit 2
+#    for a missing vector folder;
 # 3. the plug-in header compiles through pkg-config alone;
 # 4. the example consumer (examples/kernel_library) configures against the moved prefix only,
 #    builds, and passes its own ctest (GoogleTest suite, plug-in, validate test); with clang,
 #    its fuzz build (MYKERNELS_FUZZ) builds a fuzz target that fuzzes mykernels for 5 s cleanly;
-# 5. `cpack -G DEB` builds the Debian package, whose contents and dependencies are checked.
+# 5. `cpack -G DEB` builds the Debian package, whose version, contents (the copyright file too)
+#    and dependencies are checked.
 set -euo pipefail
 build=$(realpath "$1"); src=$(realpath "$2"); work=$3
 rm -rf "$work" && mkdir -p "$work" && work=$(realpath "$work")
@@ -29,10 +31,13 @@ for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libop
             lib/cmake/opconform/opconformTargets.cmake lib/pkgconfig/opconform-plugin-abi.pc \
             share/opconform/vectors/dynamic_stitch/golden_doc_example.json \
             share/doc/opconform/README.md share/doc/opconform/docs/contract/README.md share/doc/opconform/docs/plugin-abi.md \
-            share/doc/opconform/corpus/README.md; do
+            share/doc/opconform/corpus/README.md share/doc/opconform/LICENSE share/doc/opconform/copyright \
+            share/doc/opconform/CHANGELOG.md; do
   [[ -e $prefix/$path ]] || fail "installed tree lacks $path"
 done
 [[ ! -e $prefix/include/opconform/reference/space_batch_common.h ]] || fail "an internal header was installed"
+unlicensed=$(grep -rL --include='*.h' "SPDX-License-Identifier: Apache-2.0" "$prefix/include" || true)
+[[ -z $unlicensed ]] || fail "installed headers without an SPDX line: $unlicensed"
 if grep -rIl -e "$src" -e "$build" "$prefix" --include='*.cmake' --include='*.pc' >/dev/null; then
   fail "an installed CMake or pkg-config file names the source or build tree"
 fi
@@ -41,6 +46,9 @@ echo "installed tree ok: $(find "$prefix" -type f | wc -l) files, $vectors vecto
 
 step "the installed command line, from the moved prefix"
 cd "$work"
+version=$("$prefix/bin/opconform" --version) || fail "opconform --version"
+[[ $version =~ ^opconform\ [0-9]+\.[0-9]+\.[0-9]+$ ]] || fail "opconform --version printed \"$version\""
+echo "$version"
 "$prefix/bin/opconform" run --impl optimized >"$work/run.log" || { cat "$work/run.log"; fail "run"; }
 grep -q "^total  *$vectors  *0  *0" "$work/run.log" || { cat "$work/run.log"; fail "run did not pass all $vectors vectors"; }
 "$prefix/bin/opconform" validate --cases 30 --seed 1 --junit "$work/validate.xml" >"$work/validate.log" 2>&1 \
@@ -90,7 +98,8 @@ fi
 step "the Debian package"
 (cd "$build" && cpack -G DEB -B "$work/deb" >"$work/cpack.log") || { cat "$work/cpack.log"; fail "cpack -G DEB"; }
 deb=$(ls "$work"/deb/*.deb)
-dpkg-deb -f "$deb" Package Version Depends
+dpkg-deb -f "$deb" Package Version Maintainer Homepage Depends
+[[ $(dpkg-deb -f "$deb" Version) == "${version#opconform }" ]] || fail "the .deb's version is not $version"
 depends=$(dpkg-deb -f "$deb" Depends)
 for dep in libc6 libstdc++6 libgomp1 libgtest-dev librapidcheck-dev; do
   [[ $depends == *"$dep"* ]] || fail "Depends lacks $dep: $depends"
@@ -98,7 +107,7 @@ done
 dpkg-deb -c "$deb" >"$work/deb-contents.txt"
 for path in ./usr/bin/opconform ./usr/libexec/opconform/opconform-worker ./usr/include/opconform/plugin_abi.h \
             ./usr/lib/cmake/opconform/opconformConfig.cmake ./usr/lib/pkgconfig/opconform-plugin-abi.pc \
-            ./usr/share/opconform/vectors/ ./usr/share/doc/opconform/README.md; do
+            ./usr/share/opconform/vectors/ ./usr/share/doc/opconform/README.md ./usr/share/doc/opconform/copyright; do
   grep -q " $path" "$work/deb-contents.txt" || fail "the .deb lacks $path"
 done
 echo "$(basename "$deb"): $(stat -c %s "$deb") bytes, $(wc -l <"$work/deb-contents.txt") entries"

@@ -45,6 +45,9 @@ expect(0 "op: DynamicPartition\n;outputs\\[0\\]: float32 \\[2\\] \\[1.5, nan\\(0
 expect(0 "\"data\": \\[1.5, -0.0, \"0x7fc00001\"\\]" show --canonical ${DATA}/good_pass.json)
 expect(2 "error: [^\n]*bad_data_length.json: inputs.block_shape.data: 3 elements" show ${DATA}/bad_data_length.json)
 
+# The version, from the CMake project's.
+expect(0 "^opconform ${VERSION}\n$" --version)
+
 # Usage errors exit 2, with CLI11's message.
 expect(2 "argument was not expected: --frob" run --frob)
 expect(2 "file is required" show)

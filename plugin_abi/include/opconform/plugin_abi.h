@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* The opconform plug-in C ABI, version 1: what a shared library exports so that
  * `opconform validate --impl lib.so` can check its ops. docs/plugin-abi.md is the contract;
  * this header is its C transcription. Plain C (C99 and C++), no opconform C++ types.

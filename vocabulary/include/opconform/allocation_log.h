@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Which Tensors a piece of code allocated: while a TensorAllocationLog is alive, every Tensor
 // its thread constructs with a buffer of its own (the constructors, uninitialized() and
 // clone(); not copies, which share a buffer) is recorded with its dtype and shape, empty

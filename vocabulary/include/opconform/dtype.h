@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The dtypes of docs/contract/README.md with TensorFlow's names, their in-memory element
 // types, and a visitor that turns a runtime DType into a static element type.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every op takes besides its inputs: the caller's memory limit (spec README, "Memory
 // accounting") and the execution knobs of the optimized layer (the reference ignores them).
 #pragma once

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The signatures every implementation layer exposes, in its own namespace
 // (opconform::reference, opconform::optimized), one op per header per layer:
 //

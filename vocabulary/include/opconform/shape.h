@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // TensorShape facts shared by every op (spec README, "TensorShape facts"): the DebugString
 // format, TensorFlow's checked multiply, and appending dims with TensorFlow's messages.
 #pragma once

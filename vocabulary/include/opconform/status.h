@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Status {code, message} with TensorFlow's canonical codes. Ops never throw across their
 // public boundary: they return a Status and write outputs only on success.
 #pragma once

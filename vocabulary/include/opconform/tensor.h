@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Dense and sparse tensors: int64 dims, a row-major contiguous buffer of any dtype.
 //
 // Copies share the buffer (as TensorFlow's Tensor does); clone() makes a deep copy. A buffer

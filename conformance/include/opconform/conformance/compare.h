@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // THE comparison of an outcome against a case (corpus/README.md, "Expected outcomes"); every
 // runner, property, fuzzer and the validator uses it.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Bit-exact conversions between doubles and the binary floating-point dtypes (float16,
 // bfloat16, float32, float64), as corpus/README.md ("Elements") requires: a JSON number is
 // read as a double and rounded to the dtype to nearest, ties to even; a writer emits the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Readable text for elements, tensors, outcomes and cases, used by `opconform show` and by
 // comparison failures. Floats print as their shortest round-tripping decimal; a NaN other than
 // the canonical one shows its bits ("nan(0x7fc00001)"); large tensors are abbreviated ("...").

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Runs a Case through one implementation (an OpTable) and records what it did.
 //
 //   Outcome outcome = run_case(reference::op_table(), c);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outcomes the contract leaves open (docs/contract/README.md, "Comparing results"), in one
 // place for every caller that judges an implementation (validator, fuzzers, properties, the
 // GoogleTest suite): comparing against the oracle's outcome widened by these rules accepts

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Conformance vectors (corpus/README.md is the format's contract): the Case model, the
 // per-op signature, the reader and the canonical writer.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Finding the vector files that command-line paths name: each path is a file (taken as is) or a
 // folder (every *.json below it, recursively). Nothing throws and nothing is skipped silently:
 // every path or entry that cannot be examined becomes a problem naming it, and the walk goes on.

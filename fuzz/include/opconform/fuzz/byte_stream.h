@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The two halves of the harness byte format: ByteReader consumes fuzzer bytes through clang's
 // header-only FuzzedDataProvider (structure from the end, payload from the front), and
 // ByteWriter produces exactly the bytes a ByteReader will read back, so any case can be turned

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `opconform fuzz` (FUZZING.md, "Fuzzing your own kernels"): a coverage-guided campaign against
 // an implementation's plug-in. For each op it seeds a corpus from the bundled vectors, runs the
 // prebuilt fuzz driver (impl_target.h) in libFuzzer's fork mode, so that a crash, a sanitizer

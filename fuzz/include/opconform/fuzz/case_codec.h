@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The harness byte format: fuzzer bytes <-> a bounded, structured case of one op.
 //
 //   std::optional<FuzzCase> fc = decode_case(Op::kDynamicStitch, data, size);

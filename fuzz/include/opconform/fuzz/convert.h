@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The converter between harness inputs and conformance vectors, both ways.
 //
 //   std::vector<std::uint8_t> seed;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The harnesses' oracle: run a case through the reference and the optimized kernels and judge
 // the optimized outcome with THE comparison routine (conformance/compare.h), the expectation
 // being the reference outcome widened exactly by what the contract leaves unspecified

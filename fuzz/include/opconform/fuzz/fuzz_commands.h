@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The converter's commands, for any CLI11 application: `opconform-fuzz` (fuzz/fuzz_tool.cc)
 // and, once wired, `opconform` itself (FUZZING.md, "The converter").
 //

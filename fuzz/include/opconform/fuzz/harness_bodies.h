@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The bodies of the seven harnesses; fuzz/fuzz_<name>.cc only forward LLVMFuzzerTestOneInput.
 // A return of -1 tells libFuzzer not to keep the input (over the bounds); 0 otherwise. A finding
 // aborts (differential.h), which libFuzzer and the replay main both report as a crash.

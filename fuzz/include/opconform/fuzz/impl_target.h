@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The differential fuzz target for an implementation under test (FUZZING.md, "Fuzzing your
 // own kernels"): the harness bytes decode into a case of one op (case_codec.h), the reference
 // gives the expected outcome widened by the unspecified-behaviour rules, the implementation

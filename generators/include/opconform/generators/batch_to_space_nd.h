@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Case generators of BatchToSpaceND (docs/contract/space_to_batch_nd.md).
 //
 // Valid cases are built by construction: block shape, input spatial sizes and the output

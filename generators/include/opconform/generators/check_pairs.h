@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Inputs that break two checks of an op at once, so the order of the checks shows: the earlier
 // check must answer. A case for the pair (first, second) is a case failing `second` first
 // (invalid_case) with `first` broken on top by a breaker that changes only what `first`'s check

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Case generators of DynamicPartition (docs/contract/dynamic_stitch.md).
 //
 // Valid cases are built by construction: partitions of rank 0..3 (a scalar too), data =

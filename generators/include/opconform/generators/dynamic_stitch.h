@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Case generators of DynamicStitch and ParallelDynamicStitch (docs/contract/
 // dynamic_stitch.md); both ops take the same inputs and run the same checks, so every function
 // takes the op.

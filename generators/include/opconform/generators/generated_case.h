@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every case generator of this library shares: the generated-case type (with the
 // showValue RapidCheck prints for a counterexample), tensor helpers, dtype sets, a size budget
 // that keeps valid cases small by construction, big-value edges for arithmetic checks, and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // One entry point per kind of case, for any op: what properties, fuzzers and the validator
 // draw from. Also the execution options the optimized layer takes (threads, tile size).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Payloads with distinct values, so that a wrong permutation cannot hide: element i of a
 // payload is value(code_i) where the codes are an iota under a random permutation and value()
 // is injective per dtype. The first kSpecialCodes codes are the special values (NaN with

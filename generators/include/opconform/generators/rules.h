@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Every check of every op (the spec pages' lists, the README pre-checks and the memory limit)
 // as a rule: an id, the code, and a pattern of its message. classify() names the rule an
 // error belongs to, so properties can count which checks they exercised and invalid-case

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Case generators of SpaceToBatchND (docs/contract/space_to_batch_nd.md).
 //
 // Valid cases are built by construction: the block shape, the output sizes and the paddings

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Case generators of SparseConcat (docs/contract/sparse_concat.md).
 //
 // Valid cases are built by construction: N in [2, 4] inputs of rank r in [1, 4] sharing every

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The conformance suite inside your own GoogleTest run, against kernels linked into your test
 // binary (an OpTable: opconform/ops.h, the same signatures as the bundled ops).
 //
@@ -12,8 +13,9 @@
 //
 // For every op whose table entry is set (a null entry leaves the op out), it registers
 //   MyKernels/Vectors.<op>/<vector>   each bundled conformance vector of the op, subfolders too
-//                                     (<op>/tf-tests/<name>); the tf-cpu profile is judged,
-//                                     the others are skipped with the reason; stable names
+//                                     (<op>/tf-tests/<name>); the vectors of tf-cpu and of
+//                                     SuiteOptions::profile are judged, the others are skipped
+//                                     with the reason; stable names
 //   MyKernels/Properties.<Op>_valid   generated valid cases (RapidCheck, opconform::generators)
 //   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
 //   MyKernels/Properties.<Op>_check_pairs  one case per feasible pair of checks, both broken
@@ -21,11 +23,14 @@
 //                                     must answer; prints the pairs hit / feasible
 // Every case is judged against the reference kernels with the contract's comparison: outputs
 // bit for bit widened by the unspecified-behaviour rules, errors by code (and message with
-// strict_messages); a vector's alternatives for tf-cpu are accepted too (compare_allowed). Cases
-// whose T is outside SuiteOptions::dtypes may be declined with an error.
-// The properties print RapidCheck's seed; a failure prints the shrunk case and
-// an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a crash ends the
-// test binary (use `opconform validate` for crash isolation).
+// strict_messages); a vector's alternatives for the profile are accepted too (compare_allowed),
+// and under xla or tflite so is a difference the profile documents (docs/contract/profiles.md),
+// as `opconform validate --profile` judges. Cases whose T is outside SuiteOptions::dtypes may be
+// declined with an error.
+// The generated cases come from SuiteOptions::seed (1 unless $OPCONFORM_SEED says otherwise), so
+// a run repeats; the seed and profile are printed when the tests start. A failure prints the
+// shrunk case and an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a
+// crash ends the test binary (use `opconform validate` for crash isolation).
 #pragma once
 
 #include <cstdint>
@@ -56,6 +61,14 @@ struct SuiteOptions {
   bool properties = true;
   int property_cases = 200;       // per property (RC_PARAMS="max_success=N" overrides)
   bool strict_messages = false;   // compare error messages too, not only codes
+  // The seed of the generated cases (the properties and the check pairs): the same seed draws
+  // the same cases, so CI runs repeat; 1, as `opconform validate`. $OPCONFORM_SEED, when set,
+  // replaces it (to explore other cases without a rebuild); RC_PARAMS="seed=..." replaces it for
+  // the properties only.
+  std::uint64_t seed = 1;
+  // The profile the kernels are judged under: "tf-cpu", "xla" or "tflite" (as
+  // `opconform validate --profile`).
+  std::string profile = "tf-cpu";
   // The element dtypes (T: the data or values) the implementation supports, as a plug-in's
   // manifest declares them; empty: all. On a case of another T an error passes (the vector is
   // reported skipped); a result is still judged.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Optimized DynamicPartition (docs/contract/dynamic_stitch.md).
 #pragma once
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Optimized DynamicStitch and ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 #pragma once
 

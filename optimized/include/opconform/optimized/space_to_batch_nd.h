@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Optimized SpaceToBatchND (docs/contract/space_to_batch_nd.md).
 #pragma once
 

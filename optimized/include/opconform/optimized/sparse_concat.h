@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Optimized SparseConcat (docs/contract/sparse_concat.md).
 #pragma once
 

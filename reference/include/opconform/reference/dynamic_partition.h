@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Reference DynamicPartition (docs/contract/dynamic_stitch.md).
 #pragma once
 

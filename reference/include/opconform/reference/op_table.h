@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reference kernels as one OpTable (include/opconform/ops.h).
 #pragma once
 

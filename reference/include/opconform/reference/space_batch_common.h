@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Private helpers of the reference SpaceToBatchND and BatchToSpaceND (these two ops only):
 // the pre-checks of spec README, the collapsing rule, copies between Tensor and xt::xarray,
 // and the output's allocation. See docs/contract/space_to_batch_nd.md.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Exports an OpTable through the plug-in C ABI (opconform/plugin_abi.h): converts the
 // caller's tensor descriptors to Tensors, runs the op, and copies each output into a buffer from
 // call->allocate_output. When the op fails after allocating outputs (Tensors), those outputs

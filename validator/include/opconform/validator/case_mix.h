@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The generated cases of `opconform validate` (docs/plugin-abi.md, "Generated cases"): the
 // property generators' valid and invalid cases (generators/), with the valid ones
 // reshaped to find value bugs. A valid case is drawn again while its output would be empty (one

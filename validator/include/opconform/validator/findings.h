@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Failures a person can act on (docs/plugin-abi.md, "Failures"): a mismatch described by several
 // differing elements with their indices (an element the implementation never wrote named as
 // such), and failure signatures that put failures with one cause into one group.

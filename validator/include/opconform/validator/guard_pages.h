@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Output buffers of the C-ABI worker (docs/plugin-abi.md, "The C worker"), fenced so that an
 // access outside them is caught however far it goes: the payload sits between two inaccessible
 // guard regions (PROT_NONE pages, at least 1 MiB each, as large as the payload up to 256 MiB),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Where the command line finds its files: an environment variable when set, else the path
 // relative to the running executable that `cmake --install` lays out (the build tree has the
 // same layout, so `build/bin/opconform` works unchanged):

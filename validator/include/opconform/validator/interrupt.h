@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // SIGINT and SIGTERM during a validation run (a CI timeout, Ctrl-C): while an InterruptScope is
 // alive these signals only set a flag, which the run's loops and the worker client's waits check
 // (every wait polls in short slices), so the run stops within a fraction of a second and still

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The outcome of one case (docs/plugin-abi.md, "Outcomes"): what the implementation did,
 // compared with the case's expectation through conformance::compare, bucketed.
 //

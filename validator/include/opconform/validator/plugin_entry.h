@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // What every C-ABI plug-in defines the same way (opconform/plugin_abi.h): its exported symbols'
 // visibility and the two entry points opconform_abi_version and opconform_manifest_get. Needs
 // only the ABI header, so that plug-ins not built on abi_export.h (adapters/) use it too.

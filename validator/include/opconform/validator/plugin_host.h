@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The worker side of a C-ABI plug-in (docs/plugin-abi.md, section 1): loads the library,
 // checks its symbols, ABI version and manifest, and runs cases through its entry points with
 // fenced, poisoned output buffers. Runs inside opconform-worker, never in the validator.

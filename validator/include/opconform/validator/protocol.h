@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The subprocess protocol of docs/plugin-abi.md (section 2): message framing, the manifest, and
 // the run/result messages that carry conformance vectors. Used on both sides: by the validator
 // (worker_client.h) and by opconform-worker, which speaks it for a C-ABI plug-in.

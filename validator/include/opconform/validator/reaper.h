@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Descendants that escape a worker's process group (setsid, setpgid, a double fork): the
 // validator's process becomes a child subreaper (PR_SET_CHILD_SUBREAPER), so when a worker
 // dies its orphaned descendants are re-parented to the validator instead of init, and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The reports of `opconform validate` (docs/plugin-abi.md, "Reports"): the JSON report and the
 // JUnit XML, both rewritten whole and atomically while the run goes on and at its end, and the
 // JSON Lines stream, one line per case as it is judged. Each says what state the run is in, so

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // Greedy shrinking of a failing case (docs/plugin-abi.md, "Failures"): drop list members,
 // shrink dims, zero data elements, keeping each candidate that still fails the same way.
 // Generated cases first shrink through RapidCheck's shrinkables (validate.cc), then here.

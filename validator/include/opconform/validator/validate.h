@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // `opconform validate` (docs/plugin-abi.md, section 3): runs the bundled vectors and generated
 // cases through an implementation in a crash-isolated worker, judges each against the oracle,
 // shrinks and saves failures, and reports (progress, per-op table, JUnit XML, JSON).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: Apache-2.0
 // The validator's side of the subprocess protocol: starts an implementation's program (the
 // C-ABI worker or an exec: command) in its own process group with pipes, handshakes, and runs
 // cases with a per-case timeout. A crash, hang or runaway allocation comes back as a RunResult
