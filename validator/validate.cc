@@ -62,6 +62,7 @@ constexpr double kReportInterval = 5;    // seconds between rewrites of the repo
 // gigabytes or 2^26 outputs, for the memory-limit properties).
 constexpr std::size_t kMaxGeneratedOutputs = 1024;
 constexpr std::int64_t kMaxGeneratedOutputBytes = std::int64_t{16} << 20;
+constexpr std::size_t kMaxLaterDetailBytes = 512;  // of a failure that is not its group's first
 
 double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -123,6 +124,13 @@ std::string absolute(const std::string& path) {
   std::error_code ec;
   const fs::path p = fs::absolute(path, ec);
   return ec ? path : p.lexically_normal().string();
+}
+
+// The first `bytes` of `text` (cut at a UTF-8 character boundary), its length noted when cut.
+std::string head_of(const std::string& text, std::size_t bytes) {
+  if (text.size() <= bytes) return text;
+  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
+  return str_cat(text.substr(0, bytes), " ... (", text.size(), " bytes in all; the group's first case has it whole)");
 }
 
 // Every line of `text` after the first indented by `indent`.
@@ -553,6 +561,9 @@ void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shr
     auto [group, fresh] = groups_.add(signature(c.op, verdict_name(j.verdict), j.key), r.name);
     r.group = group;
     if (!fresh) {
+      // A later case of a group keeps the head of its detail: the representative has it whole,
+      // and a run under --time with no case limit stays bounded per case.
+      r.detail = head_of(r.detail, kMaxLaterDetailBytes);
       const CaseRecord& shown = records_[representatives_[group - 1]];
       r.replay = origin == "generated" ? shown.replay : replay_command(origin);
       add_record(std::move(r));
