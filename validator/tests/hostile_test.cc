@@ -11,6 +11,7 @@
 
 #include <cstdlib>
 
+#include "../asan.h"
 #include "test_support.h"
 
 namespace opconform::validator {
@@ -58,7 +59,7 @@ CliRun run_cli(const std::vector<std::string>& args, const fs::path& dir) {
   return r;
 }
 
-constexpr std::int64_t kValidatorRssBound = std::int64_t{100} << 20;
+[[maybe_unused]] constexpr std::int64_t kValidatorRssBound = std::int64_t{100} << 20;
 
 // 1. A reply nested 100,000 deep is a malformed answer of that case, not a stack overflow.
 TEST(HostileReplies, DeepNestingIsAFaultOfTheCase) {
@@ -142,6 +143,15 @@ TEST(HostilePlugins, AWriteBeyondTheGuardRegionNamesTheOutput) {
   ValidateOptions o = options_for(OPCONFORM_FAKE_FAR_OVERRUN);
   o.replay = {data_file("stitch_int16"), data_file("stitch_float32")};
   const RunOutcome r = run_validator(o, "far-overrun");
+  EXPECT_EQ(r.count("agree"), 1) << r.out;
+#if defined(OPCONFORM_ASAN)
+  // A sanitized plug-in's own instrumentation may see the write first (it can land in ASan's
+  // heap): then the case is a crash with ASan's report, which names the overflow.
+  if (r.count("crash") == 1) {
+    EXPECT_CONTAINS(r.failure("crash")["detail"].get<std::string>(), "AddressSanitizer");
+    return;
+  }
+#endif
   EXPECT_EQ(r.count("crash"), 0) << r.out;
   EXPECT_EQ(r.count("fault"), 1) << r.out;
   EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(),
@@ -360,7 +370,9 @@ TEST(HostileCommandLine, TheValidatorStaysUnder100MiBAgainstHostileReplies) {
   for (const Probe& p : probes) {
     const CliRun r = run_cli(p.args, dir);
     EXPECT_EQ(r.exit_code, p.exit_code) << p.what << "\n" << r.out << r.err;
+#if !defined(OPCONFORM_ASAN)  // ASan's shadow memory and quarantine are most of a sanitized RSS
     EXPECT_LT(r.peak_rss_bytes, kValidatorRssBound) << p.what;
+#endif
     std::cout << "[ peak RSS ] " << p.what << ": " << r.peak_rss_bytes / (1 << 20) << " MiB\n";
   }
 }
