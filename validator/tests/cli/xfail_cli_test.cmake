@@ -54,6 +54,20 @@ require_file(${WORK}/x.json "\"xfail\": 1,\n *\"xpass\": 0")
 require_file(${WORK}/x.json "\"failed\": 0")
 require_file(${WORK}/x.jsonl "\"expectation\":\"xfail\",\"name\":\"stitch_int16\"")
 
+# A failure the list does not cover still fails the run; expected failures do not count
+# towards --max-failures.
+expect(1 "XFAIL crash DynamicStitch stitch_int16;FAIL crash DynamicStitch stitch_int8;1 failed, 1 xfail"
+       validate --impl ${FAKE_CRASH} --replay ${DATA}/stitch_int16.json ${DATA}/stitch_int8.json --xfail by_name.jsonl)
+file(MAKE_DIRECTORY ${WORK}/many)
+foreach(k RANGE 1 3)
+  file(COPY_FILE ${DATA}/stitch_int16.json ${WORK}/many/stitch_int16_${k}.json)
+endforeach()
+file(COPY_FILE ${DATA}/stitch_int8.json ${WORK}/many/stitch_int8.json)
+file(WRITE ${WORK}/int16.jsonl "{\"name\": \"stitch_int16*\", \"reason\": \"int16 rows crash\"}\n")
+expect(1 "4 cases, 1 failed, 3 xfail" validate --impl ${FAKE_CRASH} --replay many --xfail int16.jsonl
+       --max-failures 1)
+lacks("stopped after")
+
 # By signature, as the failure printed it: the group's cause, whatever the case.
 expect(1 "signature: ([^\n]*)" validate ${both})
 string(REGEX MATCH "signature: ([^\n]*)" line "${OUTPUT}")
