@@ -209,6 +209,7 @@ class Run {
   Expectations expectations_;  // --xfail
   Selection selection_;        // --select
   std::map<Op, std::array<std::int64_t, 2>> expected_counts_;  // per op: xfail, xpass cases
+  std::set<int> generated_xfails_;  // the entries whose generated xfail was printed
   FailureGroups groups_;
   std::vector<std::size_t> representatives_;  // per group: its record
   std::vector<conformance::VectorFileProblem> input_problems_;
@@ -543,8 +544,9 @@ void Run::print_group(const CaseRecord& r, const Case& shown, int steps, const s
   out_ << "  signature: " << printable(signature(r.op, verdict_name(r.verdict), key)) << "\n" << std::flush;
 }
 
-// Classifies a judged case by the expected-failure list; an xfail, and an xpass of a vector,
-// is printed (an expected failure is neither shrunk nor saved).
+// Classifies a judged case by the expected-failure list. A vector's xfail or xpass is printed,
+// and of the generated cases the first xfail of each entry; the others are counted. An expected
+// failure is neither shrunk nor saved.
 void Run::expect(const Case& c, bool failed, const std::string& sig, CaseRecord* r) {
   int entry = -1;
   const Expectation::Outcome outcome = expectations_.classify(CaseFacts::of(c), failed, sig, &entry);
@@ -554,7 +556,7 @@ void Run::expect(const Case& c, bool failed, const std::string& sig, CaseRecord*
   r->expectation = xfail ? "xfail" : "xpass";
   r->reason = e.reason + " (" + e.where + ")";
   ++expected_counts_[c.op][xfail ? 0 : 1];
-  if (!xfail && r->origin == "generated") return;  // generated xpasses are counted, not listed
+  if (r->origin == "generated" && !(xfail && generated_xfails_.insert(entry).second)) return;
   clear_progress();
   out_ << (xfail ? "XFAIL " : "XPASS ") << (xfail ? std::string(verdict_name(r->verdict)) + " " : "") << op_name(c.op)
        << " " << printable(r->name) << (xfail ? "" : " passed") << ": " << printable(r->reason) << "\n";

@@ -68,6 +68,18 @@ expect(1 "4 cases, 1 failed, 3 xfail" validate --impl ${FAKE_CRASH} --replay man
        --max-failures 1)
 lacks("stopped after")
 
+# Generated cases: an op-wide entry covers them all; the first xfail is printed, the others and
+# the xpasses are counted.
+file(WRITE ${WORK}/op.jsonl "{\"op\": \"DynamicStitch\", \"reason\": \"int8 and int16 crash\"}\n")
+expect(0 "XFAIL crash DynamicStitch gen-dynamic_stitch-[0-9]+: int8 and int16 crash;0 failed, [1-9][0-9]* xfail, [1-9][0-9]* xpass"
+       validate --impl ${FAKE_CRASH} --no-corpus --no-check-pairs --cases 100 --xfail op.jsonl)
+string(REGEX MATCHALL "XFAIL" printed "${OUTPUT}")
+list(LENGTH printed printed)
+if(NOT printed EQUAL 1)
+  message(FATAL_ERROR "${printed} XFAIL lines for generated cases of one entry:\n${OUTPUT}")
+endif()
+lacks("XPASS")
+
 # By signature, as the failure printed it: the group's cause, whatever the case.
 expect(1 "signature: ([^\n]*)" validate ${both})
 string(REGEX MATCH "signature: ([^\n]*)" line "${OUTPUT}")
