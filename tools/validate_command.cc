@@ -91,8 +91,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       "validate",
       "Validate an implementation: the bundled vectors, then generated cases, each in a worker\n"
       "process, judged against the reference (docs/plugin-abi.md)\n"
-      "exit 0: all passed, 1: a case failed, 2: the implementation, an input or a report could not\n"
-      "be used, or no case ran");
+      "exit 0: all passed (or failed as --xfail expects), 1: a case failed (with --strict-xfail also\n"
+      "an xpass or an unmatched entry), 2: the implementation, an input or a report could not be\n"
+      "used, or no case ran");
   cmd->add_option("--impl", options->impl,
                   "a plug-in shared library (opconform/plugin_abi.h) or exec:COMMAND speaking the "
                   "subprocess protocol (default: the bundled optimized kernels)")
