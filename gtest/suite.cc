@@ -170,7 +170,7 @@ class ExpectedFailuresTest : public testing::Test {
       ADD_FAILURE() << "unmatched: " << e->where << " (" << e->matchers() << ") matches no vector: " << e->reason;
     for (std::size_t i = 0; i < entries.size(); ++i) {
       const validator::Expectation& e = entries[i];
-      if (!e.signature.empty() && e.in_scope > 0 && e.in_scope == expected_->registered[i] && e.xfail == 0)
+      if (!e.signature.empty() && e.in_scope > 0 && e.in_scope == expected_->registered[i] && e.failing == 0)
         ADD_FAILURE() << "xpass: " << e.where << " (" << e.matchers() << "): the failure did not occur: " << e.reason;
     }
   }

@@ -116,8 +116,11 @@ int Expectations::find(const CaseFacts& c, bool failed, const std::string& signa
 
 Expectation::Outcome Expectations::classify(const CaseFacts& c, bool failed, const std::string& signature,
                                             int* entry) {
-  for (Expectation& e : entries_)
-    if (e.covers(c)) ++e.in_scope;
+  for (Expectation& e : entries_) {
+    if (!e.covers(c)) continue;
+    ++e.in_scope;
+    e.failing += failed && (e.signature.empty() || e.signature == signature);
+  }
   const int index = find(c, failed, signature);
   if (entry) *entry = index;
   if (index < 0) return Expectation::Outcome::kNone;

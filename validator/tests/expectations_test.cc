@@ -101,6 +101,22 @@ TEST(Expectations, SignatureEntryWithoutItsFailureIsAnXpass) {
   EXPECT_EQ(list.xpass_count(), 1);
 }
 
+TEST(Expectations, ASignatureEntryBehindAnotherStillSeesItsFailure) {
+  Expectations list;
+  const std::string path = list_file("{\"name\": \"stitch_int16\", \"reason\": \"first\"}\n"
+                                     "{\"signature\": \"DynamicStitch crash: x\", \"reason\": \"second\"}\n");
+  ASSERT_EQ(Expectations::load(path, &list), "");
+  fs::remove(path);
+  int entry = -1;
+  EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "stitch_int16"), true, "DynamicStitch crash: x", &entry),
+            Expectation::Outcome::kXfail);
+  EXPECT_EQ(entry, 0);
+  // The first entry took the case; the bug the second describes still happened: not an xpass.
+  EXPECT_EQ(list.entries()[1].xfail, 0);
+  EXPECT_EQ(list.entries()[1].status(), "xfail");
+  EXPECT_EQ(list.xpass_count(), 0);
+}
+
 TEST(Selection, KindsCombineAndOneKindIsAlternatives) {
   Selection s;
   EXPECT_EQ(s.add("name:golden_*"), "");

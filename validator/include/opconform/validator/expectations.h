@@ -40,14 +40,16 @@ struct Expectation {
   std::string where;  // "FILE:LINE"
   std::string name, tag, signature, reason;
   std::optional<Op> op;
-  // Tallies of the run: the cases its name/tag/op matchers cover, those that failed as expected
-  // (xfail), those that passed (xpass; only an entry without a signature counts these).
-  std::int64_t in_scope = 0, xfail = 0, xpass = 0;
+  // Tallies of the run: the cases its name/tag/op matchers cover, those it took as failing as
+  // expected (xfail) and as passing (xpass; only an entry without a signature takes these), and
+  // the failures it covers (with its signature, when it has one), whichever entry took them.
+  std::int64_t in_scope = 0, xfail = 0, xpass = 0, failing = 0;
 
   enum class Outcome { kNone, kXfail, kXpass };
-  // The entry's status at the end: "xfail" (an expected failure happened), "xpass" (it covered
-  // cases and none failed as expected: the bug is fixed), "unmatched" (it covered no case).
-  std::string status() const { return in_scope == 0 ? "unmatched" : xfail > 0 ? "xfail" : "xpass"; }
+  // The entry's status at the end: "xfail" (a failure it describes happened), "xpass" (it
+  // covered cases and none failed as it describes: the bug is fixed), "unmatched" (it covered
+  // no case).
+  std::string status() const { return in_scope == 0 ? "unmatched" : failing > 0 ? "xfail" : "xpass"; }
   // Whether the name, tag and op matchers cover the case (the signature is not looked at).
   bool covers(const CaseFacts& c) const;
   // The matchers as written: name=..., tag=..., op=..., signature=...
