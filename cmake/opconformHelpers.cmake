@@ -1,14 +1,19 @@
 # opconform_add_validate_test(NAME <name> IMPL <plug-in target | path.so | exec:COMMAND>
-#                             [OPS <op>...] [ARGS <validate argument>...])
+#                             [OPS <op>...] [XFAIL <list.jsonl>] [STRICT_XFAIL]
+#                             [SELECT <kind:value>...] [ARGS <validate argument>...])
 #
 # Registers a ctest that runs `opconform validate` against an implementation, with a JUnit
 # report in <build dir>/<name>.junit.xml. IMPL may name a shared-library target of the calling
-# project (built first). The test passes when validate exits 0 (every case conformed).
+# project (built first). The test passes when validate exits 0: every case conformed, or failed
+# as the expected-failure list XFAIL says (--xfail; a relative path is taken from the calling
+# CMakeLists.txt's folder). STRICT_XFAIL (--strict-xfail) fails the test when a listed case
+# passes or an entry matches no case. SELECT passes --select name:GLOB, tag:TAG or folder:PATH.
 #
 #   find_package(opconform 0.2 CONFIG REQUIRED)
-#   opconform_add_validate_test(NAME mykernels_validate IMPL mykernels_plugin ARGS --cases 200)
+#   opconform_add_validate_test(NAME mykernels_validate IMPL mykernels_plugin
+#                               XFAIL known_failures.jsonl STRICT_XFAIL ARGS --cases 200)
 function(opconform_add_validate_test)
-  cmake_parse_arguments(arg "" "NAME;IMPL" "OPS;ARGS" ${ARGN})
+  cmake_parse_arguments(arg "STRICT_XFAIL" "NAME;IMPL;XFAIL" "OPS;SELECT;ARGS" ${ARGN})
   if(NOT arg_NAME OR NOT arg_IMPL)
     message(FATAL_ERROR "opconform_add_validate_test: NAME and IMPL are required")
   endif()
@@ -21,12 +26,23 @@ function(opconform_add_validate_test)
     list(JOIN arg_OPS "," ops_joined)
     set(ops --ops ${ops_joined})
   endif()
+  set(expected "")
+  if(arg_XFAIL)
+    get_filename_component(xfail ${arg_XFAIL} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    set(expected --xfail ${xfail})
+  endif()
+  if(arg_STRICT_XFAIL)
+    list(APPEND expected --strict-xfail)
+  endif()
+  foreach(selector IN LISTS arg_SELECT)
+    list(APPEND expected --select ${selector})
+  endforeach()
   set(tool opconform::opconform)
   if(NOT TARGET ${tool})
     set(tool opconform)  # inside opconform's own build
   endif()
   add_test(NAME ${arg_NAME}
-    COMMAND ${tool} validate --impl ${impl} ${ops}
+    COMMAND ${tool} validate --impl ${impl} ${ops} ${expected}
             --junit ${CMAKE_CURRENT_BINARY_DIR}/${arg_NAME}.junit.xml ${arg_ARGS})
   set_tests_properties(${arg_NAME} PROPERTIES LABELS "opconform")
 endfunction()

@@ -23,6 +23,7 @@
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
 #include "opconform/reference/op_table.h"
+#include "opconform/validator/expectations.h"
 #include "opconform/validator/judge.h"
 
 namespace opconform::gtest {
@@ -99,10 +100,20 @@ std::string failure_text(const OpTable& table, const Case& c, const conformance:
          conformance::format_outcome(actual, "  ");
 }
 
+// The suite's expected-failure list, shared by its tests: the tallies of the vectors run so
+// far, and per entry the vectors registered that it covers.
+struct Expected {
+  std::string path;
+  validator::Expectations list;
+  bool strict = false;
+  std::vector<std::int64_t> registered;
+};
+
 class VectorTest : public testing::Test {
  public:
-  VectorTest(const OpTable& table, std::string file, const SuiteOptions& o)
-      : table_(table), file_(std::move(file)), s_(strictness(o)), dtypes_(o.dtypes), profile_(o.profile) {}
+  VectorTest(const OpTable& table, std::string file, const SuiteOptions& o, std::shared_ptr<Expected> expected)
+      : table_(table), file_(std::move(file)), s_(strictness(o)), dtypes_(o.dtypes), profile_(o.profile),
+        expected_(std::move(expected)) {}
   void TestBody() override {
     Case c;
     const Status loaded = conformance::load_case_file(file_, &c);
@@ -113,7 +124,23 @@ class VectorTest : public testing::Test {
     if (!actual.status.ok() && may_decline(c, dtypes_))
       GTEST_SKIP() << "declined: T=" << dtype_name(*element_dtype(c)) << " is not in SuiteOptions::dtypes";
     const conformance::Comparison result = conformance::compare_allowed(c, actual, profile_, s_).comparison;
-    EXPECT_TRUE(result.pass || documented_difference(c, actual, profile_, s_)) << failure_text(table_, c, actual, result);
+    const bool pass = result.pass || documented_difference(c, actual, profile_, s_);
+    if (expected_ && !expected_->list.empty()) {
+      const std::string signature =
+          pass ? "" : validator::in_process_signature(c, actual.status, actual.outputs, profile_, s_ == Strictness::kStrict);
+      int entry = -1;
+      const auto outcome = expected_->list.classify(validator::CaseFacts::of(c), !pass, signature, &entry);
+      const std::string why = entry < 0 ? "" : expected_->list.entries()[entry].reason + " (" +
+                                                   expected_->list.entries()[entry].where + ")";
+      if (outcome == validator::Expectation::Outcome::kXfail)
+        GTEST_SKIP() << "xfail: " << why << "\nsignature: " << signature << "\n" << failure_text(table_, c, actual, result);
+      if (outcome == validator::Expectation::Outcome::kXpass) {
+        if (expected_->strict) ADD_FAILURE() << "xpass: the vector passed; remove its entry: " << why;
+        else std::cout << "XPASS: " << why << "\n";
+        return;
+      }
+    }
+    EXPECT_TRUE(pass) << failure_text(table_, c, actual, result);
   }
 
  private:
@@ -122,6 +149,35 @@ class VectorTest : public testing::Test {
   Strictness s_;
   std::vector<DType> dtypes_;
   std::string profile_;
+  std::shared_ptr<Expected> expected_;
+};
+
+// Runs after the vectors: each entry's status; an entry that covers no registered vector, and
+// under strict_xfail a signature entry whose failure did not occur, fail under strict_xfail.
+class ExpectedFailuresTest : public testing::Test {
+ public:
+  ExpectedFailuresTest(std::shared_ptr<Expected> expected, const OpTable& table)
+      : expected_(std::move(expected)), table_(table) {}
+  void TestBody() override {
+    const auto& entries = expected_->list.entries();
+    std::vector<const validator::Expectation*> unmatched;
+    for (std::size_t i = 0; i < entries.size(); ++i)
+      if (expected_->registered[i] == 0 && (!entries[i].op || provides(table_, *entries[i].op)))
+        unmatched.push_back(&entries[i]);
+    std::cout << expected_->list.summary(expected_->path, unmatched, expected_->strict);
+    if (!expected_->strict) return;
+    for (const validator::Expectation* e : unmatched)
+      ADD_FAILURE() << "unmatched: " << e->where << " (" << e->matchers() << ") matches no vector: " << e->reason;
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+      const validator::Expectation& e = entries[i];
+      if (!e.signature.empty() && e.in_scope > 0 && e.in_scope == expected_->registered[i] && e.failing == 0)
+        ADD_FAILURE() << "xpass: " << e.where << " (" << e.matchers() << "): the failure did not occur: " << e.reason;
+    }
+  }
+
+ private:
+  std::shared_ptr<Expected> expected_;
+  const OpTable& table_;
 };
 
 // One generated case: the reference's outcome, widened by the unspecified rules, is expected.
@@ -288,6 +344,24 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
   testing::AddGlobalTestEnvironment(new SuiteBanner(
       "opconform::gtest " + name + ": " + table.name + ", seed " + std::to_string(options.seed) + " (" + seed_source +
       "; OPCONFORM_SEED=N draws other cases), profile " + options.profile + "\n"));
+  validator::Selection selection;
+  for (const std::string& selector : options.select) {
+    if (std::string why = selection.add(selector); !why.empty()) {
+      register_failure(name + "/Options", "select", "SuiteOptions::select: " + why);
+      return;
+    }
+  }
+  std::shared_ptr<Expected> expected;
+  if (!options.expected_failures.empty()) {
+    expected = std::make_shared<Expected>();
+    expected->path = options.expected_failures;
+    expected->strict = options.strict_xfail;
+    if (std::string why = validator::Expectations::load(options.expected_failures, &expected->list); !why.empty()) {
+      register_failure(name + "/Options", "expected_failures", "SuiteOptions::expected_failures: " + why);
+      return;
+    }
+    expected->registered.assign(expected->list.entries().size(), 0);
+  }
   const fs::path dir = options.vectors_dir;
   for (Op op : kAllOps) {
     if (!provides(table, op)) continue;
@@ -296,15 +370,25 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
       const std::vector<fs::path> files = vector_files(dir / folder_of(op), &error);
       if (!error.empty()) register_failure(name + "/Vectors", folder_of(op) + "/vectors_readable", error);
       for (const fs::path& file : files) {
+        // With a selection or a list, the vector is read now: its name and tags decide.
+        Case c;
+        if ((!selection.empty() || expected) && conformance::load_case_file(file.string(), &c).ok()) {
+          const validator::CaseFacts facts = validator::CaseFacts::of(c);
+          if (!selection.selects(facts)) continue;
+          for (std::size_t i = 0; expected && i < expected->registered.size(); ++i)
+            expected->registered[i] += expected->list.entries()[i].covers(facts);
+        }
         // <op>/<path below the op's folder, without .json>: stable across runs and installs.
         const std::string test =
             folder_of(op) + "/" + file.lexically_relative(dir / folder_of(op)).replace_extension().string();
         const std::string path = file.string();
         testing::RegisterTest((name + "/Vectors").c_str(), test.c_str(), nullptr, nullptr, path.c_str(), 1,
-                              [&table, path, options]() -> testing::Test* { return new VectorTest(table, path, options); });
+                              [&table, path, options, expected]() -> testing::Test* {
+                                return new VectorTest(table, path, options, expected);
+                              });
       }
     }
-    if (options.properties) {
+    if (options.properties && !selection.vectors_only()) {
       for (bool valid : {true, false}) {
         const std::string test = std::string(op_name(op)) + (valid ? "_valid" : "_invalid");
         testing::RegisterTest((name + "/Properties").c_str(), test.c_str(), nullptr, nullptr, __FILE__, __LINE__,
@@ -318,6 +402,9 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
                             });
     }
   }
+  if (expected && !expected->list.empty())
+    testing::RegisterTest((name + "/ExpectedFailures").c_str(), "entries", nullptr, nullptr, __FILE__, __LINE__,
+                          [expected, &table]() -> testing::Test* { return new ExpectedFailuresTest(expected, table); });
 }
 
 }  // namespace opconform::gtest

@@ -21,20 +21,14 @@ namespace {
 
 using namespace opconform;
 
-// `run --impl` beyond the built-in layers: a plug-in or an exec: program, through the validator.
-int run_other_implementation(const tools::ReplayOptions& options) {
-  const std::vector<std::string> paths = options.paths.empty() ? std::vector{tools::default_corpus()} : options.paths;
-  return tools::replay_through_validator(paths, options.impl,
-                                         options.strictness == conformance::Strictness::kStrict, options.json_report);
-}
-
 void add_run_command(CLI::App& app, int& exit_code) {
   auto options = std::make_shared<tools::ReplayOptions>();
   auto strict = std::make_shared<bool>(false);
   auto code_only = std::make_shared<bool>(false);
   CLI::App* run = app.add_subcommand(
       "run", "Replay conformance vectors (files, or folders of *.json; default: the bundled corpus)\n"
-             "exit 0: all passed, 1: a case failed, 2: a file could not be loaded, or no vector ran");
+             "exit 0: all passed (or failed as --xfail expects), 1: a case failed (with --strict-xfail also\n"
+             "an xpass or an unmatched entry), 2: a file could not be loaded, or no vector ran");
   run->add_option("paths", options->paths, "vector files or folders (default: " + tools::default_corpus() + ")");
   run->add_option("--impl", options->impl,
                   "reference, optimized, a plug-in shared library or exec:COMMAND (as validate takes them)")
@@ -43,12 +37,14 @@ void add_run_command(CLI::App& app, int& exit_code) {
   run->add_option("--json", options->json_report, "also write a machine-readable report to FILE");
   CLI::Option* strict_flag = run->add_flag("--strict-messages", *strict, "compare error messages too, not only codes");
   run->add_flag("--code-only", *code_only, "compare error codes only (the default)")->excludes(strict_flag);
+  tools::add_ops_option(run, &options->ops, "only these ops (comma-separated, e.g. SpaceToBatchND,dynamic_stitch)");
+  tools::add_expectation_options(run, &options->expected_failures, &options->strict_xfail, &options->select);
   run->callback([options, strict, &exit_code] {
     options->strictness = *strict ? conformance::Strictness::kStrict : conformance::Strictness::kCodeOnly;
     if (options->impl == "reference" || options->impl == "optimized")
       exit_code = tools::replay(*options, std::cout, std::cerr);
     else
-      exit_code = run_other_implementation(*options);
+      exit_code = tools::replay_through_validator(*options);
   });
 }
 

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "arguments.h"
+#include "opconform/validator/expectations.h"
 #include "opconform/validator/interrupt.h"
 #include "opconform/validator/validate.h"
 
@@ -59,6 +60,22 @@ CLI::Option* add_ops_option(CLI::App* cmd, std::vector<Op>* ops, const std::stri
       ->check(CLI::Validator(problem, "OP,..."));
 }
 
+void add_expectation_options(CLI::App* cmd, std::string* xfail, bool* strict_xfail, std::vector<std::string>* select) {
+  cmd->add_option("--xfail", *xfail,
+                  "an expected-failure list (JSON Lines: one {\"name\"|\"tag\"|\"op\"|\"signature\": ..., \"reason\": ...}\n"
+                  "per line): a case it covers that fails is an xfail and does not fail the run; one that\n"
+                  "passes is an xpass")
+      ->check(non_empty());
+  cmd->add_flag("--strict-xfail", *strict_xfail,
+                "an xpass, or a list entry that matches no case, fails the run (exit 1)");
+  const auto problem = [](std::string& selector) { return validator::Selection{}.add(selector); };
+  cmd->add_option("--select", *select,
+                  "run only the cases selected: name:GLOB (case names, generated ones too), tag:TAG,\n"
+                  "folder:PATH (vectors below a folder); repeatable: one kind given twice is either, kinds\n"
+                  "combine. A tag or folder selects vectors only (no generated cases)")
+      ->check(CLI::Validator(problem, "KIND:VALUE"));
+}
+
 std::string validate_command_line() {
   std::error_code ec;
   const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
@@ -74,8 +91,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       "validate",
       "Validate an implementation: the bundled vectors, then generated cases, each in a worker\n"
       "process, judged against the reference (docs/plugin-abi.md)\n"
-      "exit 0: all passed, 1: a case failed, 2: the implementation, an input or a report could not\n"
-      "be used, or no case ran");
+      "exit 0: all passed (or failed as --xfail expects), 1: a case failed (with --strict-xfail also\n"
+      "an xpass or an unmatched entry), 2: the implementation, an input or a report could not be\n"
+      "used, or no case ran");
   cmd->add_option("--impl", options->impl,
                   "a plug-in shared library (opconform/plugin_abi.h) or exec:COMMAND speaking the "
                   "subprocess protocol (default: the bundled optimized kernels)")
@@ -119,6 +137,7 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->check(whole_number(1, std::int64_t{1} << 24));
   cmd->add_option("--max-shrink-runs", options->max_shrink_runs, "worker runs spent shrinking one failure")
       ->check(whole_number(0, 1000000));
+  add_expectation_options(cmd, &options->expected_failures, &options->strict_xfail, &options->select);
   cmd->callback([options, seed, seed_option, no_corpus, &exit_code] {
     if (seed_option->count() > 0) options->seed = *seed;
     options->run_corpus = !*no_corpus;
@@ -127,13 +146,16 @@ void add_validate_command(CLI::App& app, int& exit_code) {
   });
 }
 
-int replay_through_validator(const std::vector<std::string>& paths, const std::string& impl, bool strict_messages,
-                             const std::string& json_report) {
+int replay_through_validator(const ReplayOptions& run) {
   validator::ValidateOptions options;
-  options.impl = impl;
-  options.replay = paths;
-  options.strict_messages = strict_messages;
-  options.json_path = json_report;
+  options.impl = run.impl;
+  options.replay = run.paths.empty() ? std::vector{default_corpus()} : run.paths;
+  options.strict_messages = run.strictness == conformance::Strictness::kStrict;
+  options.json_path = run.json_report;
+  options.ops = run.ops;
+  options.expected_failures = run.expected_failures;
+  options.strict_xfail = run.strict_xfail;
+  options.select = run.select;
   options.replay_command = validate_command_line();
   return run_and_propagate_interrupt(options);
 }

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "opconform/ops.h"
+#include "replay.h"
 
 namespace opconform::tools {
 
@@ -23,10 +24,13 @@ std::string validate_command_line();
 // unknown name, an empty list or name, or a missing value is a usage error that says so.
 CLI::Option* add_ops_option(CLI::App* cmd, std::vector<Op>* ops, const std::string& help);
 
-// `opconform run --impl <lib.so | exec:COMMAND>`: the vectors under `paths` (files or folders;
-// empty: the bundled corpus) through the validator, as `validate --replay` runs them. Returns
-// validate's exit status.
-int replay_through_validator(const std::vector<std::string>& paths, const std::string& impl, bool strict_messages,
-                             const std::string& json_report);
+// Adds --xfail FILE, --strict-xfail and --select KIND:VALUE (validator/expectations.h); a
+// selector that is not name:GLOB, tag:TAG or folder:PATH is a usage error.
+void add_expectation_options(CLI::App* cmd, std::string* xfail, bool* strict_xfail, std::vector<std::string>* select);
+
+// `opconform run --impl <lib.so | exec:COMMAND>`: the vectors under `options.paths` (files or
+// folders; empty: the bundled corpus) through the validator, as `validate --replay` runs them,
+// with the run's --ops, --json, expected failures and selection. Returns validate's exit status.
+int replay_through_validator(const ReplayOptions& options);
 
 }  // namespace opconform::tools

@@ -76,15 +76,48 @@ const std::vector<CaseRecord>& records_of(const ReportData& d) {
   return d.records ? *d.records : none;
 }
 
+// An xfail case fails the run never; an xpass case only under strict_xfail.
+bool fails_run(const CaseRecord& r, bool strict_xfail) {
+  if (r.expectation == "xfail") return false;
+  return is_failure(r.verdict) || (strict_xfail && r.expectation == "xpass");
+}
+
+// Per op: the verdicts, and with an expected-failure list the xfail and xpass cases.
 json counts_json(const ReportData& d) {
   json counts = json::object();
   for (const auto& [op, c] : d.counts) {
     json per = json::object();
     for (int v = 0; v < kNumVerdicts; ++v)
       if (c[v] > 0) per[std::string(verdict_name(static_cast<Verdict>(v)))] = c[v];
+    if (d.expectations) per["xfail"] = per["xpass"] = 0;
     counts[op_name(op)] = per;
   }
+  for (const CaseRecord& r : records_of(d))
+    if (!r.expectation.empty()) counts[op_name(r.op)][r.expectation] = counts[op_name(r.op)][r.expectation].get<std::int64_t>() + 1;
   return counts;
+}
+
+// The expected-failure list's outcome: counts per kind, every entry with its status, the
+// entries that matched no case. null without a list.
+json expectations_json(const ReportData& d) {
+  if (d.expectations == nullptr) return nullptr;
+  json entries = json::array(), unmatched = json::array();
+  const auto entry_json = [](const Expectation& e) {
+    json j = {{"where", e.where}, {"reason", e.reason}, {"status", e.status()}, {"xfail", e.xfail}, {"xpass", e.xpass}};
+    if (!e.name.empty()) j["name"] = e.name;
+    if (!e.tag.empty()) j["tag"] = e.tag;
+    if (e.op) j["op"] = op_name(*e.op);
+    if (!e.signature.empty()) j["signature"] = e.signature;
+    return j;
+  };
+  for (const Expectation& e : d.expectations->entries()) entries.push_back(entry_json(e));
+  for (const Expectation* e : d.unmatched) unmatched.push_back(entry_json(*e));
+  return {{"xfail", d.expectations->xfail_count()},
+          {"xpass", d.expectations->xpass_count()},
+          {"unmatched", d.unmatched.size()},
+          {"strict", d.strict_xfail},
+          {"unmatched_entries", std::move(unmatched)},
+          {"entries", std::move(entries)}};
 }
 
 json pair_coverage_json(const ReportData& d) {
@@ -99,6 +132,10 @@ json record_json(const CaseRecord& r) {
   if (r.group > 0) item["group"] = r.group;
   if (!r.saved.empty()) item["saved"] = r.saved;
   if (!r.replay.empty()) item["replay"] = r.replay;
+  if (!r.expectation.empty()) {
+    item["expectation"] = r.expectation;
+    item["reason"] = r.reason;
+  }
   return item;
 }
 
@@ -164,11 +201,45 @@ std::string problems_suites(const ReportData& d) {
   return xml.str();
 }
 
-std::string testcase_xml(const CaseRecord& r, Op op) {
+// The <testsuite> of the expected-failure entries that fail the run under strict_xfail or are
+// worth a look: those that matched no case, and signature entries whose failure did not occur.
+// "" when there are none.
+std::string expectations_suite(const ReportData& d) {
+  if (d.expectations == nullptr) return "";
+  std::vector<std::pair<const Expectation*, std::string>> listed;
+  for (const Expectation* e : d.unmatched) listed.push_back({e, "unmatched: matches no case"});
+  for (const Expectation& e : d.expectations->entries())
+    if (!e.signature.empty() && e.status() == "xpass") listed.push_back({&e, "xpass: the failure did not occur"});
+  if (listed.empty()) return "";
+  std::ostringstream xml;
+  xml << "  <testsuite name=\"expected-failures\" tests=\"" << listed.size() << "\" failures=\""
+      << (d.strict_xfail ? listed.size() : 0) << "\" skipped=\"" << (d.strict_xfail ? 0 : listed.size()) << "\">\n";
+  for (const auto& [e, what] : listed) {
+    const std::string message = what + " (" + e->matchers() + "): " + e->reason;
+    xml << "    <testcase classname=\"opconform.expected-failures\" name=\"" << xml_escape(e->where) << "\">\n      ";
+    if (d.strict_xfail)
+      xml << "<failure type=\"" << what.substr(0, what.find(':')) << "\" message=\"" << xml_escape(message) << "\"/>\n";
+    else
+      xml << "<skipped message=\"" << xml_escape(message) << "\"/>\n";
+    xml << "    </testcase>\n";
+  }
+  xml << "  </testsuite>\n";
+  return xml.str();
+}
+
+std::string testcase_xml(const CaseRecord& r, Op op, bool strict_xfail) {
   std::ostringstream xml;
   xml << "    <testcase classname=\"opconform." << op_name(op) << "\" name=\"" << xml_escape(r.name) << "\" time=\""
       << r.seconds << "\"";
-  if (is_failure(r.verdict)) {
+  if (r.expectation == "xfail") {
+    xml << ">\n      <skipped message=\"xfail: " << xml_escape(r.reason) << "\">" << verdict_name(r.verdict) << ": "
+        << xml_escape(r.detail) << "</skipped>\n    </testcase>\n";
+  } else if (r.expectation == "xpass" && strict_xfail) {
+    xml << ">\n      <failure type=\"xpass\" message=\"xpass: " << xml_escape(r.reason)
+        << "\">the case passed; remove its expected-failure entry</failure>\n    </testcase>\n";
+  } else if (r.expectation == "xpass") {
+    xml << ">\n      <system-out>xpass: " << xml_escape(r.reason) << "</system-out>\n    </testcase>\n";
+  } else if (is_failure(r.verdict)) {
     xml << ">\n      <failure type=\"" << verdict_name(r.verdict) << "\" message=\""
         << xml_escape(first_line(r.detail)) << "\">" << xml_escape(r.detail)
         << (r.group > 0 ? "\ngroup: #" + std::to_string(r.group) : "")
@@ -200,8 +271,8 @@ std::string json_report(const ReportData& d) {
   json failures = json::array();
   json other = json::array();
   for (const CaseRecord& r : records_of(d)) {
-    if (r.verdict == Verdict::kAgree || r.verdict == Verdict::kBothError) continue;
-    (is_failure(r.verdict) ? failures : other).push_back(record_json(r));
+    if ((r.verdict == Verdict::kAgree || r.verdict == Verdict::kBothError) && r.expectation.empty()) continue;
+    (is_failure(r.verdict) && r.expectation != "xfail" ? failures : other).push_back(record_json(r));
   }
   json report = identity_json(d);
   report["cases"] = records_of(d).size();
@@ -212,6 +283,7 @@ std::string json_report(const ReportData& d) {
   report["failures"] = std::move(failures);
   report["noted"] = std::move(other);
   report["input_problems"] = problems_json(d);
+  if (d.expectations) report["expected_failures"] = expectations_json(d);
   if (d.exit_code >= 0) report["exit_code"] = d.exit_code;
   return report.dump(2, ' ', false, json::error_handler_t::replace) + "\n";
 }
@@ -220,24 +292,32 @@ std::string junit_report(const ReportData& d) {
   std::map<Op, std::vector<const CaseRecord*>> by_op;
   for (const CaseRecord& r : records_of(d)) by_op[r.op].push_back(&r);
   const std::string problems = problems_suites(d);
+  const std::string expectations = expectations_suite(d);
   std::int64_t errors = static_cast<std::int64_t>(d.input_problems.size());
   if (d.state != RunState::kComplete) ++errors;
+  std::int64_t all_failed = 0, listed = 0;
+  for (const CaseRecord& r : records_of(d)) all_failed += fails_run(r, d.strict_xfail);
+  if (d.expectations) {
+    for (const Expectation& e : d.expectations->entries()) listed += !e.signature.empty() && e.status() == "xpass";
+    listed += static_cast<std::int64_t>(d.unmatched.size());
+    if (d.strict_xfail) all_failed += listed;
+  }
   std::ostringstream xml;
   xml << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"opconform validate\" tests=\""
-      << records_of(d).size() + static_cast<std::size_t>(errors) << "\" failures=\"" << d.failed << "\" errors=\""
-      << errors << "\">\n";
-  xml << problems;
+      << records_of(d).size() + static_cast<std::size_t>(errors + listed) << "\" failures=\"" << all_failed
+      << "\" errors=\"" << errors << "\">\n";
+  xml << problems << expectations;
   for (const auto& [op, records] : by_op) {
     std::int64_t failed = 0, skipped = 0;
     double seconds = 0;
     for (const CaseRecord* r : records) {
-      failed += is_failure(r->verdict);
-      skipped += r->verdict == Verdict::kUnsupported;
+      failed += fails_run(*r, d.strict_xfail);
+      skipped += r->verdict == Verdict::kUnsupported || r->expectation == "xfail";
       seconds += r->seconds;
     }
     xml << "  <testsuite name=\"" << op_name(op) << "\" tests=\"" << records.size() << "\" failures=\"" << failed
         << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
-    for (const CaseRecord* r : records) xml << testcase_xml(*r, op);
+    for (const CaseRecord* r : records) xml << testcase_xml(*r, op, d.strict_xfail);
     xml << "  </testsuite>\n";
   }
   xml << "</testsuites>\n";
@@ -267,6 +347,7 @@ std::string jsonl_summary_line(const ReportData& d) {
   j["check_pairs"] = pair_coverage_json(d);
   j["groups"] = groups_json(d);
   j["input_problems"] = problems_json(d);
+  if (d.expectations) j["expected_failures"] = expectations_json(d);
   if (d.exit_code >= 0) j["exit_code"] = d.exit_code;
   return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
 }

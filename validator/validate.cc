@@ -35,6 +35,7 @@
 #include "opconform/validator/install_layout.h"
 #include "opconform/reference/op_table.h"
 #include "opconform/validator/case_mix.h"
+#include "opconform/validator/expectations.h"
 #include "opconform/validator/findings.h"
 #include "opconform/validator/interrupt.h"
 #include "opconform/validator/judge.h"
@@ -172,6 +173,8 @@ class Run {
   bool wanted(Op op) const {
     return options_.ops.empty() || std::find(options_.ops.begin(), options_.ops.end(), op) != options_.ops.end();
   }
+  bool ran(Op op) const { return wanted(op) && manifest_.find(op) != nullptr; }
+  bool read_expectations();
   // Running and judging. nullopt: the run's deadline or an interrupt cut the case short.
   std::optional<Judgement> run_one(const Case& c);
   void corpus_phase();
@@ -186,10 +189,12 @@ class Run {
   std::string replay_command(const std::string& vector) const;
   void print_group(const CaseRecord& r, const Case& shown, int steps, const std::string& key);
   void add_record(CaseRecord r);
+  void expect(const Case& c, bool failed, const std::string& sig, CaseRecord* r);
   // Reporting.
   void progress(bool force);
   void clear_progress();
   void report();
+  void report_expectations();
   ReportData report_data(RunState state) const;
   bool write_reports(RunState state, int exit_code = -1);
   int finish(int exit_code, RunState state);
@@ -209,6 +214,10 @@ class Run {
   std::map<Op, PairCoverage> pair_coverage_;
   std::int64_t failures_ = 0;
   std::int64_t not_listed_ = 0;
+  Expectations expectations_;  // --xfail
+  Selection selection_;        // --select
+  std::map<Op, std::array<std::int64_t, 2>> expected_counts_;  // per op: xfail, xpass cases
+  std::set<int> generated_xfails_;  // the entries whose generated xfail was printed
   FailureGroups groups_;
   std::vector<std::size_t> representatives_;  // per group: its record
   std::vector<conformance::VectorFileProblem> input_problems_;
@@ -226,6 +235,22 @@ class Run {
   std::string report_error_;  // the first report that could not be written
   std::set<std::string> saved_paths_;  // the vectors this run saved
 };
+
+// The --select selectors and the --xfail list: a usage error (exit 2) when one cannot be used.
+bool Run::read_expectations() {
+  for (const std::string& selector : options_.select) {
+    if (std::string why = selection_.add(selector); !why.empty()) {
+      err_ << "opconform validate: --select: " << printable(why) << "\n";
+      return false;
+    }
+  }
+  if (options_.expected_failures.empty()) return true;
+  if (std::string why = Expectations::load(options_.expected_failures, &expectations_); !why.empty()) {
+    err_ << "opconform validate: --xfail: " << printable(why) << "\n";
+    return false;
+  }
+  return true;
+}
 
 Status Run::start_worker() {
   WorkerOptions w;
@@ -282,7 +307,7 @@ std::vector<Case> Run::corpus_cases() {
       input_problems_.push_back({f, reason});
       continue;
     }
-    if (!wanted(c.op)) continue;
+    if (!wanted(c.op) || !selection_.selects(CaseFacts::of(c))) continue;
     if (c.profile != "tf-cpu" && c.profile != profile_) continue;  // another profile's expectation
     cases.push_back(std::move(c));
   }
@@ -455,7 +480,7 @@ Case Run::shrink(const Case& original, const Judgement& j, const Shrinkable* shr
 // saved and shown as a group of its own, when no group has its signature yet.
 void Run::keep_other_failure(const Case& candidate, const Judgement& j, const std::string& while_shrinking) {
   const std::string sig = signature(candidate.op, verdict_name(j.verdict), j.key);
-  if (groups_.contains(sig)) return;
+  if (groups_.contains(sig) || expectations_.find(CaseFacts::of(candidate), true, sig) >= 0) return;
   Case c = candidate;
   const int number = static_cast<int>(groups_.groups().size()) + 1;
   c.name = str_cat(while_shrinking, "-shrinking-", number);
@@ -463,7 +488,7 @@ void Run::keep_other_failure(const Case& candidate, const Judgement& j, const st
   ++counts_[c.op][static_cast<int>(j.verdict)];
   ++failures_;
   auto [group, fresh] = groups_.add(sig, c.name);
-  CaseRecord r{c.op, c.name, origin, j.verdict, j.detail, 0, "", "", group};
+  CaseRecord r{c.op, c.name, origin, j.verdict, j.detail, 0, "", "", group, "", ""};
   r.saved = save(c, j.verdict, origin, 0);
   r.replay = replay_command(r.saved);
   representatives_.push_back(records_.size());
@@ -527,6 +552,26 @@ void Run::print_group(const CaseRecord& r, const Case& shown, int steps, const s
   out_ << "  signature: " << printable(signature(r.op, verdict_name(r.verdict), key)) << "\n" << std::flush;
 }
 
+// Classifies a judged case by the expected-failure list. A vector's xfail or xpass is printed,
+// and of the generated cases the first xfail of each entry; the others are counted. An expected
+// failure is neither shrunk nor saved.
+void Run::expect(const Case& c, bool failed, const std::string& sig, CaseRecord* r) {
+  int entry = -1;
+  const Expectation::Outcome outcome = expectations_.classify(CaseFacts::of(c), failed, sig, &entry);
+  if (outcome == Expectation::Outcome::kNone) return;
+  const Expectation& e = expectations_.entries()[entry];
+  const bool xfail = outcome == Expectation::Outcome::kXfail;
+  r->expectation = xfail ? "xfail" : "xpass";
+  r->reason = e.reason + " (" + e.where + ")";
+  ++expected_counts_[c.op][xfail ? 0 : 1];
+  if (r->origin == "generated" && !(xfail && generated_xfails_.insert(entry).second)) return;
+  clear_progress();
+  out_ << (xfail ? "XFAIL " : "XPASS ") << (xfail ? std::string(verdict_name(r->verdict)) + " " : "") << op_name(c.op)
+       << " " << printable(r->name) << (xfail ? "" : " passed") << ": " << printable(r->reason) << "\n";
+  if (xfail) out_ << "  signature: " << printable(sig) << "\n";
+  out_ << std::flush;
+}
+
 void Run::add_record(CaseRecord r) {
   if (jsonl_.is_open()) jsonl_ << jsonl_case_line(r) << std::flush;
   records_.push_back(std::move(r));
@@ -552,13 +597,15 @@ void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shr
   const std::optional<Judgement> judged = run_one(c);
   if (!judged) return;  // cut short: not judged, not counted
   const Judgement& j = *judged;
-  CaseRecord r{c.op, c.display_name(), origin, j.verdict, j.detail, now_seconds() - t0, "", "", 0};
+  CaseRecord r{c.op, c.display_name(), origin, j.verdict, j.detail, now_seconds() - t0, "", "", 0, "", ""};
   ++counts_[c.op][static_cast<int>(j.verdict)];
-  if (!is_failure(j.verdict)) {
+  const std::string sig = is_failure(j.verdict) ? signature(c.op, verdict_name(j.verdict), j.key) : "";
+  expect(c, is_failure(j.verdict), sig, &r);
+  if (!is_failure(j.verdict) || r.expectation == "xfail") {
     add_record(std::move(r));
   } else {
     ++failures_;
-    auto [group, fresh] = groups_.add(signature(c.op, verdict_name(j.verdict), j.key), r.name);
+    auto [group, fresh] = groups_.add(sig, r.name);
     r.group = group;
     if (!fresh) {
       // A later case of a group keeps the head of its detail: the representative has it whole,
@@ -596,7 +643,7 @@ void Run::corpus_phase() {
 // breaking both, drawn from the seed. The pair counts as hit when the oracle answers the earlier
 // check on a case inside the manifest; the report gives hits / feasible pairs per op.
 void Run::pairs_phase() {
-  if (!options_.replay.empty() || !options_.check_pairs || options_.cases == 0) return;
+  if (!options_.replay.empty() || !options_.check_pairs || options_.cases == 0 || selection_.vectors_only()) return;
   rc::Random random(seed_ ^ 0x9E3779B97F4A7C15ULL);  // a stream apart from the generated cases'
   for (Op op : kAllOps) {
     if (!wanted(op) || manifest_.find(op) == nullptr) continue;
@@ -618,6 +665,7 @@ void Run::pairs_phase() {
       if (!drawn) continue;
       ++coverage.hit;
       c.name = str_cat("pair-", snake_name(op), "-", pair.first, "-", pair.second);
+      if (!selection_.selects(CaseFacts::of(c))) continue;
       handle(c, "generated", &*drawn);
     }
   }
@@ -626,7 +674,7 @@ void Run::pairs_phase() {
 // 3. Generated cases (case_mix.h), ops in turn, until --cases, --time or a stop. Names depend only
 // on the op and the position, so one seed gives the same names and cases on every run.
 void Run::generated_phase() {
-  if (!options_.replay.empty()) return;
+  if (!options_.replay.empty() || selection_.vectors_only()) return;
   std::vector<Op> ops;
   for (Op op : kAllOps)
     if (wanted(op) && manifest_.find(op) != nullptr) ops.push_back(op);
@@ -652,6 +700,7 @@ void Run::generated_phase() {
     }
     if (!drawn) continue;
     c.name = str_cat("gen-", snake_name(op), "-", i);
+    if (!selection_.selects(CaseFacts::of(c))) continue;  // drawn all the same: names keep their cases
     set_oracle(&c);
     handle(c, "generated", &*drawn);
   }
@@ -690,8 +739,11 @@ void Run::report() {
   table << "op";
   for (int v = 0; v < kNumVerdicts; ++v)
     if (used[v]) table << " " << verdict_name(static_cast<Verdict>(v));
+  const bool expected = !expectations_.empty();  // the xfail and xpass columns
+  if (expected) table << " xfail xpass";
   table << "\n";
-  auto row = [&](std::string_view name, const std::array<std::int64_t, kNumVerdicts>& counts) {
+  auto row = [&](std::string_view name, const std::array<std::int64_t, kNumVerdicts>& counts,
+                 const std::array<std::int64_t, 2>& xcounts) {
     table.width(22);
     table << std::string(name);
     for (int v = 0; v < kNumVerdicts; ++v) {
@@ -700,13 +752,21 @@ void Run::report() {
       table.width(static_cast<std::streamsize>(verdict_name(static_cast<Verdict>(v)).size()));
       table << std::right << counts[v] << std::left;
     }
+    for (int k = 0; expected && k < 2; ++k) {
+      table << " ";
+      table.width(5);
+      table << std::right << xcounts[k] << std::left;
+    }
     table << "\n";
   };
+  std::array<std::int64_t, 2> xtotal{};
   for (const auto& [op, counts] : counts_) {
-    row(op_name(op), counts);
+    const std::array<std::int64_t, 2> xcounts = expected_counts_[op];
+    row(op_name(op), counts, xcounts);
     for (int v = 0; v < kNumVerdicts; ++v) total[v] += counts[v];
+    for (int k = 0; k < 2; ++k) xtotal[k] += xcounts[k];
   }
-  row("total", total);
+  row("total", total, xtotal);
   out_ << "\n" << table.str();
   if (!pair_coverage_.empty()) {
     PairCoverage all;
@@ -733,11 +793,24 @@ void Run::report() {
            << "      replay: " << printable(shown.replay) << "\n";
     }
   }
+  report_expectations();
   if (!input_problems_.empty()) out_ << input_problems_.size() << " inputs could not be read (listed above)\n";
   if (!stopped_.empty()) out_ << "the run ended early: " << stopped_ << "\n";
-  out_ << records_.size() << " cases, " << failures_ << " failed; implementation " << printable(impl_display_) << " ("
+  out_ << records_.size() << " cases, " << failures_ << " failed"
+       << (expected ? str_cat(", ", expectations_.xfail_count(), " xfail, ", expectations_.xpass_count(), " xpass")
+                    : std::string())
+       << "; implementation " << printable(impl_display_) << " ("
        << printable(manifest_.name) << "), profile " << profile_ << ", seed " << seed_ << "\n";
   if (!saved_paths_.empty()) out_ << "failures saved under " << printable(failures_dir_) << "\n";
+}
+
+// Each entry of the expected-failure list with its status: xfail (and how many cases), xpass
+// (its cases passed, or its signature's failure did not occur), or unmatched.
+void Run::report_expectations() {
+  if (expectations_.empty()) return;
+  out_ << "\n"
+       << expectations_.summary(options_.expected_failures, expectations_.unmatched([this](Op op) { return ran(op); }),
+                                options_.strict_xfail);
 }
 
 ReportData Run::report_data(RunState state) const {
@@ -756,6 +829,11 @@ ReportData Run::report_data(RunState state) const {
   d.failed = failures_;
   d.groups = &groups_;
   d.representatives = representatives_;
+  if (!expectations_.empty()) {
+    d.expectations = &expectations_;
+    d.unmatched = expectations_.unmatched([this](Op op) { return ran(op); });
+  }
+  d.strict_xfail = options_.strict_xfail;
   return d;
 }
 
@@ -805,7 +883,7 @@ int Run::main() {
                                 : kDefaultSeed;
   if (options_.time_seconds >= 0) deadline_ = started_ + options_.time_seconds;
   impl_display_ = options_.impl.empty() ? "the bundled plug-in" : options_.impl;
-  if (!open_outputs()) return 2;
+  if (!read_expectations() || !open_outputs()) return 2;
   if (Status s = start_worker(); !s.ok()) {
     // A --time budget used up before the handshake ended is the run's doing, not the implementation's.
     if (!interrupted() && must_end())
@@ -832,6 +910,9 @@ int Run::main() {
 
   RunState state = interrupted() ? RunState::kInterrupted : RunState::kComplete;
   int exit_code = failures_ > 0 ? 1 : 0;
+  if (options_.strict_xfail && state == RunState::kComplete &&
+      (expectations_.xpass_count() > 0 || !expectations_.unmatched([this](Op op) { return ran(op); }).empty()))
+    exit_code = 1;
   if (records_.empty() && state == RunState::kComplete) {
     error_ = "no case was run (nothing to check is not a pass)";
     err_ << "opconform validate: " << error_ << "\n";

@@ -6,7 +6,9 @@
 //                          only): fails under tf-cpu, passes under OPCONFORM_SUITE_PROFILE=tflite
 //   recording            the optimized DynamicStitch, which records every case it is given and
 //                        prints a digest of them at the end (the same seed, the same digest)
-// OPCONFORM_SUITE_PROFILE sets SuiteOptions::profile.
+// OPCONFORM_SUITE_PROFILE sets SuiteOptions::profile; OPCONFORM_SUITE_XFAIL
+// SuiteOptions::expected_failures, OPCONFORM_SUITE_STRICT_XFAIL=1 strict_xfail, and
+// OPCONFORM_SUITE_SELECT (selectors separated by spaces) select.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <cstring>
 #include <span>
+#include <sstream>
 
 #include "opconform/gtest/suite.h"
 #include "opconform/optimized/op_table.h"
@@ -85,6 +88,12 @@ int main(int argc, char** argv) {
   opconform::gtest::SuiteOptions options;
   options.property_cases = 100;
   if (const char* profile = std::getenv("OPCONFORM_SUITE_PROFILE")) options.profile = profile;
+  if (const char* xfail = std::getenv("OPCONFORM_SUITE_XFAIL")) options.expected_failures = xfail;
+  if (const char* strict = std::getenv("OPCONFORM_SUITE_STRICT_XFAIL")) options.strict_xfail = std::string(strict) == "1";
+  if (const char* select = std::getenv("OPCONFORM_SUITE_SELECT")) {
+    std::istringstream selectors(select);
+    for (std::string selector; selectors >> selector;) options.select.push_back(selector);
+  }
   opconform::gtest::register_suite("Suite", table, options);
   const int result = RUN_ALL_TESTS();
   if (table_name == "recording") std::printf("recorded %lld cases, digest %016llx\n", static_cast<long long>(recorded),

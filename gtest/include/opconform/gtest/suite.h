@@ -31,6 +31,16 @@
 // a run repeats; the seed and profile are printed when the tests start. A failure prints the
 // shrunk case and an RC_PARAMS="reproduce=..." line that replays it. Kernels run in-process: a
 // crash ends the test binary (use `opconform validate` for crash isolation).
+//
+// Expected failures (SuiteOptions::expected_failures, the list `opconform validate --xfail`
+// reads) apply to the vector tests: a listed vector that fails is skipped (GTEST_SKIP) with
+// "xfail: <reason>", so the run passes and the JUnit XML marks it skipped; one that passes
+// prints "XPASS: <reason>" and passes, or fails under strict_xfail. With a list, the test
+//   MyKernels/ExpectedFailures.entries  (registered last, so it runs after the vectors)
+// prints each entry's status and reports the entries that match no registered vector (a
+// failure under strict_xfail), and under strict_xfail fails on a signature entry whose failure
+// did not occur when all its vectors ran in this process. Selection (SuiteOptions::select)
+// registers only the vectors selected; a tag or folder selector registers no properties.
 #pragma once
 
 #include <cstdint>
@@ -73,6 +83,13 @@ struct SuiteOptions {
   // manifest declares them; empty: all. On a case of another T an error passes (the vector is
   // reported skipped); a result is still judged.
   std::vector<DType> dtypes;
+  // An expected-failure list (JSON Lines, as `opconform validate --xfail`; "": none). A list
+  // that cannot be read registers the failing test MyKernels/Options.expected_failures.
+  std::string expected_failures;
+  bool strict_xfail = false;  // an xpass, or an entry that matches no vector, fails
+  // Which vectors to register: "name:GLOB" (the vector's name), "tag:TAG", "folder:PATH" (as
+  // `opconform validate --select`). A tag or folder selector registers no properties.
+  std::vector<std::string> select;
 };
 
 // Registers the suite's tests under `name` (a GoogleTest suite-name prefix). Call after

@@ -21,6 +21,7 @@
 
 #include "opconform/conformance/vector_files.h"
 #include "opconform/ops.h"
+#include "opconform/validator/expectations.h"
 #include "opconform/validator/findings.h"
 #include "opconform/validator/judge.h"
 
@@ -37,6 +38,8 @@ struct CaseRecord {
   std::string saved;   // the saved (shrunk) vector, for a group's representative
   std::string replay;  // the command that replays it
   int group = 0;       // the failure group (FailureGroups id), 0 for a non-failure
+  std::string expectation;  // "xfail", "xpass" or "" (expectations.h)
+  std::string reason;       // the expected-failure entry's reason, and where it is
 };
 
 // Where the run is. A report with any state but kComplete describes a run that did not finish.
@@ -64,15 +67,21 @@ struct ReportData {
   const FailureGroups* groups = nullptr;
   std::vector<std::size_t> representatives;  // per group id - 1: the record shown for the group
   int exit_code = -1;                        // set on the last write
+  // The expected-failure list (nullptr: none) and its entries that matched no case.
+  const Expectations* expectations = nullptr;
+  std::vector<const Expectation*> unmatched;
+  bool strict_xfail = false;
 };
 
 std::string_view run_state_name(RunState s);  // "running", "complete", "interrupted", "error"
 
 // The JSON report: the run's identity, state, counts, failure groups (count, signature,
-// representative), every failure and every noted non-failure, the unreadable inputs.
+// representative), every failure and every noted non-failure, the unreadable inputs, and with
+// an expected-failure list the xfail and xpass counts, each entry's status and the unmatched.
 std::string json_report(const ReportData& data);
 // JUnit XML: one <testsuite> per op (failures as <failure type="<outcome>">, unsupported cases
-// as <skipped>), an "inputs" suite with an <error> per unreadable input, and a "run" suite with
+// and expected failures as <skipped>, an xpass under strict_xfail as <failure type="xpass">),
+// an "expected-failures" suite with the entries that matched nothing, an "inputs" suite with an <error> per unreadable input, and a "run" suite with
 // an <error> when the run did not complete or ran no case.
 std::string junit_report(const ReportData& data);
 // JSON Lines: a "start" line, one "case" line per judged case, a "summary" line.

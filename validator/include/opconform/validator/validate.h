@@ -48,14 +48,19 @@ struct ValidateOptions {
   int max_shrink_runs = 200;          // worker runs per failing case
   std::optional<bool> progress;       // unset: when stderr is a terminal
   std::int64_t stop_after_failures = 0;  // stop once this many cases failed (0: never; --max-failures)
+  std::string expected_failures;      // an expected-failure list (expectations.h; --xfail)
+  bool strict_xfail = false;          // an xpass or an entry that matches nothing fails the run
+  std::vector<std::string> select;    // "name:GLOB", "tag:TAG", "folder:PATH" (expectations.h)
 };
 
 // The seed of generated cases when none is given: a run is reproducible by default.
 inline constexpr std::uint64_t kDefaultSeed = 1;
 
-// Exit status: 0 every case passed; 1 a case failed; 2 nothing usable was checked or something
+// Exit status: 0 every case passed (or failed as expected); 1 a case failed unexpectedly, or
+// under strict_xfail an expected failure passed or a list entry matched nothing; 2 nothing usable was checked or something
 // could not be used: a load failure, an input that cannot be read, no case run at all, a report
-// that cannot be written, an interrupt (SIGINT/SIGTERM) before any failure.
+// that cannot be written, an expected-failure list or selector that cannot be used, an interrupt
+// (SIGINT/SIGTERM) before any failure.
 int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err);
 
 // "SpaceToBatchND" or "space_to_batch_nd" -> the op.
