@@ -7,9 +7,9 @@ FILEs (default: README.md, FUZZING.md, CHANGELOG.md, docs/**/*.md, corpus/README
 examples/*/README.md of SRC) are read for fenced code blocks tagged `sh`, `bash`, `shell` or
 `console`. In a `console` block a command is a line starting with `$ ` (what follows is its
 output); in the others every line that is not a comment is one. A command goes on over the
-next lines until bash can parse it (a trailing `\\`, `&&`, an open quote or loop). Untagged
-blocks are text (program output, a synopsis) and are not run; a command for the reader to
-type goes in a tagged block.
+next lines until bash can parse it (a trailing `\\`, `&&`, an open quote or loop). Blocks of
+other languages (`text` for program output or a synopsis, `cmake`, `json`, ...) are not run;
+a block without a language is an error, so a command cannot hide in one.
 
 Each command runs in its own `bash -c`, with a time limit, in a scratch folder of its file
 (the file's commands share it, so a build folder one command makes is there for the next;
@@ -121,12 +121,15 @@ def blocks(path):
                 body.append((number, line))
 
 
-def commands(path, errors):
-    """The commands of a file's shell blocks, and the number of marker comments in it."""
+def commands(path, name, errors):
+    """The commands of a file's shell blocks (name: the file as reported), the number of
+    marker comments in it and the number of untagged blocks."""
     found, markers, untagged = [], 0, 0
     for start, tag, body in blocks(path):
         if not tag:
             untagged += 1
+            errors.append(f"{name}:{start}: a code block without a language: tag it sh (run "
+                          f"in this test) or text (program output, a synopsis)")
         if tag not in SHELL_TAGS:
             continue
         block_marker = None
@@ -147,24 +150,24 @@ def commands(path, errors):
                         markers += 1
                         block_marker = m.group(1).strip()
                         if not block_marker:
-                            errors.append(f"{path}:{number}: a marker without a reason")
+                            errors.append(f"{name}:{number}: a marker without a reason")
                     continue
                 pending = (number, [], [])
             first, lines, comments = pending
-            lines.append(raw[indent:] if len(lines) == 0 else raw)
+            lines.append(line if not lines else raw)
             c = comment_of(line)
             if c is not None:
                 comments.append(c)
                 if MARKER.search(c):
                     markers += 1
                     if not MARKER.search(c).group(1).strip():
-                        errors.append(f"{path}:{number}: a marker without a reason")
+                        errors.append(f"{name}:{number}: a marker without a reason")
             text = "\n".join(lines)
             if not text.rstrip().endswith("\\") and parses(substituted(text, "/placeholder")):
                 found.append(Command(path, first, text, comments, block_marker))
                 pending = None
         if pending is not None:
-            errors.append(f"{path}:{pending[0]}: a command that bash cannot parse: {pending[1][0]}")
+            errors.append(f"{name}:{pending[0]}: a command that bash cannot parse: {pending[1][0]}")
     return found, markers, untagged
 
 
@@ -248,7 +251,7 @@ def main():
     totals = {"run": 0, "skipped": 0, "markers": 0}
     for doc in docs:
         name = os.path.relpath(doc, runner.source)
-        found, markers, untagged = commands(doc, errors)
+        found, markers, untagged = commands(doc, name, errors)
         ran = skipped = 0
         for cmd in found:
             where = f"{name}:{cmd.line}"
@@ -270,18 +273,18 @@ def main():
             print(f"FAIL {where} ({seconds:.1f} s): {why}\n{cmd.text}\n--- output (last 40 lines):")
             print("\n".join(out.rstrip().split("\n")[-40:]))
             print("---")
-        per_file.append((name, ran, skipped, markers, untagged))
+        per_file.append((name, ran, skipped, markers))
         totals["run"] += ran
         totals["skipped"] += skipped
         totals["markers"] += markers
-    print(f"\n{'file':40} {'run':>4} {'not run':>8} {'markers':>8} {'untagged blocks':>16}")
-    for name, ran, skipped, markers, untagged in per_file:
+    print(f"\n{'file':40} {'run':>4} {'not run':>8} {'markers':>8}")
+    for name, ran, skipped, markers in per_file:
         if ran or skipped or markers:
-            print(f"{name:40} {ran:4} {skipped:8} {markers:8} {untagged:16}")
+            print(f"{name:40} {ran:4} {skipped:8} {markers:8}")
     print(f"{'total':40} {totals['run']:4} {totals['skipped']:8} {totals['markers']:8}")
     print(f"{len(docs)} files read; {totals['run']} commands run, {totals['skipped']} not run "
           f"under {totals['markers']} markers")
-    if totals["run"] == 0:
+    if totals["run"] == 0 and not args.list:
         errors.append("no command ran: the test checked nothing")
     for e in errors:
         print(f"FAIL {e}")
