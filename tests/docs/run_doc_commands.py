@@ -9,7 +9,8 @@ examples/*/README.md of SRC) are read for fenced code blocks tagged `sh`, `bash`
 output); in the others every line that is not a comment is one. A command goes on over the
 next lines until bash can parse it (a trailing `\\`, `&&`, an open quote or loop). Blocks of
 other languages (`text` for program output or a synopsis, `cmake`, `json`, ...) are not run;
-a block without a language is an error, so a command cannot hide in one.
+a block without a language, or an indented code block (four spaces, outside a list), is an
+error, so a command cannot hide in one.
 
 Each command runs in its own `bash -c`, with a time limit, in a scratch folder of its file
 (the file's commands share it, so a build folder one command makes is there for the next;
@@ -121,10 +122,45 @@ def blocks(path):
                 body.append((number, line))
 
 
+LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def indented_code(path):
+    """Line numbers where an indented code block starts (four spaces after a blank line,
+    outside fences and lists): such a block has no language, so a command could hide in it."""
+    starts, fence, in_list, prev_blank = [], None, False, True
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            line = line.rstrip("\n")
+            m = FENCE.match(line)
+            if m and (fence is None or m.group(1)[0] == fence[0]):
+                fence = m.group(1) if fence is None else None
+                prev_blank = False
+                continue
+            if fence is not None:
+                continue
+            if not line.strip():
+                prev_blank = True
+                continue
+            indent = len(line) - len(line.lstrip())
+            if LIST_ITEM.match(line):
+                in_list = True
+            elif indent == 0:
+                in_list = False
+            elif indent >= 4 and prev_blank and not in_list:
+                starts.append(number)
+            prev_blank = False
+    return starts
+
+
 def commands(path, name, errors):
     """The commands of a file's shell blocks (name: the file as reported), the number of
     marker comments in it and the number of untagged blocks."""
     found, markers, untagged = [], 0, 0
+    for number in indented_code(path):
+        untagged += 1
+        errors.append(f"{name}:{number}: an indented code block: fence it as sh (run in this "
+                      f"test) or text (program output, a formula)")
     for start, tag, body in blocks(path):
         if not tag:
             untagged += 1
