@@ -85,6 +85,33 @@ def substituted(text, value=None, values=None):
     return text
 
 
+def code_of(text):
+    """A command's text without its comments."""
+    out = []
+    for line in text.split("\n"):
+        c = comment_of(line)
+        out.append(line if c is None else line[:len(line) - len(c)].rstrip().rstrip("#"))
+    return "\n".join(out)
+
+
+SYSTEM = re.compile(r"(?:^|[\s;&|(])(sudo|apt|apt-get|dpkg|pip3?)\s")
+PREFIX = re.compile(r"--prefix[ =](\S+)")
+
+
+def outside_scratch(text, work):
+    """Why a command (placeholders mapped) would change the machine rather than the scratch
+    folder, or None: a package manager, sudo, or an install prefix outside the work folder."""
+    code = code_of(text)
+    m = SYSTEM.search(code)
+    if m:
+        return f"it runs {m.group(1)}"
+    for m in PREFIX.finditer(code):
+        path = m.group(1).strip("\"'")
+        if path.startswith("/") and not os.path.realpath(path).startswith(work + os.sep):
+            return f"it installs into {path}, outside the scratch folder (map it in PLACEHOLDERS)"
+    return None
+
+
 def parses(text):
     return subprocess.run(["bash", "-n", "-c", text], stdout=subprocess.DEVNULL,
                           stderr=subprocess.DEVNULL).returncode == 0
@@ -207,6 +234,10 @@ def commands(path, name, errors):
     return found, markers, untagged
 
 
+class Refused(Exception):
+    pass
+
+
 class Runner:
     def __init__(self, args):
         self.source = os.path.realpath(args.source)
@@ -251,6 +282,9 @@ class Runner:
         if "<prefix>" in text:
             self.install()
         text = substituted(text, values=self.values(scratch))
+        why = outside_scratch(text, self.work)
+        if why:
+            raise Refused(f"not run, as {why}: mark it or map it")
         env = dict(os.environ)
         env["PATH"] = os.path.join(self.build, "bin") + os.pathsep + env.get("PATH", "")
         env["XDG_CACHE_HOME"] = os.path.join(scratch, ".cache")  # validate's saved failures
@@ -299,7 +333,12 @@ def main():
                 skipped += 1
                 print(f"SKIP {where}: {first}\n     not run in tests: {cmd.marker}")
                 continue
-            rc, out, seconds = runner.run(cmd)
+            try:
+                rc, out, seconds = runner.run(cmd)
+            except Refused as refused:
+                errors.append(f"{where}: {refused}: {first}")
+                print(f"FAIL {where}: {refused}")
+                continue
             ran += 1
             if rc == cmd.expected:
                 print(f"ok   {where} ({seconds:.1f} s, exit {rc}): {first}")
