@@ -50,6 +50,7 @@ PLACEHOLDERS = {
 STAND_INS = {
     "libmykernels.so": "{build}/lib/opconform/libopconform_optimized_plugin.so",
     "libmyplugin.so": "{build}/lib/opconform/libopconform_optimized_plugin.so",
+    "libmykernels_fuzz.so": "{build}/lib/opconform/libopconform_optimized_plugin.so",  # not instrumented
     "my_adapter.py": "{source}/tests/docs/my_adapter.py",  # runs the worker on the bundled plug-in
     "my_vectors": "{source}/corpus/vectors/dynamic_stitch",
 }
