@@ -29,11 +29,14 @@ endif()
 if(TARGET opconform_fuzz)
   install(DIRECTORY ${CMAKE_BINARY_DIR}/${OPCONFORM_DATA_DIR}/fuzz/ DESTINATION ${OPCONFORM_DATA_DIR}/fuzz)
 endif()
-# The user docs keep the repository's relative layout, so their links between each other work.
+# The user docs keep the repository's relative layout, so their links between each other work
+# (ctest -L docs checks every relative link in an install too): the third-party findings with
+# their vectors, TensorFlow's ported tests, and the example consumer project the docs build.
 # LICENSE (Apache-2.0) and its Debian machine-readable form, `copyright`, go beside them.
 install(FILES README.md FUZZING.md CHANGELOG.md LICENSE cmake/copyright DESTINATION ${OPCONFORM_DOC_DIR})
-install(FILES corpus/README.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
-install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR}/docs PATTERN "third-party" EXCLUDE)
+install(FILES corpus/README.md corpus/tf-tests.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
+install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR}/docs)
+install(DIRECTORY examples/ DESTINATION ${OPCONFORM_DOC_DIR}/examples)
 
 install(EXPORT opconformTargets NAMESPACE opconform:: DESTINATION ${OPCONFORM_CMAKE_DIR})
 configure_package_config_file(cmake/opconformConfig.cmake.in
