@@ -53,6 +53,7 @@ STAND_INS = {
     "libmykernels_fuzz.so": "{build}/lib/opconform/libopconform_optimized_plugin.so",  # not instrumented
     "my_adapter.py": "{source}/tests/docs/my_adapter.py",  # runs the worker on the bundled plug-in
     "my_vectors": "{source}/corpus/vectors/dynamic_stitch",
+    "known_failures.jsonl": "{source}/tests/docs/known_failures.jsonl",  # no entry: nothing fails
 }
 SHELL_TAGS = {"sh", "bash", "shell", "console"}
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([\w+-]*)")
