@@ -5,33 +5,7 @@
 # fake_crash crashes on int16 data and is right on float32: stitch_int16 fails, stitch_float32
 # passes.
 
-function(expect rc patterns)
-  execute_process(COMMAND ${OPCONFORM} ${ARGN} WORKING_DIRECTORY ${WORK} RESULT_VARIABLE actual_rc
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  set(all "${out}${err}")
-  set(OUTPUT "${all}" PARENT_SCOPE)
-  if(NOT actual_rc STREQUAL rc)
-    message(FATAL_ERROR "opconform ${ARGN}: exit ${actual_rc}, expected ${rc}\n${all}")
-  endif()
-  foreach(pattern IN LISTS patterns)
-    if(NOT all MATCHES "${pattern}")
-      message(FATAL_ERROR "opconform ${ARGN}: output lacks /${pattern}/\n${all}")
-    endif()
-  endforeach()
-endfunction()
-
-function(lacks pattern)
-  if(OUTPUT MATCHES "${pattern}")
-    message(FATAL_ERROR "the output has /${pattern}/\n${OUTPUT}")
-  endif()
-endfunction()
-
-function(require_file path pattern)
-  file(READ ${path} text)
-  if(NOT text MATCHES "${pattern}")
-    message(FATAL_ERROR "${path} lacks /${pattern}/\n${text}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
 
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
