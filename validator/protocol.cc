@@ -61,15 +61,7 @@ json parse_object(std::string_view body, std::string* why = nullptr) {
   return j;
 }
 
-// `text` cut to kMaxAnswerTextBytes (at a UTF-8 character boundary), its length noted.
-std::string bounded_text(std::string text) {
-  if (text.size() <= kMaxAnswerTextBytes) return text;
-  std::size_t keep = kMaxAnswerTextBytes;
-  while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
-  const std::size_t total = text.size();
-  text.resize(keep);
-  return str_cat(text, "... (", total, " bytes in all)");
-}
+std::string bounded_text(std::string text) { return text_head(std::move(text), kMaxAnswerTextBytes); }
 
 // The case as canonical JSON without the fields a request leaves out.
 json request_case_json(const conformance::Case& c) {
@@ -473,6 +465,14 @@ Status parse_result_message(std::string_view body, const conformance::Case& requ
   }
   *out = std::move(answer);
   return Status();
+}
+
+std::string text_head(std::string text, std::size_t bytes, std::string_view note) {
+  if (text.size() <= bytes) return text;
+  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
+  const std::size_t total = text.size();
+  text.resize(bytes);
+  return str_cat(text, "... (", total, " bytes in all", note, ")");
 }
 
 }  // namespace opconform::validator

@@ -127,13 +127,6 @@ std::string absolute(const std::string& path) {
   return ec ? path : p.lexically_normal().string();
 }
 
-// The first `bytes` of `text` (cut at a UTF-8 character boundary), its length noted when cut.
-std::string head_of(const std::string& text, std::size_t bytes) {
-  if (text.size() <= bytes) return text;
-  while (bytes > 0 && (static_cast<unsigned char>(text[bytes]) & 0xC0) == 0x80) --bytes;
-  return str_cat(text.substr(0, bytes), " ... (", text.size(), " bytes in all; the group's first case has it whole)");
-}
-
 // Every line of `text` after the first indented by `indent`.
 std::string indent_rest(const std::string& text, const std::string& indent) {
   std::string out;
@@ -610,7 +603,7 @@ void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shr
     if (!fresh) {
       // A later case of a group keeps the head of its detail: the representative has it whole,
       // and a run under --time with no case limit stays bounded per case.
-      r.detail = head_of(r.detail, kMaxLaterDetailBytes);
+      r.detail = text_head(std::move(r.detail), kMaxLaterDetailBytes, "; the group's first case has it whole");
       const CaseRecord& shown = records_[representatives_[group - 1]];
       r.replay = origin == "generated" ? shown.replay : replay_command(origin);
       add_record(std::move(r));

@@ -28,6 +28,10 @@ inline constexpr int kMaxMessageNesting = 64;
 // notes the length): what it holds per case stays bounded whatever the implementation says.
 inline constexpr std::size_t kMaxAnswerTextBytes = 4096;
 
+// The first `bytes` of `text`, cut at a UTF-8 character boundary, with "... (N bytes in all" +
+// `note` + ")" after it when it was cut.
+std::string text_head(std::string text, std::size_t bytes, std::string_view note = "");
+
 // What an implementation declares for one op (plugin_abi.h, opconform_op_caps). Masks have bit
 // static_cast<int>(DType) set per dtype; a max of -1 means no limit.
 struct OpCaps {
