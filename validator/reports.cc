@@ -19,23 +19,11 @@ namespace {
 
 using nlohmann::json;
 
-// The length of the well-formed UTF-8 sequence of an XML character at the start of `s`, or 0
-// (a stray byte, an overlong form, a surrogate, U+FFFE, U+FFFF or beyond U+10FFFF).
+// The length of a character XML 1.0 allows, in well-formed UTF-8, at the start of `s`, or 0.
 std::size_t utf8_char_length(std::string_view s) {
-  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
-  const unsigned char b = byte(0);
-  const std::size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
-                                     : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
-  if (n == 0 || n > s.size()) return 0;
-  char32_t code = n == 1 ? b : b & (0x7F >> n);
-  for (std::size_t i = 1; i < n; ++i) {
-    if ((byte(i) & 0xC0) != 0x80) return 0;
-    code = code << 6 | (byte(i) & 0x3F);
-  }
-  const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (code < least[n] || code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF) || code == 0xFFFE || code == 0xFFFF)
-    return 0;
-  return n;
+  char32_t code = 0;
+  const std::size_t n = utf8_sequence_length(s, &code);
+  return code == 0xFFFE || code == 0xFFFF ? 0 : n;
 }
 
 // Text for XML 1.0 in UTF-8: markup escaped, control characters as '?', and each byte that is
@@ -350,6 +338,24 @@ std::string jsonl_summary_line(const ReportData& d) {
   if (d.expectations) j["expected_failures"] = expectations_json(d);
   if (d.exit_code >= 0) j["exit_code"] = d.exit_code;
   return j.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+std::size_t utf8_sequence_length(std::string_view s, char32_t* code) {
+  if (s.empty()) return 0;
+  const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
+  const unsigned char b = byte(0);
+  const std::size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
+                                     : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  if (n == 0 || n > s.size()) return 0;
+  char32_t c = n == 1 ? b : b & (0x7F >> n);
+  for (std::size_t i = 1; i < n; ++i) {
+    if ((byte(i) & 0xC0) != 0x80) return 0;
+    c = c << 6 | (byte(i) & 0x3F);
+  }
+  const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (c < least[n] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF)) return 0;
+  *code = c;
+  return n;
 }
 
 bool ReportTarget::same_as(const ReportTarget& other) const {

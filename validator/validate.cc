@@ -944,22 +944,16 @@ std::string printable(std::string_view text) {
       ++i;
       continue;
     }
-    // A well-formed UTF-8 sequence (no overlong forms, surrogates or C1 controls) stays.
-    const int length = byte >= 0xC2 && byte <= 0xDF ? 2 : byte >= 0xE0 && byte <= 0xEF ? 3 : byte >= 0xF0 && byte <= 0xF4 ? 4 : 0;
-    bool ok = length > 0 && i + static_cast<std::size_t>(length) <= text.size();
-    for (int k = 1; ok && k < length; ++k) ok = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
-    if (ok) {
-      const auto second = static_cast<unsigned char>(text[i + 1]);
-      ok = !(byte == 0xC2 && second < 0xA0) && !(byte == 0xE0 && second < 0xA0) && !(byte == 0xED && second >= 0xA0) &&
-           !(byte == 0xF0 && second < 0x90) && !(byte == 0xF4 && second >= 0x90);
-    }
-    if (!ok) {
+    // A well-formed UTF-8 sequence stays, but for the C1 controls.
+    char32_t code = 0;
+    const std::size_t length = utf8_sequence_length(text.substr(i), &code);
+    if (length == 0 || code < 0xA0) {
       escape(byte);
       ++i;
       continue;
     }
-    out.append(text.substr(i, static_cast<std::size_t>(length)));
-    i += static_cast<std::size_t>(length);
+    out.append(text.substr(i, length));
+    i += length;
   }
   return out;
 }

@@ -106,6 +106,10 @@ struct ReportTarget {
   bool same_as(const ReportTarget& other) const;
 };
 
+// The length of the well-formed UTF-8 sequence at the start of `s` (no overlong form, no
+// surrogate, at most U+10FFFF), with its code point in *code; 0 when there is none.
+std::size_t utf8_sequence_length(std::string_view s, char32_t* code);
+
 // Resolves `path` into *out: "" on success, else why it cannot hold a report (a folder, a link
 // loop, a FIFO nobody reads, a folder that does not exist).
 std::string resolve_report_target(const std::string& path, ReportTarget* out);
