@@ -167,7 +167,7 @@ class Campaign {
 
 Status Campaign::load_manifest() {
   validator::WorkerOptions w;
-  w.argv = {validator::default_worker_path(), impl_};
+  w.argv = {validator::choose_worker(impl_).path, impl_};
   validator::Worker worker(w);
   return worker.start(&manifest_);
 }

@@ -58,6 +58,11 @@ constexpr std::int64_t kDefaultSoWorkerMemoryMiB = 8192;
 constexpr int kGenerationAttempts = 20;  // draws per case to land inside the manifest
 constexpr int kPairAttempts = 20;        // draws per check pair to break both checks
 constexpr double kReportInterval = 5;    // seconds between rewrites of the reports
+#if defined(OPCONFORM_ASAN)
+constexpr bool kAsanBuild = true;  // this build's own worker carries ASan too
+#else
+constexpr bool kAsanBuild = false;
+#endif
 // Generated cases whose outputs exceed these are drawn again: each output crosses the pipe as
 // JSON and the oracle materialises it (the generators also make valid cases that request
 // gigabytes or 2^26 outputs, for the memory-limit properties).
@@ -254,23 +259,28 @@ Status Run::start_worker() {
     w.argv = {"/bin/sh", "-c", impl.substr(5)};
     if (options_.worker_memory_mib > 0) w.address_space_bytes = options_.worker_memory_mib << 20;
   } else {
-    const std::string worker = options_.worker_path.empty() ? default_worker_path() : options_.worker_path;
-    if (!executable(worker))
-      return invalid_argument("the worker binary opconform-worker was not found (", worker,
+    const WorkerChoice worker =
+        options_.worker_path.empty() ? choose_worker(impl) : WorkerChoice{options_.worker_path, kAsanBuild, false};
+    if (!executable(worker.path))
+      return invalid_argument("the worker binary opconform-worker was not found (", worker.path,
                               "); set OPCONFORM_WORKER to its path");
-    w.argv = {worker, impl};
+    if (worker.lacks_sanitized)
+      return invalid_argument(impl, " is built with sanitizers, and this opconform has no sanitized worker to ",
+                              "load it (libexec/opconform/sanitized/opconform-worker, built where clang is ",
+                              "present: README, Install); set OPCONFORM_SANITIZED_WORKER to one");
+    w.argv = {worker.path, impl};
     const std::int64_t mib = options_.worker_memory_mib > 0 ? options_.worker_memory_mib : kDefaultSoWorkerMemoryMiB;
-#if defined(OPCONFORM_ASAN)
-    // A sanitized worker reserves terabytes of shadow address space, so RLIMIT_AS cannot
-    // apply: ASan's own RSS limit stands in for it.
-    const char* asan = std::getenv("ASAN_OPTIONS");
-    w.environment.push_back(str_cat("ASAN_OPTIONS=", asan ? asan : "", asan && *asan ? ":" : "",
-                                    "hard_rss_limit_mb=", mib, ":allocator_may_return_null=1",
-                                    ":print_legend=0"));  // the report's summary line stays in the kept tail
-    w.oom_rss_bytes = (mib << 20) / 4 * 3;
-#else
-    w.address_space_bytes = mib << 20;
-#endif
+    if (worker.sanitized) {
+      // A sanitized worker reserves terabytes of shadow address space, so RLIMIT_AS cannot
+      // apply: ASan's own RSS limit stands in for it.
+      const char* asan = std::getenv("ASAN_OPTIONS");
+      w.environment.push_back(str_cat("ASAN_OPTIONS=", asan ? asan : "", asan && *asan ? ":" : "",
+                                      "hard_rss_limit_mb=", mib, ":allocator_may_return_null=1",
+                                      ":print_legend=0"));  // the report's summary line stays in the kept tail
+      w.oom_rss_bytes = (mib << 20) / 4 * 3;
+    } else {
+      w.address_space_bytes = mib << 20;
+    }
   }
   worker_ = std::make_unique<Worker>(std::move(w));
   worker_->set_deadline(deadline_);
