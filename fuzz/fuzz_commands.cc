@@ -170,12 +170,12 @@ struct Options {
 
 std::function<std::optional<int>()> add_fuzz_commands(CLI::App& app) {
   auto o = std::make_shared<Options>();
-  o->seed = app.add_subcommand("fuzz-seed", "write every vector as a named seed of its harness (corpus/fuzz_*/)");
+  o->seed = app.add_subcommand("fuzz-seed", "Write every vector as a named seed of its harness (corpus/fuzz_*/)");
   o->seed->add_option("--vectors", o->vectors, "vector folder (default corpus/vectors)");
   o->seed->add_option("--corpus", o->corpus, "corpus root: seeds go to <corpus>/<harness>/ (default corpus)");
   o->seed->add_option("--max-reader-bytes", o->max_reader_bytes, "largest vector copied to the reader's corpus");
 
-  o->v2f = app.add_subcommand("vector-to-fuzz", "encode a vector's case as an input of its op's fuzz harness");
+  o->v2f = app.add_subcommand("vector-to-fuzz", "Encode a vector's case as an input of its op's fuzz harness");
   o->v2f->add_option("vector", o->vector_file, "the vector file")->required();
   o->v2f->add_option("-o,--output", o->output, "the harness input to write")->required();
   o->v2f->add_option("--threads", o->knobs.num_threads, "the optimized kernel's thread count (0-4; default 0)")
@@ -184,12 +184,12 @@ std::function<std::optional<int>()> add_fuzz_commands(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30));
   o->v2f->add_flag("--streaming", o->streaming, "streaming stores for every output (default: for large ones)");
 
-  o->f2v = app.add_subcommand("fuzz-to-vector", "write a fuzz harness input as a readable vector (expected = reference)");
+  o->f2v = app.add_subcommand("fuzz-to-vector", "Write a fuzz harness input as a readable vector (expected = reference)");
   o->f2v->add_option("harness", o->harness, "fuzz_<op>, <op> or fuzz_vector_reader")->required();
   o->f2v->add_option("input", o->input, "the harness input (a crash, a corpus file)")->required();
   o->f2v->add_option("-o,--output", o->output, "the vector file to write (default: print it)");
 
-  o->show = app.add_subcommand("fuzz-show", "decode and run a fuzz harness input: case, both outcomes, verdict");
+  o->show = app.add_subcommand("fuzz-show", "Decode and run a fuzz harness input: case, both outcomes, verdict");
   o->show->add_option("harness", o->harness, "fuzz_<op>, <op> or fuzz_vector_reader")->required();
   o->show->add_option("input", o->input, "the harness input")->required();
 

@@ -3,8 +3,9 @@
 #   bash scripts/do.sh run    install the product's packages, build the product only, and check
 #                             the bundled optimized kernels end to end with `opconform validate`
 #                             (every bundled vector, then generated cases): the verdict table
-#   bash scripts/do.sh test   install the developers' packages too, build everything, run the
-#                             whole ctest suite (the install + example + .deb check included),
+#   bash scripts/do.sh test   install the developers' packages too, build the product preset
+#                             (the documented install) and everything, run the whole ctest
+#                             suite (the install + example + .deb and oss-fuzz checks included),
 #                             then a short libFuzzer smoke of every harness and of
 #                             `opconform fuzz` (fuzz preset)
 #   bash scripts/do.sh deps [run|test]   only install the Debian packages of that command
@@ -24,6 +25,8 @@ test_packages=(
   libbenchmark-dev clang libclang-rt-14-dev libomp-14-dev llvm pkg-config dpkg-dev
   # cpack -G DEB in the install check: CPackDeb runs `file` on every binary (shlibdeps)
   file
+  # the oss-fuzz check: build.sh zips each target's seed corpus, the check unzips it
+  zip unzip
   # the third-party implementations the validator is tested against (adapters/)
   libarmnn-dev libarmnn-cpuref-backend22 libtorch-dev
 )
@@ -72,6 +75,10 @@ case "${1:-}" in
     # The WebAssembly backend's adapter likewise (adapters/tfjs-wasm, a few seconds). The WebGL
     # one needs a browser and is installed by hand (docs/third-party.md).
     (cd adapters/tfjs-wasm && npm ci --no-audit --no-fund --loglevel=error)
+    # The install the README documents (product preset) in build/product: ctest's install and
+    # oss-fuzz checks install and test it (tests/install/product_install.sh).
+    cmake --preset product -B build/product
+    cmake --build build/product -j "$(nproc)"
     cmake --preset default
     cmake --build --preset default -j "$(nproc)"
     ctest --preset default

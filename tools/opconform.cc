@@ -1,6 +1,8 @@
 // The opconform command line: `run` replays conformance vectors, `show` prints one,
 // `validate` checks an implementation, `mutants` measures the suite's detection power, `fuzz`
-// (in builds with the fuzzers) fuzzes an implementation's plug-in.
+// (where the fuzz libraries are built) fuzzes an implementation's plug-in, and fuzz-seed,
+// vector-to-fuzz, fuzz-to-vector and fuzz-show convert between vectors and fuzz inputs;
+// `mutants` exists where the mutant catalogue is built.
 // Each subcommand is added by its own function; a usage error exits with status 2.
 // `opconform --version` prints "opconform <version>" (the CMake project's version).
 #include <iostream>
@@ -11,8 +13,11 @@
 #include "opconform/conformance/vector.h"
 #include "arguments.h"
 #include "replay.h"
+#ifdef OPCONFORM_HAVE_MUTANTS
 #include "mutants_command.h"
+#endif
 #ifdef OPCONFORM_HAVE_FUZZ
+#include "opconform/fuzz/fuzz_commands.h"
 #include "fuzz_command.h"
 #endif
 #include "validate_command.h"
@@ -81,9 +86,12 @@ int main(int argc, char** argv) {
   add_run_command(app, exit_code);
   add_show_command(app, exit_code);
   tools::add_validate_command(app, exit_code);
+#ifdef OPCONFORM_HAVE_MUTANTS
   mutants::add_mutants_command(app, exit_code);
+#endif
 #ifdef OPCONFORM_HAVE_FUZZ
   tools::add_fuzz_command(app, exit_code);
+  const auto run_converter = fuzz::add_fuzz_commands(app);
 #endif
   for (CLI::App* command : app.get_subcommands({})) tools::once_each(command);
   try {
@@ -91,5 +99,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return tools::exit_code_of_usage_error(app, e);
   }
+#ifdef OPCONFORM_HAVE_FUZZ
+  if (const std::optional<int> rc = run_converter()) return *rc;
+#endif
   return exit_code;
 }

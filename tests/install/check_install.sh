@@ -1,33 +1,42 @@
 #!/usr/bin/env bash
-# The installed package as a user meets it (ctest "install"):
-#   check_install.sh <opconform build dir> <opconform source dir> <scratch dir>
-# 1. `cmake --install` into a temporary prefix, which is then moved (the package must be
-#    relocatable), and the installed tree holds what the README promises (the license
-#    beside the docs, an SPDX line in every header);
-# 2. the installed `opconform` runs from there: --version, run, validate, mutants, and exit 2
-#    for a missing vector folder;
+# The install the README documents, as a user meets it (ctest "install"):
+#   check_install.sh <product dir> <opconform source dir> <scratch dir>
+# <product dir> holds the `product` preset's install (prefix/) and Debian package (deb/), made
+# by tests/install/product_install.sh.
+# 1. the install is copied elsewhere (the package must be relocatable), and the installed tree
+#    holds what the README's install table promises (with clang: the fuzz driver, the sanitized
+#    worker, the fuzz library and dictionaries; the license beside the docs, an SPDX line in
+#    every header);
+# 2. the installed `opconform` runs from there: --version, run, validate, exit 2 for a missing
+#    vector folder, and `mutants` is not offered (the catalogue is not part of the product);
 # 3. the plug-in header compiles through pkg-config alone;
 # 4. the example consumer (examples/kernel_library) configures against the moved prefix only,
-#    builds, and passes its own ctest (GoogleTest suite, plug-in, validate test); with clang,
-#    its fuzz build (MYKERNELS_FUZZ) builds a fuzz target that fuzzes mykernels for 5 s cleanly;
-# 5. `cpack -G DEB` builds the Debian package, whose version, contents (the copyright file too)
-#    and dependencies are checked.
+#    builds with the default compiler (g++), and passes its own ctest (GoogleTest suite, plug-in,
+#    validate test); with clang, its fuzzing build (MYKERNELS_FUZZ) builds a fuzz target that
+#    fuzzes mykernels for 5 s cleanly, and an instrumented plug-in that the installed
+#    `opconform validate` (its sanitized worker) and `opconform fuzz` (its driver) take;
+# 5. the Debian package's version, contents (the copyright file too) and dependencies.
 set -euo pipefail
-build=$(realpath "$1"); src=$(realpath "$2"); work=$3
+product=$(realpath "$1"); src=$(realpath "$2"); work=$3
 rm -rf "$work" && mkdir -p "$work" && work=$(realpath "$work")
 step() { echo; echo "== $*"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+have_clang=false
+command -v clang++ >/dev/null 2>&1 && have_clang=true
 
-step "install into a temporary prefix, then move it"
-cmake --install "$build" --prefix "$work/staging" >"$work/install.log"
-mv "$work/staging" "$work/prefix"
+step "the product install, copied elsewhere"
+cp -a "$product/prefix" "$work/prefix"
 prefix=$work/prefix
+fuzz_paths=()
+if $have_clang; then
+  fuzz_paths=(libexec/opconform/opconform-fuzz-driver libexec/opconform/sanitized/opconform-worker
+              include/opconform/fuzz/impl_target.h lib/libopconform_fuzz_impl.a share/opconform/fuzz/fuzz_dynamic_stitch.dict)
+fi
 for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libopconform_optimized_plugin.so \
             include/opconform/plugin_abi.h include/opconform/tensor.h include/opconform/gtest/suite.h \
             include/opconform/reference/op_table.h include/opconform/conformance/compare.h \
             include/opconform/generators/op_generators.h lib/libopconform_reference.a lib/libopconform_gtest.a \
-            include/opconform/fuzz/impl_target.h lib/libopconform_fuzz_impl.a share/opconform/fuzz/fuzz_dynamic_stitch.dict \
-            lib/cmake/opconform/opconformConfig.cmake lib/cmake/opconform/opconformConfigVersion.cmake \
+            "${fuzz_paths[@]}" lib/cmake/opconform/opconformConfig.cmake lib/cmake/opconform/opconformConfigVersion.cmake \
             lib/cmake/opconform/opconformTargets.cmake lib/pkgconfig/opconform-plugin-abi.pc \
             share/opconform/vectors/dynamic_stitch/golden_doc_example.json \
             share/doc/opconform/README.md share/doc/opconform/docs/contract/README.md share/doc/opconform/docs/plugin-abi.md \
@@ -38,7 +47,7 @@ done
 [[ ! -e $prefix/include/opconform/reference/space_batch_common.h ]] || fail "an internal header was installed"
 unlicensed=$(grep -rL --include='*.h' "SPDX-License-Identifier: Apache-2.0" "$prefix/include" || true)
 [[ -z $unlicensed ]] || fail "installed headers without an SPDX line: $unlicensed"
-if grep -rIl -e "$src" -e "$build" "$prefix" --include='*.cmake' --include='*.pc' >/dev/null; then
+if grep -rIl -e "$src" -e "$product" "$prefix" --include='*.cmake' --include='*.pc' >/dev/null; then
   fail "an installed CMake or pkg-config file names the source or build tree"
 fi
 vectors=$(find "$prefix/share/opconform/vectors" -name '*.json' | wc -l)
@@ -58,10 +67,16 @@ set +e
 OPCONFORM_VECTORS=$work/no-such-folder "$prefix/bin/opconform" run >"$work/missing.log" 2>&1; rc=$?
 set -e
 [[ $rc == 2 ]] && grep -q "no-such-folder" "$work/missing.log" || { cat "$work/missing.log"; fail "missing vectors: exit $rc, expected 2 naming the folder"; }
-if [[ -e $prefix/lib/opconform/mutants/catalogue.json ]]; then
-  "$prefix/bin/opconform" mutants --only s2b_padding_wrong_end --layers vectors >"$work/mutants.log" 2>&1 \
-    || { cat "$work/mutants.log"; fail "mutants from the install"; }
-fi
+# The mutant catalogue measures opconform's own tests (the default preset's build tree): the
+# product neither installs it nor offers the command.
+[[ ! -e $prefix/lib/opconform/mutants ]] || fail "the product installed the mutant catalogue"
+help=$("$prefix/bin/opconform" --help)
+if grep -q "^  mutants" <<<"$help"; then fail "the product's --help offers mutants"; fi
+grep -q "^  validate" <<<"$help" || fail "the product's --help lacks validate"
+set +e
+"$prefix/bin/opconform" mutants >"$work/mutants.log" 2>&1; rc=$?
+set -e
+[[ $rc == 2 ]] || { cat "$work/mutants.log"; fail "opconform mutants from the product: exit $rc, expected 2 (no such command)"; }
 echo "command line ok"
 
 step "the plug-in header through pkg-config"
@@ -76,12 +91,12 @@ cmake -S "$src/examples/kernel_library" -B "$work/example" -G Ninja -DCMAKE_PREF
 cmake --build "$work/example" -j "$(nproc)" >"$work/example-build.log" || { cat "$work/example-build.log"; fail "example build"; }
 ctest --test-dir "$work/example" -j "$(nproc)" --output-on-failure | tail -15
 
-step "the example's fuzz targets (clang): opconform_add_fuzz_target with mykernels in-process"
-if command -v clang++ >/dev/null 2>&1; then
+step "the example's fuzzing build (clang): a fuzz target, and its instrumented plug-in under validate and fuzz"
+if $have_clang; then
   cmake -S "$src/examples/kernel_library" -B "$work/example-fuzz" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
     -DCMAKE_CXX_COMPILER=clang++ -DMYKERNELS_FUZZ=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     >"$work/example-fuzz-configure.log" || { cat "$work/example-fuzz-configure.log"; fail "example fuzz configure"; }
-  cmake --build "$work/example-fuzz" -j "$(nproc)" --target mykernels_fuzz_DynamicStitch \
+  cmake --build "$work/example-fuzz" -j "$(nproc)" --target mykernels_fuzz_DynamicStitch mykernels_plugin \
     >"$work/example-fuzz-build.log" || { cat "$work/example-fuzz-build.log"; fail "example fuzz build"; }
   mkdir -p "$work/example-fuzz/corpus"
   "$work/example-fuzz/mykernels_fuzz_DynamicStitch" -max_total_time=5 -max_len=8192 \
@@ -91,13 +106,29 @@ if command -v clang++ >/dev/null 2>&1; then
     || { tail -40 "$work/example-fuzz.log"; fail "the fuzz target did not say what it fuzzes"; }
   grep -E "^#[0-9]+.*(DONE|cov:)" "$work/example-fuzz.log" | tail -1
   echo "example fuzz target ok"
+
+  # The instrumented plug-in leaves ASan's symbols to the process: the plain worker cannot load
+  # it, the installed sanitized worker can, and validate picks it by itself.
+  plugin=$work/example-fuzz/libmykernels_plugin.so
+  "$prefix/bin/opconform" validate --impl "$plugin" --ops DynamicStitch --cases 40 --seed 1 \
+    >"$work/validate-sanitized.log" 2>&1 || { tail -30 "$work/validate-sanitized.log"; fail "validate on the instrumented plug-in"; }
+  tail -1 "$work/validate-sanitized.log"
+  set +e
+  OPCONFORM_SANITIZED_WORKER=$work/no-such-worker "$prefix/bin/opconform" validate --impl "$plugin" --cases 1 \
+    >"$work/validate-unsanitized.log" 2>&1; rc=$?
+  set -e
+  [[ $rc == 2 ]] && grep -q "is built with sanitizers" "$work/validate-unsanitized.log" \
+    || { cat "$work/validate-unsanitized.log"; fail "an instrumented plug-in without the sanitized worker: exit $rc, expected 2"; }
+  "$prefix/bin/opconform" fuzz --impl "$plugin" --ops DynamicStitch --time 5 --dir "$work/fuzz-campaign" \
+    >"$work/fuzz-campaign.log" 2>&1 || { tail -30 "$work/fuzz-campaign.log"; fail "opconform fuzz on the instrumented plug-in"; }
+  grep -i "DynamicStitch" "$work/fuzz-campaign.log" | tail -2
+  echo "instrumented plug-in ok: validate (sanitized worker) and fuzz (driver) from the install"
 else
   echo "skipped: no clang++"
 fi
 
 step "the Debian package"
-(cd "$build" && cpack -G DEB -B "$work/deb" >"$work/cpack.log") || { cat "$work/cpack.log"; fail "cpack -G DEB"; }
-deb=$(ls "$work"/deb/*.deb)
+deb=$(ls "$product"/deb/*.deb)
 dpkg-deb -f "$deb" Package Version Maintainer Homepage Depends
 [[ $(dpkg-deb -f "$deb" Version) == "${version#opconform }" ]] || fail "the .deb's version is not $version"
 depends=$(dpkg-deb -f "$deb" Depends)
@@ -107,7 +138,8 @@ done
 dpkg-deb -c "$deb" >"$work/deb-contents.txt"
 for path in ./usr/bin/opconform ./usr/libexec/opconform/opconform-worker ./usr/include/opconform/plugin_abi.h \
             ./usr/lib/cmake/opconform/opconformConfig.cmake ./usr/lib/pkgconfig/opconform-plugin-abi.pc \
-            ./usr/share/opconform/vectors/ ./usr/share/doc/opconform/README.md ./usr/share/doc/opconform/copyright; do
+            ./usr/share/opconform/vectors/ ./usr/share/doc/opconform/README.md ./usr/share/doc/opconform/copyright \
+            ${fuzz_paths:+./usr/libexec/opconform/opconform-fuzz-driver ./usr/libexec/opconform/sanitized/opconform-worker}; do
   grep -q " $path" "$work/deb-contents.txt" || fail "the .deb lacks $path"
 done
 echo "$(basename "$deb"): $(stat -c %s "$deb") bytes, $(wc -l <"$work/deb-contents.txt") entries"

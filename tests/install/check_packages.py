@@ -47,6 +47,12 @@ PROGRAMS = {
     "file": "cpack -G DEB (CPackDeb shlibdeps)",
     "dpkg-shlibdeps": "cpack -G DEB (CPackDeb shlibdeps)",
     "dpkg-deb": "the install check reads the .deb",
+    "cp": "the install and oss-fuzz checks",
+    "nm": "the oss-fuzz check: each target's symbols",
+    "objdump": "build.sh (oss-fuzz): the OpenMP runtime's SONAME",
+    "zip": "build.sh (oss-fuzz): each target's seed corpus",
+    "unzip": "the oss-fuzz check unpacks the seed corpora",
+    "clang": "the oss-fuzz check (CC)",
 }
 SYSTEM_PATH = "/usr/sbin:/usr/bin:/sbin:/bin"
 
