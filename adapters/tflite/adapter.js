@@ -1,0 +1,206 @@
+#!/usr/bin/env node
+// TensorFlow Lite's builtin kernels (the WebAssembly runtime that @tensorflow/tfjs-tflite ships,
+// tflite_web_api_cc.wasm) behind opconform's subprocess protocol v1 (docs/plugin-abi.md,
+// section 2): SpaceToBatchND and BatchToSpaceND, each case a one-op .tflite model.
+// Run: opconform validate --impl "exec:node adapters/tflite/adapter.js" --profile tflite
+// Logs go to stderr only; stdout carries length-prefixed JSON messages.
+//
+// OPCONFORM_TFLITE_ZERO_POINT (default 0): the zero point written into the quantization
+// parameters of int8 and uint8 tensors (scale 1); TFLite pads those with the output's zero point.
+'use strict';
+
+const fs = require('fs');
+const path = require('path');
+const vm = require('vm');
+const common = require('../tfjs/common.js');
+const {buildModel} = require('./model.js');
+
+const WASM_DIR = path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-tflite', 'wasm');
+const BINARY = 'tflite_web_api_cc';  // no SIMD, no threads: the plain build, one interpreter thread
+const PACKAGE = require('@tensorflow/tfjs-tflite/package.json').version;
+const ZERO_POINT = Number(process.env.OPCONFORM_TFLITE_ZERO_POINT || 0);
+
+// What the adapter can write into a .tflite tensor (schema.fbs TensorType); TFLite's kernels
+// decide which of them they take.
+// int64, uint16 and uint64 are left out: the web API's tensor info has no typed array for them
+// (dataType "unknown", data() a number), so a case of those dtypes cannot be written or read.
+const DTYPES = ['float32', 'float64', 'int8', 'int16', 'int32', 'uint8', 'uint32', 'bool'];
+const ARRAYS = {
+  float32: Uint32Array, float64: BigUint64Array, int8: Int8Array, int16: Int16Array, int32: Int32Array,
+  int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
+  bool: Uint8Array,
+};
+const QUANTIZED = ['int8', 'uint8'];
+
+let runtime = null;
+let tfliteErrors = [];  // what the runtime printed to stderr during the current case
+
+// The emscripten loader is written for a browser or a worker (its Node branch is empty): given
+// the .wasm bytes as Module.wasmBinary it needs neither fetch nor a document, and runs in Node.
+async function load() {
+  const src = fs.readFileSync(path.join(WASM_DIR, `${BINARY}.js`), 'utf8');
+  const factory = vm.runInThisContext(`${src}\n;tflite_web_api_ModuleFactory`, {filename: `${BINARY}.js`});
+  return factory({
+    wasmBinary: fs.readFileSync(path.join(WASM_DIR, `${BINARY}.wasm`)),
+    print: (text) => process.stderr.write(`tflite: ${text}\n`),
+    printErr: (text) => { tfliteErrors.push(String(text)); process.stderr.write(`tflite: ${text}\n`); },
+  });
+}
+
+// --- element codec for the dtypes beyond tfjs's ---
+const f64 = new Float64Array(1);
+const u64 = new BigUint64Array(f64.buffer);
+function float64Bits(e) {
+  if (typeof e === 'number') { f64[0] = e; return u64[0]; }
+  if (e === 'inf') return 0x7ff0000000000000n;
+  if (e === '-inf') return 0xfff0000000000000n;
+  if (e === 'nan') return 0x7ff8000000000000n;
+  if (typeof e === 'string' && e.startsWith('0x')) return BigInt(e);
+  throw new Error(`bad float64 element ${JSON.stringify(e)}`);
+}
+function encodeFloat64Bits(bits) {
+  if (bits === 0x7ff0000000000000n) return '"inf"';
+  if (bits === 0xfff0000000000000n) return '"-inf"';
+  if ((bits & 0x7ff0000000000000n) === 0x7ff0000000000000n) {
+    return bits === 0x7ff8000000000000n ? '"nan"' : `"0x${bits.toString(16).padStart(16, '0')}"`;
+  }
+  if (bits === 0x8000000000000000n) return '-0.0';
+  u64[0] = bits;
+  return String(f64[0]);
+}
+
+function elementBits(dtype, e) {
+  if (dtype === 'float32') return common.float32Bits(e);
+  if (dtype === 'float64') return float64Bits(e);
+  if (dtype === 'bool') return e === true ? 1 : 0;
+  const big = BigInt(e);
+  return ARRAYS[dtype] === BigInt64Array || ARRAYS[dtype] === BigUint64Array ? big : Number(big);
+}
+
+// A vector tensor -> its dims (int32, as a .tflite shape holds them) and its bytes.
+function tensorBytes(t) {
+  const dims = t.shape.map((d) => {
+    const v = BigInt(d);
+    if (v > 0x7fffffffn) throw common.codedError('INVALID_ARGUMENT', `adapter: dim ${d} does not fit the int32 of a .tflite shape`);
+    return Number(v);
+  });
+  const n = common.elementCount(dims);
+  if (n > 1e8) throw common.codedError('RESOURCE_EXHAUSTED', `adapter: tensor of ${n} elements`);
+  const Array_ = ARRAYS[t.dtype];
+  const values = new Array_(n);
+  for (let i = 0; i < n; ++i) values[i] = elementBits(t.dtype, t.data !== undefined ? t.data[i] : t.fill);
+  return {dims, bytes: new Uint8Array(values.buffer)};
+}
+
+function outputJson(dtype, dims, view) {
+  if (dtype === 'float64') {
+    const bits = new BigUint64Array(view.buffer, view.byteOffset, view.length);
+    if (view.length !== common.elementCount(dims)) throw common.faultError(`TFLite returned ${view.length} elements for shape [${dims}]`);
+    return `{"dtype":"float64","shape":[${dims.join(',')}],"data":[${Array.from(bits, encodeFloat64Bits).join(',')}]}`;
+  }
+  if (dtype === 'float32') return common.encodeOutput(dtype, dims, new Float32Array(view.buffer.slice(view.byteOffset, view.byteOffset + view.length * 4)));
+  return common.encodeOutput(dtype, dims, Array.from(view));
+}
+
+// The runtime's tensor info -> a typed array of the dtype over the same bytes of the heap.
+function heapView(info, dtype, count) {
+  const data = info.data();
+  return new ARRAYS[dtype](data.buffer, data.byteOffset, count);
+}
+
+function tensorInfos(vector) {
+  const out = [];
+  for (let i = 0; i < vector.size(); ++i) out.push(vector.get(i));
+  vector.delete();
+  return out;
+}
+
+function run(c) {
+  if (!common.SPACE_BATCH_OPS.includes(c.op)) throw common.codedError('UNIMPLEMENTED', `op ${c.op} is not provided by this adapter`);
+  const s2b = c.op === 'SpaceToBatchND';
+  const x = c.inputs.input;
+  const block = c.inputs.block_shape;
+  const pads = s2b ? c.inputs.paddings : c.inputs.crops;
+  if (!DTYPES.includes(x.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: dtype ${x.dtype} has no .tflite tensor type here`);
+  for (const p of [block, pads]) {
+    if (!common.PARAM_DTYPES.includes(p.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: parameter dtype ${p.dtype}`);
+  }
+  const input = tensorBytes(x);
+  const blockT = tensorBytes(block);
+  const padsT = tensorBytes(pads);
+  const quant = QUANTIZED.includes(x.dtype) ? {scale: 1, zeroPoint: ZERO_POINT} : undefined;
+  // block_shape and paddings/crops are constant tensors of the case's dtype (int32 or int64), as a
+  // converter writes the constants it finds; the output's shape is left to the kernel's Prepare.
+  const model = buildModel({
+    op: s2b ? 'SPACE_TO_BATCH_ND' : 'BATCH_TO_SPACE_ND',
+    tensors: [
+      {name: 'input', type: x.dtype, shape: input.dims, quant},
+      {name: 'block_shape', type: block.dtype, shape: blockT.dims, data: blockT.bytes},
+      {name: s2b ? 'paddings' : 'crops', type: pads.dtype, shape: padsT.dims, data: padsT.bytes},
+      {name: 'output', type: x.dtype, shape: null, quant},
+    ],
+    inputs: [0, 1, 2], outputs: [3],
+  });
+  const m = runtime;
+  tfliteErrors = [];
+  const ptr = m._malloc(model.length);
+  if (!ptr) throw common.codedError('RESOURCE_EXHAUSTED', `adapter: malloc of the ${model.length}-byte model failed`);
+  let runner = null;
+  try {
+    m.HEAPU8.set(model, ptr);
+    // Model verification, AllocateTensors (each kernel's Prepare, the output shape) happen here.
+    const created = m.TFLiteWebModelRunner.CreateFromBufferAndOptions(ptr, model.length,
+        {numThreads: 1, enableProfiling: false, maxProfilingBufferEntries: 1024});
+    if (!created.ok()) {
+      const message = created.errorMessage();
+      created.delete();
+      throw common.codedError('INVALID_ARGUMENT', `${message}${tfliteErrors.length ? ` [${tfliteErrors.join(' | ')}]` : ''}`);
+    }
+    runner = created.value();
+    created.delete();
+    const [inInfo] = tensorInfos(runner.GetInputs());
+    heapView(inInfo, x.dtype, input.bytes.length / ARRAYS[x.dtype].BYTES_PER_ELEMENT)
+        .set(new ARRAYS[x.dtype](input.bytes.buffer, input.bytes.byteOffset, input.bytes.length / ARRAYS[x.dtype].BYTES_PER_ELEMENT));
+    inInfo.delete();
+    if (!runner.Infer()) {
+      throw common.codedError('INVALID_ARGUMENT', `Infer() failed${tfliteErrors.length ? `: ${tfliteErrors.join(' | ')}` : ''}`);
+    }
+    const [outInfo] = tensorInfos(runner.GetOutputs());
+    const dims = outInfo.shape === '' ? [] : String(outInfo.shape).split(',').map(Number);
+    const dtype = String(outInfo.dataType);
+    if (dtype !== x.dtype && !(dtype === 'bool' && x.dtype === 'bool')) {
+      throw common.faultError(`TFLite output dtype ${dtype}, input ${x.dtype}`);
+    }
+    const count = common.elementCount(dims);
+    const text = `{"output":${outputJson(x.dtype, dims, heapView(outInfo, x.dtype, count))}}`;
+    outInfo.delete();
+    return text;
+  } catch (err) {
+    // A trap (an out-of-bounds access, an emscripten abort) leaves the module undefined: the
+    // process ends as a native worker would and the validator records a crash.
+    if (err instanceof WebAssembly.RuntimeError) {
+      process.stderr.write(`TFLite wasm trapped: ${err.stack || err}\n`);
+      process.exit(/Aborted\(OOM\)|Cannot enlarge memory/.test(String(err.message)) ? 86 : 70);
+    }
+    throw err;
+  } finally {
+    if (runner) { runner.CleanUp?.(); runner.delete(); }
+    m._free(ptr);
+  }
+}
+
+async function manifest() {
+  runtime = await load();
+  const ops = common.SPACE_BATCH_OPS.map((op) => common.opCaps(op, {dtypes: DTYPES}));
+  return {type: 'manifest', protocol: 1,
+          name: `TensorFlow Lite builtin kernels (@tensorflow/tfjs-tflite ${PACKAGE}, ${BINARY}.wasm)`,
+          profile: 'tflite', ops,
+          notes: {binary: `${BINARY}.wasm`, zero_point: ZERO_POINT,
+                  model: 'one operator; block_shape and paddings/crops constant tensors of the case dtype'}};
+}
+
+if (require.main === module) {
+  common.serve({manifest, run});
+} else {
+  module.exports = {manifest, run};
+}
