@@ -25,11 +25,7 @@ const ZERO_POINT = Number(process.env.OPCONFORM_TFLITE_ZERO_POINT || 0);
 // int64, uint16 and uint64 are left out: the web API's tensor info has no typed array for them
 // (dataType "unknown", data() a number), so a case of those dtypes cannot be written or read.
 const DTYPES = ['float32', 'float64', 'int8', 'int16', 'int32', 'uint8', 'uint32', 'bool'];
-const ARRAYS = {
-  float32: Uint32Array, float64: BigUint64Array, int8: Int8Array, int16: Int16Array, int32: Int32Array,
-  int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
-  bool: Uint8Array,
-};
+const ARRAYS = common.TYPED;
 const QUANTIZED = ['int8', 'uint8'];
 
 let runtime = null;
@@ -47,59 +43,13 @@ async function load() {
   });
 }
 
-// --- element codec for the dtypes beyond tfjs's ---
-const f64 = new Float64Array(1);
-const u64 = new BigUint64Array(f64.buffer);
-function float64Bits(e) {
-  if (typeof e === 'number') { f64[0] = e; return u64[0]; }
-  if (e === 'inf') return 0x7ff0000000000000n;
-  if (e === '-inf') return 0xfff0000000000000n;
-  if (e === 'nan') return 0x7ff8000000000000n;
-  if (typeof e === 'string' && e.startsWith('0x')) return BigInt(e);
-  throw new Error(`bad float64 element ${JSON.stringify(e)}`);
-}
-function encodeFloat64Bits(bits) {
-  if (bits === 0x7ff0000000000000n) return '"inf"';
-  if (bits === 0xfff0000000000000n) return '"-inf"';
-  if ((bits & 0x7ff0000000000000n) === 0x7ff0000000000000n) {
-    return bits === 0x7ff8000000000000n ? '"nan"' : `"0x${bits.toString(16).padStart(16, '0')}"`;
-  }
-  if (bits === 0x8000000000000000n) return '-0.0';
-  u64[0] = bits;
-  return String(f64[0]);
-}
-
-function elementBits(dtype, e) {
-  if (dtype === 'float32') return common.float32Bits(e);
-  if (dtype === 'float64') return float64Bits(e);
-  if (dtype === 'bool') return e === true ? 1 : 0;
-  const big = BigInt(e);
-  return ARRAYS[dtype] === BigInt64Array || ARRAYS[dtype] === BigUint64Array ? big : Number(big);
-}
-
 // A vector tensor -> its dims (int32, as a .tflite shape holds them) and its bytes.
 function tensorBytes(t) {
-  const dims = t.shape.map((d) => {
-    const v = BigInt(d);
-    if (v > 0x7fffffffn) throw common.codedError('INVALID_ARGUMENT', `adapter: dim ${d} does not fit the int32 of a .tflite shape`);
-    return Number(v);
-  });
-  const n = common.elementCount(dims);
-  if (n > 1e8) throw common.codedError('RESOURCE_EXHAUSTED', `adapter: tensor of ${n} elements`);
-  const Array_ = ARRAYS[t.dtype];
-  const values = new Array_(n);
-  for (let i = 0; i < n; ++i) values[i] = elementBits(t.dtype, t.data !== undefined ? t.data[i] : t.fill);
-  return {dims, bytes: new Uint8Array(values.buffer)};
-}
-
-function outputJson(dtype, dims, view) {
-  if (dtype === 'float64') {
-    const bits = new BigUint64Array(view.buffer, view.byteOffset, view.length);
-    if (view.length !== common.elementCount(dims)) throw common.faultError(`TFLite returned ${view.length} elements for shape [${dims}]`);
-    return `{"dtype":"float64","shape":[${dims.join(',')}],"data":[${Array.from(bits, encodeFloat64Bits).join(',')}]}`;
+  for (const d of t.shape) {
+    if (BigInt(d) > 0x7fffffffn) throw common.codedError('INVALID_ARGUMENT', `adapter: dim ${d} does not fit the int32 of a .tflite shape`);
   }
-  if (dtype === 'float32') return common.encodeOutput(dtype, dims, new Float32Array(view.buffer.slice(view.byteOffset, view.byteOffset + view.length * 4)));
-  return common.encodeOutput(dtype, dims, Array.from(view));
+  const {dims, values} = common.decodeTyped(t);
+  return {dims, values, bytes: new Uint8Array(values.buffer, values.byteOffset, values.byteLength)};
 }
 
 // The runtime's tensor info -> a typed array of the dtype over the same bytes of the heap.
@@ -121,7 +71,11 @@ function run(c) {
   const x = c.inputs.input;
   const block = c.inputs.block_shape;
   const pads = s2b ? c.inputs.paddings : c.inputs.crops;
-  if (!DTYPES.includes(x.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: dtype ${x.dtype} has no .tflite tensor type here`);
+  if (!DTYPES.includes(x.dtype)) {
+    throw common.codedError('UNIMPLEMENTED', ['int64', 'uint16', 'uint64'].includes(x.dtype)
+        ? `adapter: the TFLite web API reads and writes no ${x.dtype} tensors`
+        : `adapter: dtype ${x.dtype} has no .tflite tensor type`);
+  }
   for (const p of [block, pads]) {
     if (!common.PARAM_DTYPES.includes(p.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: parameter dtype ${p.dtype}`);
   }
@@ -159,8 +113,7 @@ function run(c) {
     runner = created.value();
     created.delete();
     const [inInfo] = tensorInfos(runner.GetInputs());
-    heapView(inInfo, x.dtype, input.bytes.length / ARRAYS[x.dtype].BYTES_PER_ELEMENT)
-        .set(new ARRAYS[x.dtype](input.bytes.buffer, input.bytes.byteOffset, input.bytes.length / ARRAYS[x.dtype].BYTES_PER_ELEMENT));
+    heapView(inInfo, x.dtype, input.values.length).set(input.values);
     inInfo.delete();
     if (!runner.Infer()) {
       throw common.codedError('INVALID_ARGUMENT', `Infer() failed${tfliteErrors.length ? `: ${tfliteErrors.join(' | ')}` : ''}`);
@@ -172,7 +125,7 @@ function run(c) {
       throw common.faultError(`TFLite output dtype ${dtype}, input ${x.dtype}`);
     }
     const count = common.elementCount(dims);
-    const text = `{"output":${outputJson(x.dtype, dims, heapView(outInfo, x.dtype, count))}}`;
+    const text = `{"output":${common.encodeTyped(x.dtype, dims, heapView(outInfo, x.dtype, count).slice())}}`;
     outInfo.delete();
     return text;
   } catch (err) {
