@@ -7,6 +7,10 @@
 //
 // OPCONFORM_TFLITE_ZERO_POINT (default 0): the zero point written into the quantization
 // parameters of int8 and uint8 tensors (scale 1); TFLite pads those with the output's zero point.
+// OPCONFORM_TFLITE_PARAMS: "int32" (default) writes block_shape and paddings/crops as int32
+// constants, as TensorFlow Lite's converter does (its SPACE_TO_BATCH_ND / BATCH_TO_SPACE_ND take
+// int32 parameters; a value beyond int32 is answered by the adapter); "case" writes them in the
+// case's dtype, int64 included, as a model written by other tools may.
 'use strict';
 
 const fs = require('fs');
@@ -19,6 +23,19 @@ const WASM_DIR = path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-tflit
 const BINARY = 'tflite_web_api_cc';  // no SIMD, no threads: the plain build, one interpreter thread
 const PACKAGE = require('@tensorflow/tfjs-tflite/package.json').version;
 const ZERO_POINT = Number(process.env.OPCONFORM_TFLITE_ZERO_POINT || 0);
+const PARAMS = process.env.OPCONFORM_TFLITE_PARAMS || 'int32';
+
+// block_shape or paddings/crops as the model holds it: the case's tensor, or its values as int32.
+function paramTensor(t, what) {
+  if (PARAMS === 'case' || t.dtype === 'int32') return t;
+  for (const e of t.data !== undefined ? t.data : [t.fill]) {
+    const v = BigInt(e);
+    if (v < -0x80000000n || v > 0x7fffffffn) {
+      throw common.codedError('INVALID_ARGUMENT', `adapter: ${what} value ${v} does not fit the int32 a .tflite ${what} holds`);
+    }
+  }
+  return Object.assign({}, t, {dtype: 'int32'});
+}
 
 // What the adapter can write into a .tflite tensor (schema.fbs TensorType); TFLite's kernels
 // decide which of them they take.
@@ -80,17 +97,19 @@ function run(c) {
     if (!common.PARAM_DTYPES.includes(p.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: parameter dtype ${p.dtype}`);
   }
   const input = tensorBytes(x);
-  const blockT = tensorBytes(block);
-  const padsT = tensorBytes(pads);
+  const blockModel = paramTensor(block, 'block_shape');
+  const padsModel = paramTensor(pads, s2b ? 'paddings' : 'crops');
+  const blockT = tensorBytes(blockModel);
+  const padsT = tensorBytes(padsModel);
   const quant = QUANTIZED.includes(x.dtype) ? {scale: 1, zeroPoint: ZERO_POINT} : undefined;
-  // block_shape and paddings/crops are constant tensors of the case's dtype (int32 or int64), as a
-  // converter writes the constants it finds; the output's shape is left to the kernel's Prepare.
+  // block_shape and paddings/crops are constant tensors; the output's shape is left to the
+  // kernel's Prepare.
   const model = buildModel({
     op: s2b ? 'SPACE_TO_BATCH_ND' : 'BATCH_TO_SPACE_ND',
     tensors: [
       {name: 'input', type: x.dtype, shape: input.dims, quant},
-      {name: 'block_shape', type: block.dtype, shape: blockT.dims, data: blockT.bytes},
-      {name: s2b ? 'paddings' : 'crops', type: pads.dtype, shape: padsT.dims, data: padsT.bytes},
+      {name: 'block_shape', type: blockModel.dtype, shape: blockT.dims, data: blockT.bytes},
+      {name: s2b ? 'paddings' : 'crops', type: padsModel.dtype, shape: padsT.dims, data: padsT.bytes},
       {name: 'output', type: x.dtype, shape: null, quant},
     ],
     inputs: [0, 1, 2], outputs: [3],
@@ -148,8 +167,8 @@ async function manifest() {
   return {type: 'manifest', protocol: 1,
           name: `TensorFlow Lite builtin kernels (@tensorflow/tfjs-tflite ${PACKAGE}, ${BINARY}.wasm)`,
           profile: 'tflite', ops,
-          notes: {binary: `${BINARY}.wasm`, zero_point: ZERO_POINT,
-                  model: 'one operator; block_shape and paddings/crops constant tensors of the case dtype'}};
+          notes: {binary: `${BINARY}.wasm`, zero_point: ZERO_POINT, params: PARAMS,
+                  model: 'one operator; block_shape and paddings/crops constant tensors'}};
 }
 
 if (require.main === module) {
