@@ -23,6 +23,7 @@
 
 const ort = require('onnxruntime-node');
 const common = require('../tfjs/common.js');
+common.setLibraryName('ONNX Runtime');
 const onnx = require('./onnx.js');
 
 const OPSET = 18;

@@ -8,6 +8,11 @@ const DATA_DTYPES = ['float32', 'int32', 'bool'];
 const PARAM_DTYPES = ['int32', 'int64'];
 const SPACE_BATCH_OPS = ['SpaceToBatchND', 'BatchToSpaceND'];
 
+// The library named in the adapter's own messages ("tfjs returned shape ..."); the TFLite and ONNX
+// Runtime adapters set theirs.
+let library = 'tfjs';
+function setLibraryName(name) { library = name; }
+
 // An error the adapter answers with a given code (the library's own errors get theirs from the
 // adapter's mapping).
 function codedError(code, message) {
@@ -38,7 +43,7 @@ function decodeInt(e) {
   if (!Number.isInteger(v)) throw new Error(`bad integer element ${JSON.stringify(e)}`);
   if (!Number.isSafeInteger(v) || (typeof e === 'string' && BigInt(e) !== BigInt(v))) {
     throw codedError('INVALID_ARGUMENT',
-                     `adapter: integer ${e} is beyond 2^53, not exactly representable in the JS number tfjs takes`);
+                     `adapter: integer ${e} is beyond 2^53, not exactly representable in the JS number ${library} takes`);
   }
   return v;
 }
@@ -113,14 +118,14 @@ function checkOutputShape(shape, length) {
   const text = `[${shape.map((d) => (Number.isInteger(d) ? String(BigInt(d)) : String(d))).join(',')}]`;
   let count = 1n;
   for (const d of shape) {
-    if (!Number.isInteger(d)) throw faultError(`tfjs returned shape ${text}: the dim ${d} is not an integer`);
-    if (d < 0) throw faultError(`tfjs returned shape ${text}: negative dim ${d}`);
-    if (BigInt(d) > INT64_MAX) throw faultError(`tfjs returned shape ${text}: the dim ${BigInt(d)} is beyond int64`);
+    if (!Number.isInteger(d)) throw faultError(`${library} returned shape ${text}: the dim ${d} is not an integer`);
+    if (d < 0) throw faultError(`${library} returned shape ${text}: negative dim ${d}`);
+    if (BigInt(d) > INT64_MAX) throw faultError(`${library} returned shape ${text}: the dim ${BigInt(d)} is beyond int64`);
     count *= BigInt(d);
-    if (count > INT64_MAX) throw faultError(`tfjs returned shape ${text}: its element count overflows int64`);
+    if (count > INT64_MAX) throw faultError(`${library} returned shape ${text}: its element count overflows int64`);
   }
   if (BigInt(length) !== count) {
-    throw faultError(`tfjs returned ${length} elements for shape ${text} (${count} elements)`);
+    throw faultError(`${library} returned ${length} elements for shape ${text} (${count} elements)`);
   }
 }
 
@@ -307,5 +312,5 @@ function faultError(message) {
 module.exports = {
   DATA_DTYPES, PARAM_DTYPES, SPACE_BATCH_OPS, codedError, faultError, float32Bits, decodeInt,
   decodeDims, elementCount, decodeTensor, nest, encodeFloat32Bits, encodeDim, encodeOutput,
-  toParams, spaceBatchArgs, opCaps, defaultCode, send, serve, TYPED, decodeTyped, encodeTyped,
+  toParams, spaceBatchArgs, opCaps, defaultCode, send, serve, TYPED, decodeTyped, encodeTyped, setLibraryName,
 };

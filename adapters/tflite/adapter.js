@@ -17,6 +17,7 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const common = require('../tfjs/common.js');
+common.setLibraryName('TFLite');
 const {buildModel} = require('./model.js');
 
 const WASM_DIR = path.join(__dirname, 'node_modules', '@tensorflow', 'tfjs-tflite', 'wasm');
