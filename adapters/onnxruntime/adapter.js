@@ -260,13 +260,18 @@ function codeOf(err) {
   return 'INVALID_ARGUMENT';
 }
 
-async function run(c) {
+// A case -> its graph (g) and the serialized ONNX model.
+function caseModel(c) {
   const build = GRAPHS[c.op];
   if (!build) throw common.codedError('UNIMPLEMENTED', `op ${c.op} is not provided by this adapter`);
   const g = build(c);
   const inputs = Object.entries(g.feeds).map(([name, t]) => onnx.valueInfo(name, t.dtype, t.dims));
   const outputs = g.outputs.map(([name, dtype]) => onnx.valueInfo(name, dtype, null));
-  const bytes = onnx.model({nodes: g.nodes, initializers: g.inits, inputs, outputs, opset: OPSET});
+  return {g, bytes: onnx.model({nodes: g.nodes, initializers: g.inits, inputs, outputs, opset: OPSET})};
+}
+
+async function run(c) {
+  const {g, bytes} = caseModel(c);
   const session = await ort.InferenceSession.create(bytes, {
     executionProviders: ['cpu'], intraOpNumThreads: 1, interOpNumThreads: 1, logSeverityLevel: 3,
   });
@@ -301,5 +306,5 @@ function manifest() {
 if (require.main === module) {
   common.serve({manifest, run, codeOf});
 } else {
-  module.exports = {manifest, run, codeOf, GRAPHS};
+  module.exports = {manifest, run, codeOf, caseModel};
 }

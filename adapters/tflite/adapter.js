@@ -83,7 +83,8 @@ function tensorInfos(vector) {
   return out;
 }
 
-function run(c) {
+// A case -> its one-op .tflite model and what running it needs.
+function caseModel(c) {
   if (!common.SPACE_BATCH_OPS.includes(c.op)) throw common.codedError('UNIMPLEMENTED', `op ${c.op} is not provided by this adapter`);
   const s2b = c.op === 'SpaceToBatchND';
   const x = c.inputs.input;
@@ -115,6 +116,11 @@ function run(c) {
     ],
     inputs: [0, 1, 2], outputs: [3],
   });
+  return {model, x, input};
+}
+
+function run(c) {
+  const {model, x, input} = caseModel(c);
   const m = runtime;
   tfliteErrors = [];
   const ptr = m._malloc(model.length);
@@ -175,5 +181,5 @@ async function manifest() {
 if (require.main === module) {
   common.serve({manifest, run});
 } else {
-  module.exports = {manifest, run};
+  module.exports = {manifest, run, caseModel};
 }
