@@ -62,10 +62,14 @@ async function load() {
 }
 
 // A vector tensor -> its dims (int32, as a .tflite shape holds them) and its bytes.
-function tensorBytes(t) {
+function tensorDims(t) {
   for (const d of t.shape) {
     if (BigInt(d) > 0x7fffffffn) throw common.codedError('INVALID_ARGUMENT', `adapter: dim ${d} does not fit the int32 of a .tflite shape`);
   }
+  return common.decodeDims(t.shape);
+}
+function tensorBytes(t) {
+  tensorDims(t);
   const {dims, values} = common.decodeTyped(t);
   return {dims, values, bytes: new Uint8Array(values.buffer, values.byteOffset, values.byteLength)};
 }
@@ -98,7 +102,8 @@ function caseModel(c) {
   for (const p of [block, pads]) {
     if (!common.PARAM_DTYPES.includes(p.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: parameter dtype ${p.dtype}`);
   }
-  const input = tensorBytes(x);
+  // The input's elements are decoded only once the model has passed Prepare.
+  const input = {dims: tensorDims(x)};
   const blockModel = paramTensor(block, 'block_shape');
   const padsModel = paramTensor(pads, s2b ? 'paddings' : 'crops');
   const blockT = tensorBytes(blockModel);
@@ -139,10 +144,14 @@ function run(c) {
     runner = created.value();
     created.delete();
     const [inInfo] = tensorInfos(runner.GetInputs());
-    heapView(inInfo, x.dtype, input.values.length).set(input.values);
+    const {values} = tensorBytes(x);
+    heapView(inInfo, x.dtype, values.length).set(values);
     inInfo.delete();
     if (!runner.Infer()) {
-      throw common.codedError('INVALID_ARGUMENT', `Infer() failed${tfliteErrors.length ? `: ${tfliteErrors.join(' | ')}` : ''}`);
+      // A dtype the kernel's Eval has no case for is TensorFlow's UNIMPLEMENTED (no kernel).
+      const unsupportedType = tfliteErrors.some((e) => /is currently not supported by/.test(e));
+      throw common.codedError(unsupportedType ? 'UNIMPLEMENTED' : 'INVALID_ARGUMENT',
+                              `Infer() failed${tfliteErrors.length ? `: ${tfliteErrors.join(' | ')}` : ''}`);
     }
     const [outInfo] = tensorInfos(runner.GetOutputs());
     const dims = outInfo.shape === '' ? [] : String(outInfo.shape).split(',').map(Number);
