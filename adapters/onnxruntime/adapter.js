@@ -183,7 +183,11 @@ function spaceBatchGraph(c) {
 function stitchGraph(c) {
   const indices = c.inputs.indices.map(typed);
   const data = c.inputs.data.map(typed);
-  if (indices.length !== data.length) throw unsupported('DynamicStitch takes as many data as indices inputs');
+  // A TensorFlow graph cannot hold these (the op's attribute N types both lists), so there is
+  // nothing to convert; answered as TensorFlow's graph construction would.
+  if (indices.length !== data.length || indices.length < 1) {
+    throw common.codedError('INVALID_ARGUMENT', `adapter: ${indices.length} indices and ${data.length} data inputs (DynamicStitch's N must match and be >= 1)`);
+  }
   if (!indices.every((t) => t.dims.length === 1)) throw unsupported('DynamicStitch only implemented for index tensors of rank 1');
   const dtype = data[0].dtype;
   const dataRank = data[0].dims.length;
@@ -214,8 +218,9 @@ function partitionGraph(c) {
   const data = typed(c.inputs.data);
   const partitions = typed(c.inputs.partitions);
   const P = Number(BigInt(c.attrs.num_partitions));
+  if (!(P >= 1 && P <= 0x7fffffff)) throw common.codedError('INVALID_ARGUMENT', `adapter: num_partitions ${P} is not an int32 >= 1`);
   if (partitions.dims.length !== 1) throw unsupported('DynamicPartition only implemented for partitions of rank 1');
-  if (!(P >= 1 && P <= 4096)) throw common.codedError('UNIMPLEMENTED', `adapter: num_partitions ${P} (the graph has one output per partition)`);
+  if (P > 4096) throw common.codedError('UNIMPLEMENTED', `adapter: num_partitions ${P} (the graph has one output per partition)`);
   const nodes = [];
   const inits = [onnx.tensor('range_const', partitions.dtype, [P, 1], common.TYPED[partitions.dtype].from(
       Array.from({length: P}, (_, i) => (partitions.dtype === 'int64' ? BigInt(i) : i))))];
