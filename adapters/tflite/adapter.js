@@ -137,7 +137,7 @@ function run(c) {
     const created = m.TFLiteWebModelRunner.CreateFromBufferAndOptions(ptr, model.length,
         {numThreads: 1, enableProfiling: false, maxProfilingBufferEntries: 1024});
     if (!created.ok()) {
-      const message = created.errorMessage();
+      const message = String(created.errorMessage()).replace(/^INVALID_ARGUMENT: /, '');
       created.delete();
       throw common.codedError('INVALID_ARGUMENT', `${message}${tfliteErrors.length ? ` [${tfliteErrors.join(' | ')}]` : ''}`);
     }
