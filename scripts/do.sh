@@ -16,7 +16,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Every build dependency is a Debian package (CMake never downloads anything); the test command
-# also fetches TensorFlow.js from the npm registry (npm ci, pinned by the lock files).
+# also fetches TensorFlow.js, TensorFlow Lite's WebAssembly runtime and ONNX Runtime from the npm
+# registry (npm ci, pinned by the lock files).
 product_packages=(
   cmake ninja-build g++ python3
   xtensor-dev libxsimd-dev nlohmann-json3-dev libcli11-dev libgtest-dev librapidcheck-dev
@@ -75,6 +76,11 @@ case "${1:-}" in
     # The WebAssembly backend's adapter likewise (adapters/tfjs-wasm, a few seconds). The WebGL
     # one needs a browser and is installed by hand (docs/third-party.md).
     (cd adapters/tfjs-wasm && npm ci --no-audit --no-fund --loglevel=error)
+    # TensorFlow Lite's WebAssembly runtime (in @tensorflow/tfjs-tflite) and flatbuffers; ONNX
+    # Runtime with its package scripts disabled (libonnxruntime.so is in the package; the
+    # postinstall script would only download GPU variants).
+    (cd adapters/tflite && npm ci --no-audit --no-fund --loglevel=error)
+    (cd adapters/onnxruntime && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
     # The install the README documents (product preset) in build/product: ctest's install and
     # oss-fuzz checks install and test it (tests/install/product_install.sh).
     cmake --preset product -B build/product

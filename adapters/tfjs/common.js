@@ -8,6 +8,11 @@ const DATA_DTYPES = ['float32', 'int32', 'bool'];
 const PARAM_DTYPES = ['int32', 'int64'];
 const SPACE_BATCH_OPS = ['SpaceToBatchND', 'BatchToSpaceND'];
 
+// The library named in the adapter's own messages ("tfjs returned shape ..."); the TFLite and ONNX
+// Runtime adapters set theirs.
+let library = 'tfjs';
+function setLibraryName(name) { library = name; }
+
 // An error the adapter answers with a given code (the library's own errors get theirs from the
 // adapter's mapping).
 function codedError(code, message) {
@@ -38,7 +43,7 @@ function decodeInt(e) {
   if (!Number.isInteger(v)) throw new Error(`bad integer element ${JSON.stringify(e)}`);
   if (!Number.isSafeInteger(v) || (typeof e === 'string' && BigInt(e) !== BigInt(v))) {
     throw codedError('INVALID_ARGUMENT',
-                     `adapter: integer ${e} is beyond 2^53, not exactly representable in the JS number tfjs takes`);
+                     `adapter: integer ${e} is beyond 2^53, not exactly representable in the JS number ${library} takes`);
   }
   return v;
 }
@@ -113,14 +118,14 @@ function checkOutputShape(shape, length) {
   const text = `[${shape.map((d) => (Number.isInteger(d) ? String(BigInt(d)) : String(d))).join(',')}]`;
   let count = 1n;
   for (const d of shape) {
-    if (!Number.isInteger(d)) throw faultError(`tfjs returned shape ${text}: the dim ${d} is not an integer`);
-    if (d < 0) throw faultError(`tfjs returned shape ${text}: negative dim ${d}`);
-    if (BigInt(d) > INT64_MAX) throw faultError(`tfjs returned shape ${text}: the dim ${BigInt(d)} is beyond int64`);
+    if (!Number.isInteger(d)) throw faultError(`${library} returned shape ${text}: the dim ${d} is not an integer`);
+    if (d < 0) throw faultError(`${library} returned shape ${text}: negative dim ${d}`);
+    if (BigInt(d) > INT64_MAX) throw faultError(`${library} returned shape ${text}: the dim ${BigInt(d)} is beyond int64`);
     count *= BigInt(d);
-    if (count > INT64_MAX) throw faultError(`tfjs returned shape ${text}: its element count overflows int64`);
+    if (count > INT64_MAX) throw faultError(`${library} returned shape ${text}: its element count overflows int64`);
   }
   if (BigInt(length) !== count) {
-    throw faultError(`tfjs returned ${length} elements for shape ${text} (${count} elements)`);
+    throw faultError(`${library} returned ${length} elements for shape ${text} (${count} elements)`);
   }
 }
 
@@ -135,6 +140,68 @@ function encodeOutput(dtype, shape, values) {
   }
   return `{"dtype":${JSON.stringify(dtype)},"shape":[${shape.map(encodeDim).join(',')}],` +
          `"data":[${parts.join(',')}]}`;
+}
+
+// --- typed arrays for every fixed-width dtype (the TFLite and ONNX Runtime adapters) ---
+// float32 and float64 travel as their bits (Uint32Array / BigUint64Array views), int64 and
+// uint64 as BigInts, bool as bytes 0/1.
+const TYPED = {
+  float32: Float32Array, float64: Float64Array, int8: Int8Array, int16: Int16Array, int32: Int32Array,
+  int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array,
+  bool: Uint8Array,
+};
+const f64 = new Float64Array(1);
+const u64 = new BigUint64Array(f64.buffer);
+function float64Bits(e) {
+  if (typeof e === 'number') { f64[0] = e; return u64[0]; }
+  if (e === 'inf') return 0x7ff0000000000000n;
+  if (e === '-inf') return 0xfff0000000000000n;
+  if (e === 'nan') return 0x7ff8000000000000n;
+  if (typeof e === 'string' && e.startsWith('0x')) return BigInt(e);
+  throw new Error(`bad float64 element ${JSON.stringify(e)}`);
+}
+function encodeFloat64Bits(bits) {
+  if (bits === 0x7ff0000000000000n) return '"inf"';
+  if (bits === 0xfff0000000000000n) return '"-inf"';
+  if ((bits & 0x7ff0000000000000n) === 0x7ff0000000000000n) {
+    return bits === 0x7ff8000000000000n ? '"nan"' : `"0x${bits.toString(16).padStart(16, '0')}"`;
+  }
+  if (bits === 0x8000000000000000n) return '-0.0';
+  u64[0] = bits;
+  return String(f64[0]);
+}
+
+// A vector tensor of a fixed-width dtype -> {dtype, dims (JS numbers), values (the dtype's
+// typed array)}; null for a dtype without one.
+function decodeTyped(t, maxElements = 1e8) {
+  const Typed = TYPED[t.dtype];
+  if (!Typed) return null;
+  const dims = decodeDims(t.shape);
+  const n = elementCount(dims);
+  if (n > maxElements) throw codedError('RESOURCE_EXHAUSTED', `adapter: tensor of ${n} elements`);
+  const values = new Typed(n);
+  const raw = t.dtype === 'float32' ? new Uint32Array(values.buffer)
+            : t.dtype === 'float64' ? new BigUint64Array(values.buffer) : values;
+  for (let i = 0; i < n; ++i) {
+    const e = t.data !== undefined ? t.data[i] : t.fill;
+    if (t.dtype === 'float32') raw[i] = float32Bits(e);
+    else if (t.dtype === 'float64') raw[i] = float64Bits(e);
+    else if (t.dtype === 'bool') raw[i] = e === true ? 1 : 0;
+    else if (Typed === BigInt64Array || Typed === BigUint64Array) raw[i] = BigInt(e);
+    else raw[i] = Number(BigInt(e));
+  }
+  return {dtype: t.dtype, dims, values};
+}
+
+// A typed array of a fixed-width dtype -> the vector encoding of the tensor.
+function encodeTyped(dtype, shape, values) {
+  if (dtype === 'float64') {
+    checkOutputShape(shape, values.length);
+    const bits = new BigUint64Array(values.buffer, values.byteOffset, values.length);
+    return `{"dtype":"float64","shape":[${shape.map(encodeDim).join(',')}],` +
+           `"data":[${Array.from(bits, encodeFloat64Bits).join(',')}]}`;
+  }
+  return encodeOutput(dtype, shape, dtype === 'float32' ? values : Array.from(values));
 }
 
 // --- the ops' arguments ---
@@ -245,5 +312,5 @@ function faultError(message) {
 module.exports = {
   DATA_DTYPES, PARAM_DTYPES, SPACE_BATCH_OPS, codedError, faultError, float32Bits, decodeInt,
   decodeDims, elementCount, decodeTensor, nest, encodeFloat32Bits, encodeDim, encodeOutput,
-  toParams, spaceBatchArgs, opCaps, defaultCode, send, serve,
+  toParams, spaceBatchArgs, opCaps, defaultCode, send, serve, TYPED, decodeTyped, encodeTyped, setLibraryName,
 };
