@@ -81,10 +81,10 @@ case "${1:-}" in
     # postinstall script would only download GPU variants).
     (cd adapters/tflite && npm ci --no-audit --no-fund --loglevel=error)
     (cd adapters/onnxruntime && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-    # The install the README documents (product preset) in build/product: ctest's install and
+    # The install the README documents (product preset) in build/product/build: ctest's install and
     # oss-fuzz checks install and test it (tests/install/product_install.sh).
-    cmake --preset product -B build/product
-    cmake --build build/product -j "$(nproc)"
+    cmake --preset product -B build/product/build
+    cmake --build build/product/build -j "$(nproc)"
     cmake --preset default
     cmake --build --preset default -j "$(nproc)"
     ctest --preset default

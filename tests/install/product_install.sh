@@ -3,7 +3,7 @@
 #   product_install.sh <source dir> <out dir>
 # builds the `product` preset in <out>/build (configured on first use; later runs build only
 # what changed, so it always matches the sources), installs it into <out>/prefix and packages it
-# into <out>/deb (cpack -G DEB). scripts/do.sh test builds <build>/product before ctest, so
+# into <out>/deb (cpack -G DEB). scripts/do.sh test builds <build>/product/build before ctest, so
 # that this finds it up to date.
 set -euo pipefail
 src=$(realpath "$1"); out=$2
