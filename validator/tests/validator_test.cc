@@ -354,6 +354,43 @@ RunResult answer_error(Status error) {
   return r;
 }
 
+// The tflite profile (docs/contract/profiles.md): rank 3 or 4 with M = rank - 2 and five
+// dtypes; negative block values and paddings unchecked, crops and cropped sizes checked; int8 and
+// uint8 pad with the zero point.
+TEST(Judge, TfliteProfileDifferences) {
+  const JudgeOptions tflite{"tflite", false, true};
+  const RunResult rejected = answer_error(Status(Code::kInvalidArgument, "SpaceToBatch: unsupported"));
+  auto s2b = [](std::vector<std::int64_t> dims, DType dtype, int m) {
+    conformance::Case c;
+    c.op = Op::kSpaceToBatchND;
+    c.inputs["input"] = Tensor(dtype, dims);
+    c.inputs["block_shape"] = Tensor(DType::kInt32, {m});
+    c.inputs["paddings"] = Tensor(DType::kInt32, {m, 2});
+    c.expected.outputs["output"] = Tensor(dtype, dims);
+    return c;
+  };
+  EXPECT_EQ(judge(s2b({2, 2}, DType::kFloat32, 1), rejected, tflite).verdict, Verdict::kProfileDifference);
+  EXPECT_EQ(judge(s2b({1, 2, 2, 1, 1}, DType::kFloat32, 2), rejected, tflite).verdict, Verdict::kProfileDifference);
+  EXPECT_EQ(judge(s2b({1, 2, 2, 1}, DType::kFloat32, 1), rejected, tflite).verdict, Verdict::kProfileDifference);
+  EXPECT_EQ(judge(s2b({1, 2, 2, 1}, DType::kInt16, 2), rejected, tflite).verdict, Verdict::kProfileDifference);
+  // Inside the profile a rejection is a failure.
+  EXPECT_EQ(judge(s2b({1, 2, 2, 1}, DType::kFloat32, 2), rejected, tflite).verdict, Verdict::kValueVsError);
+  EXPECT_EQ(judge(s2b({1, 2, 1}, DType::kInt64, 1), rejected, tflite).verdict, Verdict::kValueVsError);
+
+  RunResult value;
+  value.kind = RunResult::Kind::kAnswer;
+  value.answer.kind = ImplAnswer::Kind::kOutputs;
+  value.answer.outputs["output"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
+  EXPECT_EQ(judge(space_to_batch_case("Paddings must be non-negative"), value, tflite).verdict,
+            Verdict::kProfileDifference);
+  EXPECT_EQ(judge(space_to_batch_case("All values in block_shape must be positive, got value, -1"), value, tflite).verdict,
+            Verdict::kProfileDifference);
+  // TFLite checks crops, and a negative cropped size is its fault, not a difference.
+  EXPECT_EQ(judge(space_to_batch_case("Crops must be non-negative"), value, tflite).verdict, Verdict::kErrorVsValue);
+  EXPECT_EQ(judge(space_to_batch_case("cropped_shape[0]=-2 must be non-negative"), value, tflite).verdict,
+            Verdict::kErrorVsValue);
+}
+
 // A tagged vector is judged by its allowed outcomes: the contract's, or an alternative of the
 // active profile (its own non-failing verdict); anything else fails.
 TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
