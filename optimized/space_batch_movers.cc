@@ -48,7 +48,8 @@ using Byte = unsigned char;
 using row_copy::stream16;
 using row_copy::stream_zero16;
 
-// Chunks of exactly kWidth bytes (1, 2, 4, 8, 16); the block size is kBlock (2, 3, 4) or, when
+// Chunks of exactly kWidth bytes (1, 2, 4, 8, 16, 32, 64: depths of 8 or 16 floats are common
+// and a fixed-size copy is a few vector moves); the block size is kBlock (2, 3, 4) or, when
 // kBlock == 0, the runtime `block`. The fixed sizes give the compiler (OpenMP simd) fully
 // vectorised (de)interleaving loops that read and write whole cache lines.
 template <std::size_t kWidth, int kBlock>
@@ -640,6 +641,8 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
     case 4: return by_block(std::integral_constant<std::size_t, 4>{});
     case 8: return by_block(std::integral_constant<std::size_t, 8>{});
     case 16: return by_block(std::integral_constant<std::size_t, 16>{});
+    case 32: return by_block(std::integral_constant<std::size_t, 32>{});
+    case 64: return by_block(std::integral_constant<std::size_t, 64>{});
     default: break;
   }
   if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);
