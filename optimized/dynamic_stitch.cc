@@ -373,6 +373,30 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
   });
 }
 
+// The forward path, one thread, byte rows: every position's row copied to its index in order
+// (a later writer overwrites an earlier one, so each row ends as its last writer's), then the
+// rows no index named zeroed. No winner table and sequential reads; it copies every
+// duplicate's row too, so it is taken only for outputs that stay in cache and at most
+// kForwardMaxPositionsPerRow positions per row.
+constexpr std::int64_t kForwardMaxPositionsPerRow = 2;
+template <class Mover>
+void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out,
+                    const Mover& mover) {
+  const auto words = static_cast<std::size_t>((rows + 63) / 64);
+  std::uint64_t small[16] = {};
+  std::vector<std::uint64_t> large(words > 16 ? words : 0);
+  std::uint64_t* written = words > 16 ? large.data() : small;
+  for (const StitchList& list : lists) {
+    const auto* data = static_cast<const std::byte*>(list.rows);
+    for (std::int64_t i = 0; i < list.size; ++i) {
+      const std::int64_t r = list.index[i];
+      mover.copy(out, r, data, i);
+      written[r >> 6] |= std::uint64_t{1} << (r & 63);
+    }
+  }
+  zero_unwritten(written, 0, rows, out, mover.row_bytes());
+}
+
 template <class Mover>
 void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
                  typename Mover::Element* out, const Mover& mover, const ExecOptions& options) {
@@ -381,6 +405,9 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
   const std::int64_t row_bytes = mover.row_bytes();
   const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4));
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
+    if (threads == 1 && row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows &&
+        rows * row_bytes < row_copy::streaming_min_bytes(options))
+      return stitch_forward(lists, rows, out, mover);
     if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 &&
         reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes(options))
       return stitch_scatter(lists, rows, out, row_bytes, threads);
