@@ -1,9 +1,13 @@
 // Optimized DynamicStitch and ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 //
-// Each row of the uninitialised output is written exactly once: its last writer's row, or
-// zero for a gap (string outputs start as empty strings, their zero). Extra memory stays
-// within ~5% of the output, so the winners are decided in one of two ways:
+// Each row of the uninitialised output ends as its last writer's row, or zero for a gap
+// (string outputs start as empty strings, their zero). Extra memory stays within ~5% of the
+// output, so the winners are decided in one of these ways:
 //
+// - One thread, byte rows of kPullMinRowBytes or more, an output below the streaming
+//   threshold and few duplicates, "forward" (stitch_forward): every position's row copied in
+//   order, a later writer overwriting an earlier one, then the gaps zeroed from a bitmap.
+//   Elsewhere each output row is written exactly once:
 // - Rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a forward
 //   pass over the positions (m, i) records each row's last writer, then the output rows are
 //   written in order, each read from its winner: sequential writes, random reads. Byte rows
