@@ -120,6 +120,35 @@ void register_case(Case c) {
   });
   baseline->UseRealTime()->Unit(benchmark::kMillisecond);
   if (shared->min_time > 0) baseline->MinTime(shared->min_time);
+
+  if (!shared->output_shapes.empty()) {
+    auto* floor = benchmark::RegisterBenchmark((prefix + "alloc_memcpy").c_str(), [shared](benchmark::State& state) {
+      std::vector<float> source(static_cast<std::size_t>(shared->output_bytes / 4) + 1, 1.0f);
+      for (auto _ : state) {
+        const float* from = source.data();
+        for (const Shape& shape : shared->output_shapes) {
+          Tensor out;  // as a caller holds an output before the call
+          out = Tensor::uninitialized(DType::kFloat32, shape);
+          const std::int64_t bytes = tensor_bytes(out);
+          if (bytes > 0) std::memcpy(out.raw_data(), from, static_cast<std::size_t>(bytes));
+          from += bytes / 4;
+          benchmark::DoNotOptimize(out.raw_data());
+          benchmark::ClobberMemory();
+        }
+      }
+      state.SetBytesProcessed(state.iterations() * shared->output_bytes);
+    });
+    floor->UseRealTime()->Unit(benchmark::kMillisecond);
+    if (shared->min_time > 0) floor->MinTime(shared->min_time);
+  }
+  if (shared->naive) {
+    auto* naive = benchmark::RegisterBenchmark((prefix + "naive").c_str(), [shared](benchmark::State& state) {
+      if (shared->prepare) shared->prepare();
+      run_op(state, *shared, shared->naive, ExecOptions{});
+    });
+    naive->UseRealTime()->Unit(benchmark::kMillisecond);
+    if (shared->min_time > 0) naive->MinTime(shared->min_time);
+  }
 }
 
 namespace {

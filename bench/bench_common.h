@@ -5,6 +5,7 @@
 //   <Op>/<case>/reference (few iterations: the reference materialises copies; only when the
 //   case has a reference function, as have all but the sweep's large sizes),
 //   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers),
+//   <Op>/<case>/alloc_memcpy and <Op>/<case>/naive where the case has them (Case below),
 //   <Op>/<case>/verify (untimed check: optimized on 1 and 2 threads equals the reference bit
 //   for bit, dtype and shape included; fails the benchmark otherwise; also only with a
 //   reference function),
@@ -63,6 +64,13 @@ struct Case {
   // (glibc's `rep movsb` copy is 20-30x slower on this AMD guest for some relative placements
   // of small buffers).
   bool memcpy_half_page_apart = false;
+  // The outputs' shapes (float32, in output order); when set, <prefix>alloc_memcpy: each output
+  // allocated as the ops allocate it (Tensor::uninitialized) and filled by one memcpy, the floor
+  // of a whole call. The kernel's time minus this is its fixed cost.
+  std::vector<Shape> output_shapes = {};
+  // When set, <prefix>naive: a plain row-copy loop into freshly allocated outputs, without
+  // validation (what the kernel's data movement must at least match).
+  RunFn naive = {};
 };
 
 // Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main

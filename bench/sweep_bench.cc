@@ -25,8 +25,11 @@
 //
 //   bench/measure.sh --sweep build-bench bench/results
 //   python3 bench/sweep_report.py bench/results/sweep.json.gz
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <memory>
 #include <numeric>
@@ -133,8 +136,28 @@ void register_space_batch(std::int64_t bytes) {
         return keep_outputs(status, keep, out);
       };
     };
+    // The plain loop: one 64-byte memcpy per output position, in output order (no padding:
+    // batch-side (o0 * 2 + o1, y, x) is space-side (2y + o0, 2x + o1)).
+    const RunFn naive = [inputs, to_batch, h, out_shape = to_batch ? batch : space](const ExecOptions&,
+                                                                                    std::vector<Tensor>* keep) {
+      SpaceInputs& in = inputs();
+      Tensor out;  // as a caller holds an output before the call
+      out = Tensor::uninitialized(DType::kFloat32, out_shape);
+      const auto* s = static_cast<const char*>(in.data.raw_data());
+      auto* d = static_cast<char*>(out.raw_data());
+      constexpr std::int64_t kChunk = kSpaceC * 4;
+      for (std::int64_t k = 0; k < 4; ++k)
+        for (std::int64_t y = 0; y < h / 2; ++y)
+          for (std::int64_t x = 0; x < kSpaceW / 2; ++x) {
+            const std::int64_t b = ((k * (h / 2) + y) * (kSpaceW / 2) + x) * kChunk;
+            const std::int64_t sp = ((2 * y + k / 2) * kSpaceW + 2 * x + k % 2) * kChunk;
+            std::memcpy(to_batch ? d + b : d + sp, to_batch ? s + sp : s + b, kChunk);
+          }
+      return keep_outputs(Status(), keep, out);
+    };
     register_case({op, name_of(bytes, shape_name), bytes, run(true), with_reference ? RunFn(run(false)) : RunFn(),
-                   [inputs] { inputs(); }, 1, kMinTime, true});
+                   [inputs] { inputs(); }, 1, kMinTime, true,
+                   with_reference ? std::vector<Shape>{to_batch ? batch : space} : std::vector<Shape>{}, naive});
   }
 }
 
@@ -200,9 +223,25 @@ void register_rows(std::int64_t bytes) {
         return keep_outputs(status, keep, out);
       };
     };
+    // The plain loop: every position's row copied to its index, in order (the indices are a
+    // permutation: no gaps to zero).
+    const RunFn naive = [stitch_inputs, rows](const ExecOptions&, std::vector<Tensor>* keep) {
+      StitchInputs& in = stitch_inputs();
+      Tensor out;
+      out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
+      auto* d = static_cast<char*>(out.raw_data());
+      constexpr std::int64_t kRow = kRowFloats * 4;
+      for (std::size_t m = 0; m < in.indices.size(); ++m) {
+        const std::int32_t* index = in.indices[m].data<std::int32_t>();
+        const auto* s = static_cast<const char*>(in.data[m].raw_data());
+        for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i) std::memcpy(d + index[i] * kRow, s + i * kRow, kRow);
+      }
+      return keep_outputs(Status(), keep, out);
+    };
     register_case({parallel ? "ParallelDynamicStitch" : "DynamicStitch", name_of(bytes, shape_name + "_perm"), bytes,
                    run(true), with_reference ? RunFn(run(false)) : RunFn(), [stitch_inputs] { stitch_inputs(); }, 1,
-                   kMinTime, true});
+                   kMinTime, true, with_reference ? std::vector<Shape>{{rows, kRowFloats}} : std::vector<Shape>{},
+                   parallel ? RunFn() : naive});
   }
 
   auto partition_inputs = [key = "partition/" + std::to_string(bytes), rows]() -> PartitionInputs& {
@@ -218,9 +257,37 @@ void register_rows(std::int64_t bytes) {
       return keep_outputs(status, keep, out);
     };
   };
+  // The plain loop: count each partition's rows, allocate, copy every row to the next slot.
+  const RunFn naive = [partition_inputs](const ExecOptions&, std::vector<Tensor>* keep) {
+    PartitionInputs& in = partition_inputs();
+    const std::int32_t* part = in.partitions.data<std::int32_t>();
+    const std::int64_t n = in.partitions.num_elements();
+    std::int64_t count[kPartitions] = {};
+    for (std::int64_t j = 0; j < n; ++j) ++count[part[j]];
+    std::vector<Tensor> out;
+    char* d[kPartitions];
+    for (std::int64_t p = 0; p < kPartitions; ++p) {
+      out.push_back(Tensor::uninitialized(DType::kFloat32, {count[p], kRowFloats}));
+      d[p] = static_cast<char*>(out.back().raw_data());
+    }
+    const auto* s = static_cast<const char*>(in.data.raw_data());
+    constexpr std::int64_t kRow = kRowFloats * 4;
+    for (std::int64_t j = 0; j < n; ++j) {
+      std::memcpy(d[part[j]], s + j * kRow, kRow);
+      d[part[j]] += kRow;
+    }
+    return keep_outputs(Status(), keep, out);
+  };
+  std::vector<Shape> shapes;  // each partition's share, as the inputs will draw it
+  if (with_reference) {
+    const PartitionInputs drawn = make_partition_inputs(rows);
+    std::int64_t count[kPartitions] = {};
+    for (const std::int32_t p : drawn.partitions.values<std::int32_t>()) ++count[p];
+    for (const std::int64_t c : count) shapes.push_back({c, kRowFloats});
+  }
   register_case({"DynamicPartition", name_of(bytes, shape_name + "_k4"), bytes, run(true),
                  with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1,
-                 kMinTime, true});
+                 kMinTime, true, shapes, naive});
 }
 
 // ---- SparseConcat --------------------------------------------------------------------------
@@ -280,7 +347,22 @@ void register_sparse_concat(std::int64_t target_bytes) {
                  run(true), with_reference ? RunFn(run(false)) : RunFn(), [inputs] { inputs(); }, 1, kMinTime, true});
 }
 
+// The start and join of an empty parallel region of two threads: the cost the kernels'
+// thread decision weighs (optimized/thread_policy.h measures it once per process the same way).
+void register_region_cost() {
+  benchmark::RegisterBenchmark("OpenMPRegion/empty/start_join/threads:2", [](benchmark::State& state) {
+    for (auto _ : state) {
+#pragma omp parallel num_threads(2)
+      benchmark::ClobberMemory();
+    }
+  })->UseRealTime()->Unit(benchmark::kMicrosecond);
+}
+
 const bool registered = [] {
+  register_region_cost();
+  // Empty outputs: the fixed cost alone (no SparseConcat case: its output always holds the shape).
+  register_space_batch(0);
+  register_rows(0);
   for (const std::int64_t bytes : sweep_sizes()) {
     register_space_batch(bytes);
     register_rows(bytes);

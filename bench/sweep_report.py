@@ -44,9 +44,29 @@ def load(paths, clock="real"):
     """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
     for key, (op, case, impl, threads), ns, _ in iterations(paths, clock):
-        if impl in ("optimized", "memcpy"):
+        if impl in ("optimized", "memcpy", "alloc_memcpy", "naive") and "B_" in case:
             runs[(op, int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
     return runs
+
+
+def fixed_cost_table(runs, ops):
+    """Per op, at an empty output and at 4 KiB: median ns per call of the kernel (1 thread), of
+    allocating the outputs plus one memcpy (alloc_memcpy), of the plain loop (naive) and of
+    memcpy alone; the kernel's fixed cost is kernel - alloc_memcpy."""
+    lines = ["| op | output | kernel 1T ns | alloc+memcpy ns | kernel - (alloc+memcpy) ns | naive loop ns | memcpy ns |",
+             "|---|---|---|---|---|---|---|"]
+    for op in ops:
+        for size in (0, 4096):
+            impls = runs.get((op, size), {})
+            med = {name: median_or_nan(list(impls.get(key, {}).values()))
+                   for name, key in (("kernel", ("optimized", 1)), ("floor", ("alloc_memcpy", None)),
+                                     ("naive", ("naive", None)), ("memcpy", ("memcpy", None)))}
+            if med["kernel"] != med["kernel"]:
+                continue
+            lines.append(f"| {SHORT[op]} | {size_label(size) if size else 'empty'} | {med['kernel']:.0f} | "
+                         f"{med['floor']:.0f} | {med['kernel'] - med['floor']:.0f} | {med['naive']:.0f} | "
+                         f"{med['memcpy']:.0f} |")
+    return lines
 
 
 def ratio(value):
@@ -73,7 +93,8 @@ def main():
 
     if args.data is None and args.clock == "real":
         args.data = os.path.join(HERE, "sweep.dat")
-    runs = load(args.json, args.clock)
+    all_runs = load(args.json, args.clock)
+    runs = {key: impls for key, impls in all_runs.items() if key[1] > 0}  # the curves: sizes > 0
     sizes = sorted({size for (_, size) in runs})
     ops = [op for op in OPS if any(o == op for (o, _) in runs)]
 
@@ -140,6 +161,21 @@ def main():
             cells.append("-" if one is None else f"{ratio(one)} / " + ("-" if two is None else ratio(two)))
         lines.append(f"| {size_label(size)} | {statistics.median(mc) / size if mc else float('nan'):.3f} | "
                      + " | ".join(cells) + " |")
+    # The plain row-copy loop (naive, 1 thread, allocation included) against memcpy, beside the
+    # kernel's 1-thread ratio: where the kernel moves data slower than the loop, it shows.
+    naive_ops = [op for op in ops if any(("naive", None) in runs[k] for k in runs if k[0] == op)]
+    lines += ["", "| output | " + " | ".join(f"{SHORT[op]} kernel 1T / naive loop" for op in naive_ops) + " |",
+              "|" + "---|" * (1 + len(naive_ops))]
+    for size in shown:
+        cells = []
+        for op in naive_ops:
+            impls = runs.get((op, size), {})
+            memcpy, naive = impls.get(("memcpy", None), {}), impls.get(("naive", None), {})
+            one = stats.get((op, 1, size))
+            n = median_or_nan(paired(memcpy, naive)) if memcpy and naive else None
+            cells.append("-" if one is None or n is None else f"{ratio(one)} / {ratio(n)}")
+        lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
+    lines += [""] + fixed_cost_table(all_runs, ops)
     write_table(lines, args.markdown)
 
 

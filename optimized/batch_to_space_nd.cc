@@ -14,13 +14,13 @@ namespace opconform::optimized {
 namespace {
 
 // The exact product of the block values, or nullopt outside int64 (check 4).
-std::optional<std::int64_t> exact_product(const std::vector<std::int64_t>& values) {
-  for (std::int64_t v : values)
-    if (v == 0) return 0;  // exactly 0, however large the other factors
+std::optional<std::int64_t> exact_product(const Tensor& values) {
+  for (std::int64_t i = 0; i < values.num_elements(); ++i)
+    if (values.index_value(i) == 0) return 0;  // exactly 0, however large the other factors
   constexpr __int128 kLimit = static_cast<__int128>(1) << 63;
   __int128 p = 1;
-  for (std::int64_t v : values) {
-    p *= v;  // |p| <= 2^63 and |v| < 2^63: no __int128 overflow
+  for (std::int64_t i = 0; i < values.num_elements(); ++i) {
+    p *= values.index_value(i);  // |p| <= 2^63 and |v| < 2^63: no __int128 overflow
     if (p > kLimit || p < -kLimit) return std::nullopt;  // |p| never shrinks again
   }
   if (p > std::numeric_limits<std::int64_t>::max()) return std::nullopt;
@@ -35,12 +35,12 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   // Checks 1-3: ranks and the crops shape.
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_ranks(input, block_shape, crops, "crops"));
   const std::int64_t m = block_shape.dim(0);
-  const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
-  const std::vector<std::int64_t> crop = space_batch::index_values(crops);
+  const auto block = [&](int i) { return block_shape.index_value(i); };
+  const auto crop = [&](int i) { return crops.index_value(i); };
   const int dims = static_cast<int>(m);
 
   // Checks 4-5: the exact block product (quirk: an even number of negative values passes).
-  const std::optional<std::int64_t> product = exact_product(block);
+  const std::optional<std::int64_t> product = exact_product(block_shape);
   if (!product) return invalid_argument("Product of block sizes overflows int64");
   const std::int64_t block_product = *product;
   if (block_product <= 0)
@@ -51,7 +51,7 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
                             ") is not divisible by product of block sizes (", block_product, ")");
 
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
-  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block, crop);
+  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block_shape, crops);
   const int internal = dims - collapse.leading - collapse.trailing;
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(internal));
   if (internal == 0) {
@@ -60,16 +60,16 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   }
 
   // Checks 8-10: the output shape, dim by dim, and the collapsed plan beside it.
-  ShapeBuilder shape;
+  space_batch::OutputShape shape(input.rank());
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input_batch / block_product));
   space_batch::Plan plan;
   plan.batch = input_batch / block_product;
   OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, collapse.leading, &shape, &plan));
   for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
-    const std::int64_t crop_start = crop[2 * i], crop_end = crop[2 * i + 1];
+    const std::int64_t crop_start = crop(2 * i), crop_end = crop(2 * i + 1);
     if (crop_start < 0 || crop_end < 0) return invalid_argument("Crops must be non-negative");
     const std::int64_t size = input.dim(i + 1);
-    const __int128 exact = static_cast<__int128>(size) * block[i] - crop_start - crop_end;
+    const __int128 exact = static_cast<__int128>(size) * block(i) - crop_start - crop_end;
     if (exact > std::numeric_limits<std::int64_t>::max() ||
         exact < std::numeric_limits<std::int64_t>::min())
       return invalid_argument("cropped_shape[", i, "] overflows int64");
@@ -78,7 +78,7 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
       return invalid_argument("cropped_shape[", i, "]=", cropped, " must be non-negative");
     OPCONFORM_RETURN_IF_ERROR(shape.add_dim(cropped));
     plan.space.push_back(cropped);
-    plan.block.push_back(block[i]);
+    plan.block.push_back(block(i));
     plan.start.push_back(crop_start);
     plan.blocked.push_back(size);
   }

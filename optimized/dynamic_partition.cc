@@ -59,7 +59,9 @@ Status out_of_range(const Tensor& partitions, std::int64_t position, std::int64_
 
 // Shape of output p: [count] + the data's trailing dims.
 Shape output_shape(std::int64_t count, const Shape& trailing) {
-  Shape shape{count};
+  Shape shape;
+  shape.reserve(trailing.size() + 1);
+  shape.push_back(count);
   shape.insert(shape.end(), trailing.begin(), trailing.end());
   return shape;
 }
@@ -179,7 +181,7 @@ struct Chunks {
 
 Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOptions& options) {
   const std::int64_t n = pr.n, k = pr.k;
-  int threads = thread_policy::resolve_threads(options.num_threads, output_bytes + 4 * n);
+  int threads = thread_policy::threads_for(options, output_bytes + 4 * n);
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
     const std::int64_t rows_per_tile =
@@ -199,20 +201,23 @@ Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOption
 std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts) {
   const std::int32_t* part = pr.part;
   const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride;
+  // Chunk c's first bad position, or n (each chunk writes its own entry: no reduction order).
   std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), pr.n);
-#pragma omp parallel for num_threads(ch.threads) schedule(static)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    std::int64_t* count = counts.data() + c * stride;
-    const std::int64_t end = ch.begin(c + 1);
-    for (std::int64_t j = ch.begin(c); j < end; ++j) {
-      const std::int32_t p = part[j];
-      if (p < 0 || p >= k) {
-        first_bad[static_cast<std::size_t>(c)] = j;
-        break;
+  thread_policy::run_threads(ch.threads, [&](std::int64_t t, std::int64_t n) {
+    const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
+    for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
+      std::int64_t* count = counts.data() + c * stride;
+      const std::int64_t end = ch.begin(c + 1);
+      for (std::int64_t j = ch.begin(c); j < end; ++j) {
+        const std::int32_t p = part[j];
+        if (p < 0 || p >= k) {
+          first_bad[static_cast<std::size_t>(c)] = j;
+          break;
+        }
+        ++count[p];
       }
-      ++count[p];
     }
-  }
+  });
   return *std::min_element(first_bad.begin(), first_bad.end());
 }
 
@@ -234,8 +239,11 @@ std::vector<std::int64_t> assign_slots(const Problem& pr, const Chunks& ch,
 Status check_output_memory(const Problem& pr, const std::vector<std::int64_t>& sizes,
                            std::int64_t limit) {
   MemoryAccount account(limit);
-  for (std::int64_t p = 0; p < pr.k; ++p)
-    OPCONFORM_RETURN_IF_ERROR(account.request(pr.dtype, output_shape(sizes[p], pr.trailing)));
+  Shape shape = output_shape(0, pr.trailing);
+  for (std::int64_t p = 0; p < pr.k; ++p) {
+    shape[0] = sizes[p];
+    OPCONFORM_RETURN_IF_ERROR(account.request(pr.dtype, shape));
+  }
   return Status();
 }
 
@@ -267,16 +275,18 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>
         out[p] = static_cast<Element*>(result[p].raw_data());
       const auto* rows = static_cast<const Element*>(data.raw_data());
       auto scatter = [&](const auto& m) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-        for (std::int64_t c = 0; c < chunks; ++c) {
-          std::int64_t* slot = counts.data() + c * stride;
-          const std::int64_t end = ch.begin(c + 1);
-          for (std::int64_t j = ch.begin(c); j < end; ++j) {
-            const std::int32_t p = part[j];
-            m.copy(out[p], slot[p]++, rows, j);
+        thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
+          const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
+          for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
+            std::int64_t* slot = counts.data() + c * stride;
+            const std::int64_t end = ch.begin(c + 1);
+            for (std::int64_t j = ch.begin(c); j < end; ++j) {
+              const std::int32_t p = part[j];
+              m.copy(out[p], slot[p]++, rows, j);
+            }
           }
-          row_copy::stream_fence();  // one per chunk: orders StreamedBytes stores, harmless after others
-        }
+          row_copy::stream_fence();  // orders StreamedBytes stores, harmless after others
+        });
       };
       // Rows of whole 16-byte words to 16-byte aligned outputs may stream.
       if constexpr (std::is_same_v<Element, std::byte>) {

@@ -1,9 +1,13 @@
 // Optimized DynamicStitch and ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 //
-// Each row of the uninitialised output is written exactly once: its last writer's row, or
-// zero for a gap (string outputs start as empty strings, their zero). Extra memory stays
-// within ~5% of the output, so the winners are decided in one of two ways:
+// Each row of the uninitialised output ends as its last writer's row, or zero for a gap
+// (string outputs start as empty strings, their zero). Extra memory stays within ~5% of the
+// output, so the winners are decided in one of these ways:
 //
+// - One thread, byte rows of kPullMinRowBytes or more, an output below the streaming
+//   threshold and few duplicates, "forward" (stitch_forward): every position's row copied in
+//   order, a later writer overwriting an earlier one, then the gaps zeroed from a bitmap.
+//   Elsewhere each output row is written exactly once:
 // - Rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a forward
 //   pass over the positions (m, i) records each row's last writer, then the output rows are
 //   written in order, each read from its winner: sequential writes, random reads. Byte rows
@@ -22,8 +26,6 @@
 // block size. ParallelDynamicStitch takes the same path: the global last writer is one of
 // its allowed outcomes.
 #include "opconform/optimized/dynamic_stitch.h"
-
-#include <omp.h>
 
 #include <algorithm>
 #include <bit>
@@ -81,11 +83,18 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices,
     const std::int32_t* index = t.data<std::int32_t>();
     const std::int64_t size = t.num_elements();
     std::int32_t lo = 0, hi = -1;
-#pragma omp parallel for simd num_threads(threads) reduction(min : lo) reduction(max : hi) \
-    if (threads > 1 && size > (1 << 20))
-    for (std::int64_t i = 0; i < size; ++i) {
-      lo = std::min(lo, index[i]);
-      hi = std::max(hi, index[i]);
+    if (threads > 1 && size > (1 << 20)) {
+#pragma omp parallel for simd num_threads(threads) reduction(min : lo) reduction(max : hi)
+      for (std::int64_t i = 0; i < size; ++i) {
+        lo = std::min(lo, index[i]);
+        hi = std::max(hi, index[i]);
+      }
+    } else {
+#pragma omp simd reduction(min : lo) reduction(max : hi)
+      for (std::int64_t i = 0; i < size; ++i) {
+        lo = std::min(lo, index[i]);
+        hi = std::max(hi, index[i]);
+      }
     }
     if (lo < 0) {
       const std::int64_t first = std::find_if(index, index + size, [](std::int32_t v) {
@@ -230,21 +239,29 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
   const std::int64_t blocks = (rows + block_rows - 1) / block_rows;
   threads = static_cast<int>(std::min<std::int64_t>(threads, blocks));
 
+  const auto words = static_cast<std::size_t>((block_rows + 63) / 64);
+  const auto finish_block = [&](std::int64_t b, std::uint64_t* written) {
+    const std::int64_t lo = b * block_rows;
+    const std::int64_t hi = std::min(rows, lo + block_rows);
+    std::fill(written, written + words, 0);
+    if (lo == 0 && hi == rows)
+      stitch_block<true>(lists, lo, hi, written, out, mover);
+    else
+      stitch_block<false>(lists, lo, hi, written, out, mover);
+    if constexpr (std::is_same_v<typename Mover::Element, std::byte>)
+      zero_unwritten(written, lo, hi, out, row_bytes);
+  };
+  if (threads == 1) {  // no OpenMP region; the bitmap on the stack when it is small
+    std::uint64_t small[64];
+    std::vector<std::uint64_t> large(words > 64 ? words : 0);
+    for (std::int64_t b = 0; b < blocks; ++b) finish_block(b, words > 64 ? large.data() : small);
+    return;
+  }
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<std::uint64_t> written(static_cast<std::size_t>((block_rows + 63) / 64));
+    std::vector<std::uint64_t> written(words);
 #pragma omp for schedule(dynamic, 1)
-    for (std::int64_t b = 0; b < blocks; ++b) {
-      const std::int64_t lo = b * block_rows;
-      const std::int64_t hi = std::min(rows, lo + block_rows);
-      std::fill(written.begin(), written.end(), 0);
-      if (lo == 0 && hi == rows)
-        stitch_block<true>(lists, lo, hi, written.data(), out, mover);
-      else
-        stitch_block<false>(lists, lo, hi, written.data(), out, mover);
-      if constexpr (std::is_same_v<typename Mover::Element, std::byte>)
-        zero_unwritten(written.data(), lo, hi, out, row_bytes);
-    }
+    for (std::int64_t b = 0; b < blocks; ++b) finish_block(b, written.data());
   }
 }
 
@@ -254,18 +271,16 @@ template <class V, class F>
 std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows, int threads, V none,
                             F value) {
   std::vector<V> winner(static_cast<std::size_t>(rows), none);
-#pragma omp parallel num_threads(threads)
-  {
-    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
-    const std::int64_t lo = rows / n * t + std::min(t, rows % n);
-    const std::int64_t hi = rows / n * (t + 1) + std::min(t + 1, rows % n);
+  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
+    const std::int64_t lo = thread_policy::share_begin(rows, n, t);
+    const std::int64_t hi = thread_policy::share_begin(rows, n, t + 1);
     for (std::size_t m = 0; m < lists.size(); ++m) {
       for (std::int64_t i = 0; i < lists[m].size; ++i) {
         const std::int64_t r = lists[m].index[i];
         if (n == 1 || (r >= lo && r < hi)) winner[r] = value(m, i);
       }
     }
-  }
+  });
   return winner;
 }
 
@@ -284,11 +299,9 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
   }
   const std::vector<std::int64_t> winner = last_writers<std::int64_t>(
       lists, rows, threads, -1, [&](std::size_t m, std::int64_t i) { return offsets[m] + i; });
-#pragma omp parallel num_threads(threads)
-  {
-    const std::int64_t t = omp_get_thread_num(), n = omp_get_num_threads();
-    const std::int64_t first = positions / n * t + std::min(t, positions % n);
-    const std::int64_t last = positions / n * (t + 1) + std::min(t + 1, positions % n);
+  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
+    const std::int64_t first = thread_policy::share_begin(positions, n, t);
+    const std::int64_t last = thread_policy::share_begin(positions, n, t + 1);
     // Locals: the streaming stores may alias anything in memory, so members and captures
     // would be reloaded after each.
     const std::int64_t* const winner_of = winner.data();
@@ -311,14 +324,14 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
       }
       offset += list.size;
     }
-#pragma omp for schedule(static) nowait
-    for (std::int64_t r = 0; r < rows; ++r) {
+    const std::int64_t gap_end = thread_policy::share_begin(rows, n, t + 1);
+    for (std::int64_t r = thread_policy::share_begin(rows, n, t); r < gap_end; ++r) {
       if (winner[r] >= 0) continue;
       std::byte* row = out + r * row_bytes;
       for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream_zero16(row + b);
     }
     row_copy::stream_fence();
-  }
+  });
 }
 
 // The pull path: winner[r] is the row that output row r copies (nullptr: a gap).
@@ -341,10 +354,9 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
   }
   chunks = std::clamp<std::int64_t>(chunks, 1, rows);
   const std::int64_t lines = std::min<std::int64_t>((row_bytes + 63) / 64, 16);
-#pragma omp parallel for num_threads(threads) schedule(static)
-  for (std::int64_t c = 0; c < chunks; ++c) {
-    const std::int64_t begin = rows / chunks * c + std::min(c, rows % chunks);
-    const std::int64_t end = rows / chunks * (c + 1) + std::min(c + 1, rows % chunks);
+  const auto copy_chunk = [&](std::int64_t c) {
+    const std::int64_t begin = thread_policy::share_begin(rows, chunks, c);
+    const std::int64_t end = thread_policy::share_begin(rows, chunks, c + 1);
     for (std::int64_t r = begin; r < end; ++r) {
       if (r + kPullPrefetchRows < end) {
         if (const Element* ahead = winner[r + kPullPrefetchRows]) {
@@ -358,7 +370,35 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
         std::memset(out + r * row_bytes, 0, static_cast<std::size_t>(row_bytes));
       }
     }
+  };
+  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
+    const std::int64_t end = thread_policy::share_begin(chunks, n, t + 1);
+    for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < end; ++c) copy_chunk(c);
+  });
+}
+
+// The forward path, one thread, byte rows: every position's row copied to its index in order
+// (a later writer overwrites an earlier one, so each row ends as its last writer's), then the
+// rows no index named zeroed. No winner table and sequential reads; it copies every
+// duplicate's row too, so it is taken only for outputs that stay in cache and at most
+// kForwardMaxPositionsPerRow positions per row.
+constexpr std::int64_t kForwardMaxPositionsPerRow = 2;
+template <class Mover>
+void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out,
+                    const Mover& mover) {
+  const auto words = static_cast<std::size_t>((rows + 63) / 64);
+  std::uint64_t small[16] = {};
+  std::vector<std::uint64_t> large(words > 16 ? words : 0);
+  std::uint64_t* written = words > 16 ? large.data() : small;
+  for (const StitchList& list : lists) {
+    const auto* data = static_cast<const std::byte*>(list.rows);
+    for (std::int64_t i = 0; i < list.size; ++i) {
+      const std::int64_t r = list.index[i];
+      mover.copy(out, r, data, i);
+      written[r >> 6] |= std::uint64_t{1} << (r & 63);
+    }
   }
+  zero_unwritten(written, 0, rows, out, mover.row_bytes());
 }
 
 template <class Mover>
@@ -367,8 +407,11 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
-  const int threads = thread_policy::resolve_threads(options.num_threads, positions * (row_bytes + 4));
+  const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4));
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
+    if (threads == 1 && row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows &&
+        rows * row_bytes < row_copy::streaming_min_bytes(options))
+      return stitch_forward(lists, rows, out, mover);
     if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 &&
         reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes(options))
       return stitch_scatter(lists, rows, out, row_bytes, threads);
@@ -385,7 +428,7 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   std::int64_t index_bytes = 0;
   for (const Tensor& t : indices) index_bytes += t.num_elements() * 4;
   OPCONFORM_RETURN_IF_ERROR(validate_inputs(
-      op, indices, data, thread_policy::resolve_threads(options.num_threads, index_bytes), &max_index));
+      op, indices, data, thread_policy::threads_for(options, index_bytes), &max_index));
 
   // Check 3: output shape [max + 1] + C, then its memory request.
   const DType dtype = data[0].dtype();
@@ -402,11 +445,13 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
     Tensor result = Tensor::uninitialized(dtype, shape.dims());
     const std::int64_t row_elems = rows > 0 ? result.num_elements() / rows : 0;
     if (row_elems > 0) {
-      std::vector<StitchList> lists;
-      lists.reserve(indices.size());
+      // The lists on the stack when there are few (no allocation), else on the heap.
+      constexpr std::size_t kFewLists = 16;
+      StitchList few[kFewLists];
+      std::vector<StitchList> many(indices.size() > kFewLists ? indices.size() : 0);
+      const std::span<StitchList> lists(indices.size() > kFewLists ? many.data() : few, indices.size());
       for (std::size_t m = 0; m < indices.size(); ++m)
-        lists.push_back({indices[m].data<std::int32_t>(), indices[m].num_elements(),
-                         data[m].raw_data()});
+        lists[m] = {indices[m].data<std::int32_t>(), indices[m].num_elements(), data[m].raw_data()};
       visit_dtype(dtype, [&](auto tag) {
         using T = typename decltype(tag)::type;
         with_row_mover<T>(row_elems, [&](const auto& mover) {

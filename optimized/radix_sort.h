@@ -174,7 +174,7 @@ inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::in
   auto chunk_begin = [&](std::int64_t c) { return n / chunks * c + std::min(c, n % chunks); };
   std::vector<std::int64_t> slots(static_cast<std::size_t>(chunks * buckets));
   std::vector<std::int64_t> bucket_begin(static_cast<std::size_t>(buckets + 1));
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (threads > 1)
   {
 #pragma omp for schedule(static)
     for (std::int64_t c = 0; c < chunks; ++c) {

@@ -3,7 +3,6 @@
 // tiles, the per-thread work loop, and the dispatch that picks a mover.
 #include "space_batch_movers.h"
 
-#include <omp.h>
 #include <unistd.h>
 
 #if defined(__SSE2__)
@@ -11,17 +10,19 @@
 #endif
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 #include <string>
 #include <type_traits>
 
 #include "row_copy.h"
+#include "thread_policy.h"
 
 namespace opconform::optimized::space_batch {
 
 namespace {
 
-std::int64_t product(const std::vector<std::int64_t>& v) {
+std::int64_t product(const Dims& v) {
   std::int64_t p = 1;
   for (std::int64_t x : v) p *= x;
   return p;
@@ -47,7 +48,8 @@ using Byte = unsigned char;
 using row_copy::stream16;
 using row_copy::stream_zero16;
 
-// Chunks of exactly kWidth bytes (1, 2, 4, 8, 16); the block size is kBlock (2, 3, 4) or, when
+// Chunks of exactly kWidth bytes (1, 2, 4, 8, 16, 32, 64: depths of 8 or 16 floats are common
+// and a fixed-size copy is a few vector moves); the block size is kBlock (2, 3, 4) or, when
 // kBlock == 0, the runtime `block`. The fixed sizes give the compiler (OpenMP simd) fully
 // vectorised (de)interleaving loops that read and write whole cache lines.
 template <std::size_t kWidth, int kBlock>
@@ -279,13 +281,12 @@ struct ElementMover {
 // tile_j batch-side positions; work items are (group, tile) pairs in row-major order.
 
 constexpr std::int64_t kDefaultTileBytes = 16 * 1024;
-constexpr std::int64_t kMinBytesPerThread = 256 * 1024;
 
 struct Geometry {
   int last = 0;                              // L
   std::int64_t batch = 0;
-  std::vector<std::int64_t> space, block, start, blocked;
-  std::vector<std::int64_t> first, extent;  // per group dim i < L: y_i in [first_i, first_i + extent_i)
+  Dims space, block, start, blocked;
+  Dims first, extent;  // per group dim i < L: y_i in [first_i, first_i + extent_i)
   std::int64_t row = 0, b = 1, row_start = 0, row_blocked = 0;
   std::int64_t qs = 0, rs = 0, qe = 0, re = 0;  // row_start = qs*b + rs, row_start + row = qe*b + re
   std::int64_t stream_stride = 0;               // batch-side positions from stream o to o + 1
@@ -312,7 +313,7 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
   for (int i = 0; i < g.last; ++i) {
     g.first.push_back(to_batch ? 0 : plan.start[i]);
     g.extent.push_back(to_batch ? plan.blocked[i] * plan.block[i] : plan.space[i]);
-    g.groups *= g.extent.back();
+    g.groups *= g.extent[i];
   }
   g.row = plan.space[g.last];
   g.b = plan.block[g.last];
@@ -334,9 +335,9 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
 // phase when g.by_phase).
 struct Cursor {
   std::int64_t n = 0;
-  std::vector<std::int64_t> y, o, p;  // y_i = p_i * block_i + o_i
+  std::array<std::int64_t, kMaxPlanDims> y{}, o{}, p{};  // y_i = p_i * block_i + o_i
 
-  Cursor(const Geometry& g, std::int64_t group) : y(g.last), o(g.last), p(g.last) {
+  Cursor(const Geometry& g, std::int64_t group) {
     for (int i = g.last - 1; i >= 0; --i) {
       std::int64_t t = group % g.extent[i];
       group /= g.extent[i];
@@ -590,19 +591,16 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
   // staging buffer.
   const bool streaming = staged && std::is_same_v<typename Mover::Unit, Byte> && !kStreamsDirectly<Mover> &&
                          g.tile_j * g.b * m.cu <= kStagingBytes;
-  // An explicit thread count is honoured (tests inject it); the default spares small outputs
-  // the cost of waking threads.
-  const std::int64_t threads =
-      options.num_threads > 0
-          ? std::min<std::int64_t>(options.num_threads, items)
-          : std::clamp<std::int64_t>(std::min<std::int64_t>(omp_get_max_threads(), dst_bytes / kMinBytesPerThread), 1, items);
-  if (threads == 1) return run_items<kToBatch>(g, m, src, src_units, dst, streaming, 0, items);
-#pragma omp parallel num_threads(static_cast<int>(threads))
-  {
-    const std::int64_t t = omp_get_thread_num(), count = omp_get_num_threads();
-    const auto split = [&](std::int64_t i) { return items / count * i + std::min(i, items % count); };
-    run_items<kToBatch>(g, m, src, src_units, dst, streaming, split(t), split(t + 1));
-  }
+  // An injected thread count and tile run as asked, even past the processors (tests split
+  // small outputs many ways); otherwise the bytes decide (thread_policy.h).
+  const std::int64_t wanted = options.num_threads > 0 && options.tile_bytes > 0
+                                  ? options.num_threads
+                                  : thread_policy::threads_for(options, dst_bytes);
+  const auto threads = static_cast<int>(std::min(wanted, items));
+  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t count) {
+    run_items<kToBatch>(g, m, src, src_units, dst, streaming, thread_policy::share_begin(items, count, t),
+                        thread_policy::share_begin(items, count, t + 1));
+  });
 }
 
 // Chooses the mover for the dtype and the chunk (depth elements) and runs the kernel.
@@ -643,6 +641,8 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
     case 4: return by_block(std::integral_constant<std::size_t, 4>{});
     case 8: return by_block(std::integral_constant<std::size_t, 8>{});
     case 16: return by_block(std::integral_constant<std::size_t, 16>{});
+    case 32: return by_block(std::integral_constant<std::size_t, 32>{});
+    case 64: return by_block(std::integral_constant<std::size_t, 64>{});
     default: break;
   }
   if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);

@@ -39,16 +39,11 @@ Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor&
   return Status();
 }
 
-std::vector<std::int64_t> index_values(const Tensor& t) {
-  std::vector<std::int64_t> values(static_cast<std::size_t>(t.num_elements()));
-  for (std::int64_t i = 0; i < t.num_elements(); ++i) values[static_cast<std::size_t>(i)] = t.index_value(i);
-  return values;
-}
-
-Collapse collapse_trivial_dims(const std::vector<std::int64_t>& block,
-                               const std::vector<std::int64_t>& offsets) {
-  const int m = static_cast<int>(block.size());
-  const auto trivial = [&](int i) { return block[i] == 1 && offsets[2 * i] == 0 && offsets[2 * i + 1] == 0; };
+Collapse collapse_trivial_dims(const Tensor& block, const Tensor& offsets) {
+  const int m = static_cast<int>(block.num_elements());
+  const auto trivial = [&](int i) {
+    return block.index_value(i) == 1 && offsets.index_value(2 * i) == 0 && offsets.index_value(2 * i + 1) == 0;
+  };
   Collapse c;
   while (c.leading < m && trivial(c.leading)) ++c.leading;
   while (c.trailing < m - c.leading && trivial(m - 1 - c.trailing)) ++c.trailing;
@@ -62,7 +57,19 @@ Status check_internal_block_dims(int internal) {
   return Status();
 }
 
-Status add_leading_dims(const Tensor& input, int leading, ShapeBuilder* shape, Plan* plan) {
+Status OutputShape::add_dim(std::int64_t size) {
+  if (size < 0) return invalid_argument("Expected a non-negative size, got ", size);
+  if (static_cast<int>(dims_.size()) >= kMaxDims) return invalid_argument("Too many dimensions in tensor");
+  const std::int64_t product = multiply_without_overflow(num_elements_, size);
+  if (product < 0)
+    return invalid_argument("Encountered overflow when multiplying ", num_elements_, " with ", size,
+                            ", result: ", product);
+  dims_.push_back(size);
+  num_elements_ = product;
+  return Status();
+}
+
+Status add_leading_dims(const Tensor& input, int leading, OutputShape* shape, Plan* plan) {
   for (int i = 0; i < leading; ++i) {
     OPCONFORM_RETURN_IF_ERROR(shape->add_dim(input.dim(i + 1)));
     plan->batch = multiply_without_overflow(plan->batch, input.dim(i + 1));
@@ -70,7 +77,7 @@ Status add_leading_dims(const Tensor& input, int leading, ShapeBuilder* shape, P
   return Status();
 }
 
-Status add_trailing_dims(const Tensor& input, int first, ShapeBuilder* shape, Plan* plan) {
+Status add_trailing_dims(const Tensor& input, int first, OutputShape* shape, Plan* plan) {
   for (int d = first; d < input.rank(); ++d) {
     OPCONFORM_RETURN_IF_ERROR(shape->add_dim(input.dim(d)));
     plan->depth = multiply_without_overflow(plan->depth, input.dim(d));

@@ -13,8 +13,9 @@
 // writes the space side (start = crop_start, cropped positions are never read).
 #pragma once
 
+#include <array>
 #include <cstdint>
-#include <vector>
+#include <stdexcept>
 
 #include "opconform/exec.h"
 #include "opconform/status.h"
@@ -33,20 +34,38 @@ Status check_signature(const char* op_name, const char* offsets_attr, const Tens
 Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets,
                    const char* offsets_name);
 
-// The values of an int32/int64 tensor, widened to int64, in row-major order.
-std::vector<std::int64_t> index_values(const Tensor& t);
-
 // Leading and trailing block dims with block 1 and both offsets 0 (they merge into the batch
-// and into the depth). offsets holds [start_0, end_0, start_1, ...]. leading + trailing <= M.
+// and into the depth). block is [M] and offsets [M, 2] (int32/int64, after check_ranks()):
+// [start_0, end_0, start_1, ...]. leading + trailing <= M.
 struct Collapse {
   int leading = 0;
   int trailing = 0;
 };
-Collapse collapse_trivial_dims(const std::vector<std::int64_t>& block,
-                               const std::vector<std::int64_t>& offsets);
+Collapse collapse_trivial_dims(const Tensor& block, const Tensor& offsets);
 
 // The most block dims left after collapsing (TensorFlow CPU).
 inline constexpr int kMaxInternalBlockDims = 4;
+
+// The most block dims a plan may hold: the ops' plans hold at most kMaxInternalBlockDims, the
+// kernel also runs uncollapsed ones (its tests hand it some).
+inline constexpr int kMaxPlanDims = 8;
+
+// One value per block dim of a plan, held inline: a plan costs no heap allocation.
+class Dims {
+ public:
+  void push_back(std::int64_t v) {
+    if (size_ == values_.size()) throw std::length_error("space_batch::Dims: more than kMaxPlanDims dims");
+    values_[size_++] = v;
+  }
+  std::size_t size() const { return size_; }
+  std::int64_t operator[](std::size_t i) const { return values_[i]; }
+  const std::int64_t* begin() const { return values_.data(); }
+  const std::int64_t* end() const { return values_.data() + size_; }
+
+ private:
+  std::array<std::int64_t, kMaxPlanDims> values_{};
+  std::size_t size_ = 0;
+};
 
 // Check 6: at most kMaxInternalBlockDims internal block dims are left after collapsing.
 Status check_internal_block_dims(int internal);
@@ -56,20 +75,33 @@ Status check_internal_block_dims(int internal);
 // both sides' element counts fit in int64.
 struct Plan {
   std::int64_t batch = 1;
-  std::vector<std::int64_t> space;
-  std::vector<std::int64_t> block;
-  std::vector<std::int64_t> start;
-  std::vector<std::int64_t> blocked;
+  Dims space;
+  Dims block;
+  Dims start;
+  Dims blocked;
   std::int64_t depth = 1;
+};
+
+// The output shape, built dim by dim with ShapeBuilder::add_dim's checks and messages, in one
+// allocation (ShapeBuilder grows its vector dim by dim).
+class OutputShape {
+ public:
+  explicit OutputShape(int rank) { dims_.reserve(static_cast<std::size_t>(rank)); }
+  Status add_dim(std::int64_t size);
+  const Shape& dims() const { return dims_; }
+
+ private:
+  Shape dims_;
+  std::int64_t num_elements_ = 1;
 };
 
 // The output dims the collapsed leading block dims keep (input dims 1..leading), added to
 // `shape` and merged into plan->batch.
-Status add_leading_dims(const Tensor& input, int leading, ShapeBuilder* shape, Plan* plan);
+Status add_leading_dims(const Tensor& input, int leading, OutputShape* shape, Plan* plan);
 
 // The input dims from `first` on (collapsed trailing block dims and the remaining dims), added
 // to `shape` and merged into plan->depth.
-Status add_trailing_dims(const Tensor& input, int first, ShapeBuilder* shape, Plan* plan);
+Status add_trailing_dims(const Tensor& input, int first, OutputShape* shape, Plan* plan);
 
 // The memory check for an output of `dtype` and `dims`, then its uninitialised allocation;
 // an allocation the limit allowed but the allocator refused answers RESOURCE_EXHAUSTED too.

@@ -16,23 +16,23 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   // Checks 1-3: ranks and the paddings shape.
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_ranks(input, block_shape, paddings, "paddings"));
   const std::int64_t m = block_shape.dim(0);
-  const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
-  const std::vector<std::int64_t> pads = space_batch::index_values(paddings);
+  const auto block = [&](int i) { return block_shape.index_value(i); };
+  const auto pads = [&](int i) { return paddings.index_value(i); };
   const int dims = static_cast<int>(m);
 
   // Checks 4-5: positive block values, then their checked product.
   std::int64_t block_product = 1;
   for (int i = 0; i < dims; ++i) {
-    if (block[i] < 1)
-      return invalid_argument("All values in block_shape must be positive, got value, ", block[i],
+    if (block(i) < 1)
+      return invalid_argument("All values in block_shape must be positive, got value, ", block(i),
                               " at index ", i, ".");
-    block_product = multiply_without_overflow(block_product, block[i]);
+    block_product = multiply_without_overflow(block_product, block(i));
   }
   if (block_product <= 0)
     return invalid_argument("Product of block sizes must be positive, got ", block_product);
 
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
-  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block, pads);
+  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block_shape, paddings);
   const int internal = dims - collapse.leading - collapse.trailing;
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(internal));
   if (internal == 0) {
@@ -46,27 +46,27 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   if (output_batch < 0)
     return invalid_argument("Negative output dimension size caused by overflow when multiplying ",
                             batch, " and ", block_product);
-  ShapeBuilder shape;
+  space_batch::OutputShape shape(input.rank());
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(output_batch));
   space_batch::Plan plan;
   plan.batch = batch;
   OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, collapse.leading, &shape, &plan));
   for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
-    const std::int64_t pad_start = pads[2 * i], pad_end = pads[2 * i + 1];
+    const std::int64_t pad_start = pads(2 * i), pad_end = pads(2 * i + 1);
     if (pad_start < 0 || pad_end < 0) return invalid_argument("Paddings must be non-negative");
     const std::int64_t size = input.dim(i + 1);
     std::int64_t padded = 0;
     if (__builtin_add_overflow(size, pad_start, &padded) ||
         __builtin_add_overflow(padded, pad_end, &padded))
       return invalid_argument("padded_shape[", i, "] overflows int64");
-    if (padded % block[i] != 0)
+    if (padded % block(i) != 0)
       return invalid_argument("padded_shape[", i, "]=", padded, " is not divisible by block_shape[",
-                              i, "]=", block[i]);
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(padded / block[i]));
+                              i, "]=", block(i));
+    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(padded / block(i)));
     plan.space.push_back(size);
-    plan.block.push_back(block[i]);
+    plan.block.push_back(block(i));
     plan.start.push_back(pad_start);
-    plan.blocked.push_back(padded / block[i]);
+    plan.blocked.push_back(padded / block(i));
   }
   OPCONFORM_RETURN_IF_ERROR(
       space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));

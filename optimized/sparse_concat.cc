@@ -31,7 +31,7 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
   for (const Tensor& t : indices)
     coordinates = t.num_elements() > kInt64Max / 8 - coordinates ? kInt64Max / 8
                                                                  : coordinates + t.num_elements();
-  const int threads = thread_policy::resolve_threads(options.num_threads, coordinates * 8);
+  const int threads = thread_policy::threads_for(options, coordinates * 8);
   sparse_concat::Plan plan;
   Status deferred;
   OPCONFORM_RETURN_IF_ERROR(sparse_concat::validate(indices, values, shapes, concat_dim, &plan, &deferred));

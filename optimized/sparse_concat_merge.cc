@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "sparse_concat_plan.h"
+#include "thread_policy.h"
 
 namespace opconform::optimized::sparse_concat {
 namespace {
@@ -314,18 +315,21 @@ bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
   for (const Input& in : plan.inputs) starts.push_back(starts.back() + in.nnz);
   const Chunking ch = chunking(plan.total, rank * 8 + sizeof(T), threads, options);
   std::atomic<bool> stop{false};
-  with_rank(rank, [&](auto kRank) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t c = 0; c < ch.chunks; ++c) {
-      const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
-      for (std::size_t k = plan.inputs.size(); k-- > 0;) {  // the last first: check_offsets() read its start last
-        const std::int64_t lo = std::max(begin, starts[k]), hi = std::min(end, starts[k + 1]);
-        if (lo < hi && !copy_entries<kRank>(plan.inputs[k], lo - starts[k], hi - starts[k], out_index,
-                                            out_values, lo, rank, 0, stop))
-          break;
+  with_rank(rank, [&](auto rank_tag) {
+    constexpr int kRank = decltype(rank_tag)::value;
+    thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t count) {
+      const std::int64_t last_chunk = thread_policy::share_begin(ch.chunks, count, t + 1);
+      for (std::int64_t c = thread_policy::share_begin(ch.chunks, count, t); c < last_chunk; ++c) {
+        const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
+        for (std::size_t k = plan.inputs.size(); k-- > 0;) {  // the last first: check_offsets() read its start last
+          const std::int64_t lo = std::max(begin, starts[k]), hi = std::min(end, starts[k + 1]);
+          if (lo < hi && !copy_entries<kRank>(plan.inputs[k], lo - starts[k], hi - starts[k], out_index,
+                                              out_values, lo, rank, 0, stop))
+            break;
+        }
+        store_fence();
       }
-      store_fence();
-    }
+    });
   });
   return !stop.load();
 }
@@ -386,33 +390,36 @@ bool merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int 
   for (std::int64_t t = n; t < (ch.chunks + 1) * n; ++t)
     if (bounds[t] < bounds[t - n]) return false;  // an unsorted input
   std::atomic<bool> stop{false};
-  with_rank(rank, [&](auto kRank) {
-#pragma omp parallel for num_threads(threads) schedule(static)
-    for (std::int64_t c = 0; c < ch.chunks; ++c) {
-      std::vector<std::int64_t> head(bounds.begin() + c * n, bounds.begin() + (c + 1) * n);
-      const std::int64_t* stop_at = bounds.data() + (c + 1) * n;
-      std::int64_t out = 0;
-      for (std::int64_t k = 0; k < n; ++k) out += head[k];
-      for (bool more = true; more;) {
-        const std::int64_t* prefix = nullptr;  // the smallest prefix at a head
-        for (std::int64_t k = 0; k < n; ++k) {
-          if (head[k] == stop_at[k]) continue;
-          const std::int64_t* row = plan.inputs[k].index + head[k] * rank;
-          if (prefix == nullptr || row_less(row, prefix, cd)) prefix = row;
+  with_rank(rank, [&](auto rank_tag) {
+    constexpr int kRank = decltype(rank_tag)::value;
+    thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t count) {
+      const std::int64_t last_chunk = thread_policy::share_begin(ch.chunks, count, t + 1);
+      for (std::int64_t c = thread_policy::share_begin(ch.chunks, count, t); c < last_chunk; ++c) {
+        std::vector<std::int64_t> head(bounds.begin() + c * n, bounds.begin() + (c + 1) * n);
+        const std::int64_t* stop_at = bounds.data() + (c + 1) * n;
+        std::int64_t out = 0;
+        for (std::int64_t k = 0; k < n; ++k) out += head[k];
+        for (bool more = true; more;) {
+          const std::int64_t* prefix = nullptr;  // the smallest prefix at a head
+          for (std::int64_t k = 0; k < n; ++k) {
+            if (head[k] == stop_at[k]) continue;
+            const std::int64_t* row = plan.inputs[k].index + head[k] * rank;
+            if (prefix == nullptr || row_less(row, prefix, cd)) prefix = row;
+          }
+          more = prefix != nullptr;
+          for (std::int64_t k = 0; more && k < n; ++k) {
+            const Input& in = plan.inputs[k];
+            if (head[k] == stop_at[k] || !std::equal(prefix, prefix + cd, in.index + head[k] * rank))
+              continue;
+            const std::int64_t end = run_end(in, head[k], stop_at[k], prefix, rank, cd);
+            more = copy_entries<kRank>(in, head[k], end, out_index, out_values, out, rank, cd, stop);
+            out += end - head[k];
+            head[k] = end;
+          }
         }
-        more = prefix != nullptr;
-        for (std::int64_t k = 0; more && k < n; ++k) {
-          const Input& in = plan.inputs[k];
-          if (head[k] == stop_at[k] || !std::equal(prefix, prefix + cd, in.index + head[k] * rank))
-            continue;
-          const std::int64_t end = run_end(in, head[k], stop_at[k], prefix, rank, cd);
-          more = copy_entries<kRank>(in, head[k], end, out_index, out_values, out, rank, cd, stop);
-          out += end - head[k];
-          head[k] = end;
-        }
+        store_fence();
       }
-      store_fence();
-    }
+    });
   });
   return !stop.load();
 }

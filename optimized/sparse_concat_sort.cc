@@ -31,7 +31,7 @@ void column_ranges(const Plan& plan, int threads, std::vector<std::int64_t>* lo,
     std::vector<std::int64_t> part_lo(static_cast<std::size_t>(threads * rank), kInt64Max);
     std::vector<std::int64_t> part_hi(static_cast<std::size_t>(threads * rank),
                                       std::numeric_limits<std::int64_t>::min());
-#pragma omp parallel for num_threads(threads) schedule(static)
+#pragma omp parallel for num_threads(threads) if (threads > 1) schedule(static)
     for (int t = 0; t < threads; ++t) {
       const std::int64_t begin = in.nnz / threads * t + std::min<std::int64_t>(t, in.nnz % threads);
       const std::int64_t end = in.nnz / threads * (t + 1) + std::min<std::int64_t>(t + 1, in.nnz % threads);
@@ -192,7 +192,7 @@ bool build_keys(const Plan& plan, const Layout& layout, const std::vector<const 
     start -= in.nnz;
     const Fields shared = key_fields<kRank>(layout, rank, cd, static_cast<std::uint64_t>(in.offset));
     with_payload<T>(layout, [&](auto kValuePayload) {
-#pragma omp parallel num_threads(threads) reduction(| : outside)
+#pragma omp parallel num_threads(threads) if (threads > 1) reduction(| : outside)
       {
         const Fields f = shared;
         const std::int64_t* const index = in.index;
@@ -248,7 +248,7 @@ void decode_keys(const Plan& plan, const Layout& layout, const std::vector<const
   const Fields shared = key_fields<kRank>(layout, rank, plan.cd, 0);
   auto decode_stage = [&](std::int64_t a, std::int64_t b) {
     with_payload<T>(layout, [&](auto kValuePayload) {
-#pragma omp parallel num_threads(threads)
+#pragma omp parallel num_threads(threads) if (threads > 1)
       {
         const Fields f = shared;
         const std::uint64_t* const keys = keys_in;

@@ -172,9 +172,8 @@ std::int64_t first_overflow(const Input& in, std::int64_t rank, std::int64_t cd,
   if (in.offset == 0) return in.nnz;
   const std::int64_t limit = kInt64Max - in.offset;  // coordinates above overflow
   const Chunking ch = chunking(in.nnz, rank * 8, threads, options);
-  std::int64_t first = in.nnz;
-#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : first)
-  for (std::int64_t i = 0; i < ch.chunks; ++i) {
+  // Chunk chunks - 1 - i's first overflowing entry, or nnz.
+  const auto scan = [&](std::int64_t i) {
     const std::int64_t c = ch.chunks - 1 - i;
     const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
     bool any = false;
@@ -193,11 +192,16 @@ std::int64_t first_overflow(const Input& in, std::int64_t rank, std::int64_t cd,
       any = a0 | a1 | a2 | a3;
     });
     for (std::int64_t e = begin; any && e < end; ++e)
-      if (in.index[e * rank + cd] > limit) {
-        first = std::min(first, e);
-        break;
-      }
+      if (in.index[e * rank + cd] > limit) return e;
+    return in.nnz;
+  };
+  std::int64_t first = in.nnz;
+  if (threads <= 1) {  // no OpenMP region (its reduction takes a lock)
+    for (std::int64_t i = 0; i < ch.chunks; ++i) first = std::min(first, scan(i));
+    return first;
   }
+#pragma omp parallel for num_threads(threads) schedule(static) reduction(min : first)
+  for (std::int64_t i = 0; i < ch.chunks; ++i) first = std::min(first, scan(i));
   return first;
 }
 
