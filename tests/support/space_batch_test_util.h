@@ -84,9 +84,11 @@ inline Tensor space_to_batch_by_formula(const Tensor& input, const std::vector<s
   Tensor output(input.dtype(), out_shape);
   const std::vector<std::int64_t> in_strides = strides_of(input.shape());
   visit_dtype(input.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* in = input.data<T>();
-    T* out = output.data<T>();
+    // bool moves as its byte: a bit-movement test may put any byte there.
+    using Value = typename decltype(tag)::type;
+    using T = std::conditional_t<std::is_same_v<Value, bool>, unsigned char, Value>;
+    const T* in = static_cast<const T*>(input.raw_data());
+    T* out = static_cast<T*>(output.raw_data());
     std::vector<std::int64_t> coord(out_shape.size());
     for (std::int64_t linear = 0; linear < output.num_elements(); ++linear) {
       std::int64_t rest = linear;
@@ -133,9 +135,11 @@ inline Tensor batch_to_space_by_formula(const Tensor& input, const std::vector<s
   const std::vector<std::int64_t> out_strides = strides_of(out_shape);
   const Shape& in_shape = input.shape();
   visit_dtype(input.dtype(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    const T* in = input.data<T>();
-    T* out = output.data<T>();
+    // bool moves as its byte: a bit-movement test may put any byte there.
+    using Value = typename decltype(tag)::type;
+    using T = std::conditional_t<std::is_same_v<Value, bool>, unsigned char, Value>;
+    const T* in = static_cast<const T*>(input.raw_data());
+    T* out = static_cast<T*>(output.raw_data());
     std::vector<std::int64_t> coord(in_shape.size());
     for (std::int64_t linear = 0; linear < input.num_elements(); ++linear) {
       std::int64_t rest = linear;
