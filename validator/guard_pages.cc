@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace opconform::validator {
 
@@ -62,6 +65,63 @@ int register_buffer(const Entry& e, std::string_view label) {
     return i;
   }
   return -1;  // full: the buffer still has its guard pages, a fault just is not named
+}
+
+// Mappings of freed buffers, kept for the next buffer of the same layout: reusing one saves the
+// mmap, the munmap and the zeroing of fresh pages. A kept mapping is inaccessible as a whole
+// (its payload pages are PROT_NONE too), so a late access to a freed buffer still faults.
+struct Kept {
+  std::uint8_t* base;
+  std::size_t mapped, open;
+};
+constexpr std::size_t kMaxKeptBytes = std::size_t{64} << 20;  // address space, guards included
+std::mutex g_kept_mutex;
+std::vector<Kept> g_kept;
+std::size_t g_kept_bytes = 0;
+
+// A kept mapping of this layout (nullptr when there is none), removed from the pool.
+std::uint8_t* take_kept(std::size_t mapped, std::size_t open) {
+  std::lock_guard<std::mutex> lock(g_kept_mutex);
+  for (std::size_t i = g_kept.size(); i-- > 0;) {
+    if (g_kept[i].mapped != mapped || g_kept[i].open != open) continue;
+    std::uint8_t* base = g_kept[i].base;
+    g_kept.erase(g_kept.begin() + static_cast<std::ptrdiff_t>(i));
+    g_kept_bytes -= mapped;
+    return base;
+  }
+  return nullptr;
+}
+
+// Keeps an inaccessible mapping when the pool has room; false when the caller must unmap it.
+bool keep(std::uint8_t* base, std::size_t mapped, std::size_t open) {
+  std::lock_guard<std::mutex> lock(g_kept_mutex);
+  if (mapped > kMaxKeptBytes - g_kept_bytes) return false;
+  g_kept.push_back({base, mapped, open});
+  g_kept_bytes += mapped;
+  return true;
+}
+
+// Unmaps every kept mapping (before giving up on the address space).
+void release_kept() {
+  std::lock_guard<std::mutex> lock(g_kept_mutex);
+  for (const Kept& k : g_kept) ::munmap(k.base, k.mapped);
+  g_kept.clear();
+  g_kept_bytes = 0;
+}
+
+// Whether all of [begin, end) holds the canary byte.
+bool canary_intact(const std::uint8_t* begin, const std::uint8_t* end) {
+  static const auto pattern = [] {
+    std::array<std::uint8_t, 4096> p;
+    p.fill(kCanaryByte);
+    return p;
+  }();
+  while (begin < end) {
+    const std::size_t n = std::min<std::size_t>(pattern.size(), static_cast<std::size_t>(end - begin));
+    if (std::memcmp(begin, pattern.data(), n) != 0) return false;
+    begin += n;
+  }
+  return true;
 }
 
 struct sigaction g_previous_segv {};
@@ -160,11 +220,18 @@ std::unique_ptr<GuardedBuffer> GuardedBuffer::make(std::size_t size, std::uint8_
   const std::size_t open = round_up(span, page);
   const std::size_t guard = std::clamp(round_up(size, page), kMinGuardBytes, kMaxGuardBytes);
   const std::size_t mapped = guard + open + guard;
-  void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (base == MAP_FAILED) return nullptr;
-  auto* bytes = static_cast<std::uint8_t*>(base);
+  auto* bytes = take_kept(mapped, open);
+  if (bytes == nullptr) {
+    void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+      release_kept();
+      base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) return nullptr;
+    }
+    bytes = static_cast<std::uint8_t*>(base);
+  }
   if (open > 0 && ::mprotect(bytes + guard, open, PROT_READ | PROT_WRITE) != 0) {
-    ::munmap(base, mapped);
+    ::munmap(bytes, mapped);
     return nullptr;
   }
   std::unique_ptr<GuardedBuffer> b(new GuardedBuffer());
@@ -193,7 +260,9 @@ GuardedBuffer::~GuardedBuffer() {
     g_entries[slot_].live.store(false);
     --g_live;
   }
-  ::munmap(base_, mapped_);
+  const std::size_t open = static_cast<std::size_t>(open_end_ - open_begin_);
+  if (open > 0 && ::mprotect(open_begin_, open, PROT_NONE) != 0) ::munmap(base_, mapped_);
+  else if (!keep(base_, mapped_, open)) ::munmap(base_, mapped_);
 }
 
 bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
@@ -203,12 +272,9 @@ bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
 }
 
 std::string GuardedBuffer::damage() const {
-  auto intact = [](const std::uint8_t* begin, const std::uint8_t* end) {
-    return std::all_of(begin, end, [](std::uint8_t b) { return b == kCanaryByte; });
-  };
   std::string d;
-  if (!intact(open_begin_, data_)) d = "wrote before the start";
-  if (!intact(data_ + size_, open_end_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
+  if (!canary_intact(open_begin_, data_)) d = "wrote before the start";
+  if (!canary_intact(data_ + size_, open_end_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
   return d;
 }
 
