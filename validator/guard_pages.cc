@@ -2,12 +2,14 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
 #include <mutex>
 #include <vector>
@@ -67,24 +69,42 @@ int register_buffer(const Entry& e, std::string_view label) {
   return -1;  // full: the buffer still has its guard pages, a fault just is not named
 }
 
-// Mappings of freed buffers, kept for the next buffer of the same layout: reusing one saves the
-// mmap, the munmap and the zeroing of fresh pages. A kept mapping is inaccessible as a whole
-// (its payload pages are PROT_NONE too), so a late access to a freed buffer still faults.
-struct Kept {
-  std::uint8_t* base;
-  std::size_t mapped, open;
-};
-constexpr std::size_t kMaxKeptBytes = std::size_t{64} << 20;  // address space, guards included
+// Mappings of freed buffers, kept for the next buffer of the same capacity: reusing one saves
+// the mmap, the munmap and the zeroing of fresh pages. Payloads up to kMaxKeptCapacity are laid
+// out in a power-of-two capacity (the part they do not use belongs to the lower guard), so
+// buffers of similar sizes share mappings. A kept mapping is inaccessible as a whole, so a late
+// access to a freed buffer still faults. The pool takes at most a sixteenth of the address-space
+// limit, up to 512 MiB (guards included: a call that allocates a block per string element makes
+// hundreds); when it is full, mappings of other capacities make room, oldest first.
+constexpr std::size_t kMinKeptCapacity = std::size_t{64} << 10;
+constexpr std::size_t kMaxKeptCapacity = std::size_t{4} << 20;
+
+std::size_t max_kept_bytes() {
+  static const std::size_t bytes = [] {
+    rlimit limit{};
+    std::size_t most = std::size_t{512} << 20;
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      most = std::min<std::size_t>(most, static_cast<std::size_t>(limit.rlim_cur / 16));
+    return most;
+  }();
+  return bytes;
+}
+
 std::mutex g_kept_mutex;
-std::vector<Kept> g_kept;
+std::vector<std::pair<std::uint8_t*, std::size_t>> g_kept;  // base, mapped bytes; oldest first
 std::size_t g_kept_bytes = 0;
 
-// A kept mapping of this layout (nullptr when there is none), removed from the pool.
-std::uint8_t* take_kept(std::size_t mapped, std::size_t open) {
+// The bytes a payload whose accessible pages take `open` bytes is laid out in.
+std::size_t capacity_for(std::size_t open) {
+  return open > kMaxKeptCapacity ? open : std::max(kMinKeptCapacity, std::bit_ceil(open));
+}
+
+// A kept mapping of `mapped` bytes (nullptr when there is none), taken out of the pool.
+std::uint8_t* take_kept(std::size_t mapped) {
   std::lock_guard<std::mutex> lock(g_kept_mutex);
   for (std::size_t i = g_kept.size(); i-- > 0;) {
-    if (g_kept[i].mapped != mapped || g_kept[i].open != open) continue;
-    std::uint8_t* base = g_kept[i].base;
+    if (g_kept[i].second != mapped) continue;
+    std::uint8_t* base = g_kept[i].first;
     g_kept.erase(g_kept.begin() + static_cast<std::ptrdiff_t>(i));
     g_kept_bytes -= mapped;
     return base;
@@ -92,19 +112,29 @@ std::uint8_t* take_kept(std::size_t mapped, std::size_t open) {
   return nullptr;
 }
 
-// Keeps an inaccessible mapping when the pool has room; false when the caller must unmap it.
-bool keep(std::uint8_t* base, std::size_t mapped, std::size_t open) {
+// Keeps an inaccessible mapping of a payload capacity, else unmaps it.
+void keep_or_unmap(std::uint8_t* base, std::size_t mapped, std::size_t capacity) {
   std::lock_guard<std::mutex> lock(g_kept_mutex);
-  if (mapped > kMaxKeptBytes - g_kept_bytes) return false;
-  g_kept.push_back({base, mapped, open});
+  const std::size_t most = max_kept_bytes();
+  while (capacity <= kMaxKeptCapacity && mapped <= most && g_kept_bytes > most - mapped) {
+    const auto other = std::find_if(g_kept.begin(), g_kept.end(), [&](const auto& k) { return k.second != mapped; });
+    if (other == g_kept.end()) break;
+    ::munmap(other->first, other->second);
+    g_kept_bytes -= other->second;
+    g_kept.erase(other);
+  }
+  if (capacity > kMaxKeptCapacity || mapped > most || g_kept_bytes > most - mapped) {
+    ::munmap(base, mapped);
+    return;
+  }
+  g_kept.emplace_back(base, mapped);
   g_kept_bytes += mapped;
-  return true;
 }
 
 // Unmaps every kept mapping (before giving up on the address space).
 void release_kept() {
   std::lock_guard<std::mutex> lock(g_kept_mutex);
-  for (const Kept& k : g_kept) ::munmap(k.base, k.mapped);
+  for (const auto& [base, mapped] : g_kept) ::munmap(base, mapped);
   g_kept.clear();
   g_kept_bytes = 0;
 }
@@ -218,9 +248,10 @@ std::unique_ptr<GuardedBuffer> GuardedBuffer::make(std::size_t size, std::uint8_
   const std::size_t page = page_size();
   const std::size_t span = round_up(size, kAlignment);
   const std::size_t open = round_up(span, page);
-  const std::size_t guard = std::clamp(round_up(size, page), kMinGuardBytes, kMaxGuardBytes);
-  const std::size_t mapped = guard + open + guard;
-  auto* bytes = take_kept(mapped, open);
+  const std::size_t capacity = capacity_for(open);
+  const std::size_t guard = std::clamp(capacity, kMinGuardBytes, kMaxGuardBytes);
+  const std::size_t mapped = guard + capacity + guard;
+  auto* bytes = take_kept(mapped);
   if (bytes == nullptr) {
     void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (base == MAP_FAILED) {
@@ -230,15 +261,18 @@ std::unique_ptr<GuardedBuffer> GuardedBuffer::make(std::size_t size, std::uint8_
     }
     bytes = static_cast<std::uint8_t*>(base);
   }
-  if (open > 0 && ::mprotect(bytes + guard, open, PROT_READ | PROT_WRITE) != 0) {
+  // The accessible pages end where the upper guard begins; the capacity they leave unused
+  // widens the lower guard.
+  std::uint8_t* const open_begin = bytes + guard + (capacity - open);
+  if (open > 0 && ::mprotect(open_begin, open, PROT_READ | PROT_WRITE) != 0) {
     ::munmap(bytes, mapped);
     return nullptr;
   }
   std::unique_ptr<GuardedBuffer> b(new GuardedBuffer());
   b->base_ = bytes;
   b->mapped_ = mapped;
-  b->open_begin_ = bytes + guard;
-  b->open_end_ = bytes + guard + open;
+  b->open_begin_ = open_begin;
+  b->open_end_ = open_begin + open;
   b->data_ = b->open_end_ - span;
   b->size_ = size;
   std::memset(b->open_begin_, kCanaryByte, static_cast<std::size_t>(b->data_ - b->open_begin_));
@@ -261,8 +295,9 @@ GuardedBuffer::~GuardedBuffer() {
     --g_live;
   }
   const std::size_t open = static_cast<std::size_t>(open_end_ - open_begin_);
+  const std::size_t capacity = capacity_for(open);
   if (open > 0 && ::mprotect(open_begin_, open, PROT_NONE) != 0) ::munmap(base_, mapped_);
-  else if (!keep(base_, mapped_, open)) ::munmap(base_, mapped_);
+  else keep_or_unmap(base_, mapped_, capacity);
 }
 
 bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
