@@ -66,6 +66,12 @@ json parse_object(std::string_view body, std::string* why = nullptr) {
 
 std::string bounded_text(std::string text) { return text_head(std::move(text), kMaxAnswerTextBytes); }
 
+// The message's "type" when it is a string, else "" (json::value would throw for another type).
+std::string message_type(const json& j) {
+  const auto it = j.find("type");
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
 // The case as canonical JSON without the fields a request leaves out.
 json request_case_json(const conformance::Case& c) {
   conformance::Case copy = c;
@@ -333,19 +339,19 @@ Status parse_manifest_message(std::string_view body, Manifest* out, int offered)
   std::string why;
   const json j = parse_object(body, &why);
   if (j.is_discarded()) return invalid_argument("the handshake answer is not a JSON object", why.empty() ? "" : ": ", why);
-  const std::string type = j.value("type", "");
+  const std::string type = message_type(j);
   if (type == "error") {
     const json* message = j.contains("message") ? &j["message"] : nullptr;
     return invalid_argument(bounded_text(message && message->is_string() ? message->get<std::string>()
                                                                           : std::string("load error")));
   }
   if (type != "manifest") return invalid_argument("expected a \"manifest\" message, got type \"", type, "\"");
-  if (!j.contains("protocol") || !j["protocol"].is_number_integer() || j["protocol"].get<std::int64_t>() < kProtocolVersion ||
-      j["protocol"].get<std::int64_t>() > offered)
+  const json* protocol = j.contains("protocol") && j["protocol"].is_number_integer() ? &j["protocol"] : nullptr;
+  if (!protocol || protocol->get<std::int64_t>() < kProtocolVersion || protocol->get<std::int64_t>() > offered)
     return invalid_argument("manifest: protocol must be ", kProtocolVersion,
                             offered > kProtocolVersion ? str_cat(" to ", offered, " (one the hello offered)") : "");
   Manifest m;
-  m.protocol = j["protocol"].get<int>();
+  m.protocol = protocol->get<int>();
   if (j.contains("name")) {
     if (!j["name"].is_string()) return invalid_argument("manifest: name must be a string");
     m.name = j["name"].get<std::string>();
@@ -421,7 +427,8 @@ std::uint32_t get_u32(const char* p) {
 // A JSON integer in [0, max] (false for anything else).
 bool get_count(const json& j, std::uint64_t max, std::uint64_t* out) {
   if (j.is_number_unsigned()) *out = j.get<std::uint64_t>();
-  else if (j.is_number_integer() && j.get<std::int64_t>() >= 0) *out = static_cast<std::uint64_t>(j.get<std::int64_t>());
+  else if (j.is_number_integer() && j.get<std::int64_t>() >= 0)
+    *out = static_cast<std::uint64_t>(j.get<std::int64_t>());
   else return false;
   return *out <= max;
 }
@@ -490,23 +497,26 @@ std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_hand
 Status bad(const std::string& path, std::string_view why) { return invalid_argument(path, ": ", why); }
 
 // Reads a version-2 body: its header, and tensors out of its payload, every offset, size and
-// element checked before anything is allocated for it.
+// element checked before anything is allocated for it, and all the tensors' bytes together
+// within the payload's.
 class PayloadReader {
  public:
   // Splits `body` into *header and the payload.
   Status open(std::string_view body, json* header) {
-    if (body.size() < kLengthBytes) return invalid_argument("a binary body of ", body.size(), " bytes has no header length");
+    if (body.size() < kLengthBytes)
+      return invalid_argument("a binary body of ", body.size(), " bytes has no header length");
     const std::uint32_t n = get_u32(body.data());
     if (n > body.size() - kLengthBytes)
       return invalid_argument("header length ", std::uint64_t{n}, " beyond the body's ", body.size(), " bytes");
     std::string why;
     *header = parse_object(body.substr(kLengthBytes, n), &why);
-    if (header->is_discarded()) return invalid_argument("the header is not a JSON object", why.empty() ? "" : ": ", why);
+    if (header->is_discarded())
+      return invalid_argument("the header is not a JSON object", why.empty() ? "" : ": ", why);
     payload_ = body.substr(kLengthBytes + n);
     return Status();
   }
 
-  Status tensor(const json& j, const std::string& path, Tensor* out) const {
+  Status tensor(const json& j, const std::string& path, Tensor* out) {
     if (!j.is_object()) return bad(path, "expected a tensor {dtype, shape, offset, bytes}");
     for (const auto& item : j.items())
       if (item.key() != "dtype" && item.key() != "shape" && item.key() != "offset" && item.key() != "bytes")
@@ -519,7 +529,8 @@ class PayloadReader {
     Shape shape;
     for (const json& d : j["shape"]) {
       std::uint64_t dim = 0;
-      if (!get_count(d, std::numeric_limits<std::int64_t>::max(), &dim)) return bad(path + ".shape", "a dim is not an int64 >= 0");
+      if (!get_count(d, std::numeric_limits<std::int64_t>::max(), &dim))
+        return bad(path + ".shape", "a dim is not an int64 >= 0");
       shape.push_back(static_cast<std::int64_t>(dim));
     }
     const std::int64_t count = checked_num_elements(shape);
@@ -528,6 +539,9 @@ class PayloadReader {
     if (!j.contains("offset") || !get_count(j["offset"], payload_.size(), &offset) || !j.contains("bytes") ||
         !get_count(j["bytes"], payload_.size() - offset, &bytes))
       return bad(path, str_cat("offset and bytes must lie inside the payload of ", payload_.size(), " bytes"));
+    if (bytes > payload_.size() - claimed_)
+      return bad(path, str_cat("the tensors claim more than the payload's ", payload_.size(), " bytes"));
+    claimed_ += bytes;  // so that no byte backs two tensors: what is allocated stays within the payload
     const std::string_view data = payload_.substr(offset, bytes);
     const auto elements = static_cast<std::uint64_t>(count);
     if (*dtype == DType::kString) return read_strings(data, elements, std::move(shape), path, out);
@@ -546,7 +560,7 @@ class PayloadReader {
 
   // The named values of `slots` (an op's inputs or outputs), no more and no fewer.
   Status values(const json& j, const std::string& path, std::span<const conformance::Slot> slots,
-                conformance::Values* out) const {
+                conformance::Values* out) {
     if (!j.is_object()) return bad(path, "expected an object");
     for (const auto& item : j.items())
       if (std::none_of(slots.begin(), slots.end(), [&](const conformance::Slot& s) { return s.name == item.key(); }))
@@ -556,7 +570,8 @@ class PayloadReader {
       const std::string name(slot.name), at = path + "." + name;
       if (!j.contains(name)) return bad(at, "missing");
       const json& v = j[name];
-      if (slot.is_list != v.is_array()) return bad(at, slot.is_list ? "expected a list of tensors" : "expected one tensor");
+      if (slot.is_list != v.is_array())
+        return bad(at, slot.is_list ? "expected a list of tensors" : "expected one tensor");
       if (!slot.is_list) {
         Tensor t;
         OPCONFORM_RETURN_IF_ERROR(tensor(v, at, &t));
@@ -564,7 +579,8 @@ class PayloadReader {
         continue;
       }
       std::vector<Tensor> list(v.size());
-      for (std::size_t i = 0; i < v.size(); ++i) OPCONFORM_RETURN_IF_ERROR(tensor(v[i], str_cat(at, "[", i, "]"), &list[i]));
+      for (std::size_t i = 0; i < v.size(); ++i)
+        OPCONFORM_RETURN_IF_ERROR(tensor(v[i], str_cat(at, "[", i, "]"), &list[i]));
       values.emplace(name, std::move(list));
     }
     *out = std::move(values);
@@ -592,6 +608,7 @@ class PayloadReader {
   }
 
   std::string_view payload_;
+  std::uint64_t claimed_ = 0;  // bytes of the tensors read so far
 };
 
 std::string binary_run_message(std::int64_t id, const conformance::Case& c) {
@@ -607,7 +624,7 @@ Status parse_binary_run_message(std::string_view body, std::int64_t* id, conform
   PayloadReader reader;
   json j;
   OPCONFORM_RETURN_IF_ERROR(reader.open(body, &j));
-  if (j.value("type", "") != "run") return invalid_argument("expected a \"run\" message");
+  if (message_type(j) != "run") return invalid_argument("expected a \"run\" message");
   if (!j.contains("id") || !j["id"].is_number_integer()) return invalid_argument("run: id must be an integer");
   *id = j["id"].get<std::int64_t>();
   if (!j.contains("case") || !j["case"].is_object()) return invalid_argument("run: case must be an object");
@@ -664,7 +681,7 @@ Status parse_binary_result_message(std::string_view body, const conformance::Cas
   PayloadReader reader;
   json j;
   if (Status s = reader.open(body, &j); !s.ok()) return invalid_argument("the result: ", s.message());
-  if (j.value("type", "") != "result") return invalid_argument("expected a \"result\" message");
+  if (message_type(j) != "result") return invalid_argument("expected a \"result\" message");
   if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
     return invalid_argument("result: id must be ", id);
   const int kinds = int(j.contains("outputs")) + int(j.contains("error")) + int(j.contains("fault"));
@@ -678,7 +695,8 @@ Status parse_binary_result_message(std::string_view body, const conformance::Cas
     const auto code = e.is_object() && e.contains("code") && e["code"].is_string()
                           ? code_from_name(e["code"].get<std::string>())
                           : std::nullopt;
-    if (!code || *code == Code::kOk) return invalid_argument("the implementation's result: error.code: not an error code");
+    if (!code || *code == Code::kOk)
+      return invalid_argument("the implementation's result: error.code: not an error code");
     if (!e.contains("message") || !e["message"].is_string() || e.size() != 2)
       return invalid_argument("the implementation's result: error: expected {code, message}");
     answer.kind = ImplAnswer::Kind::kError;
@@ -705,7 +723,7 @@ Status parse_run_message(std::string_view body, std::int64_t* id, conformance::C
   if (protocol == kBinaryProtocolVersion) return parse_binary_run_message(body, id, out);
   json j = parse_object(body);
   if (j.is_discarded()) return invalid_argument("not a JSON object");
-  if (j.value("type", "") != "run") return invalid_argument("expected a \"run\" message");
+  if (message_type(j) != "run") return invalid_argument("expected a \"run\" message");
   if (!j.contains("id") || !j["id"].is_number_integer()) return invalid_argument("run: id must be an integer");
   if (!j.contains("case") || !j["case"].is_object()) return invalid_argument("run: case must be an object");
   *id = j["id"].get<std::int64_t>();
@@ -757,7 +775,7 @@ Status parse_result_message(std::string_view body, const conformance::Case& requ
   std::string why;
   json j = parse_object(body, &why);
   if (j.is_discarded()) return invalid_argument("the result is not a JSON object", why.empty() ? "" : ": ", why);
-  if (j.value("type", "") != "result") return invalid_argument("expected a \"result\" message");
+  if (message_type(j) != "result") return invalid_argument("expected a \"result\" message");
   if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
     return invalid_argument("result: id must be ", id);
   const int kinds = int(j.contains("outputs")) + int(j.contains("error")) + int(j.contains("fault"));

@@ -112,6 +112,7 @@ TEST(Protocol, MalformedResultsAreErrors) {
   EXPECT_FALSE(parse_result_message("not json", c, 1, &a).ok());
   EXPECT_FALSE(parse_result_message(R"({"type":"result","id":2,"fault":"x"})", c, 1, &a).ok());
   EXPECT_FALSE(parse_result_message(R"({"type":"result","id":1})", c, 1, &a).ok());
+  EXPECT_FALSE(parse_result_message(R"({"type":["result"],"id":1,"fault":"x"})", c, 1, &a).ok());
   EXPECT_FALSE(parse_result_message(
                    R"({"type":"result","id":1,"error":{"code":"OK","message":""}})", c, 1, &a)
                    .ok());
@@ -285,6 +286,19 @@ TEST(Protocol, MalformedBinaryResultsAreErrorsBeforeAnyAllocation) {
                        "unknown field"));
   EXPECT_TRUE(contains(error(binary_body(R"({"type":"result","id":1,"error":{"code":"OK","message":""}})", "")),
                        "not an error code"));
+  EXPECT_TRUE(contains(error(binary_body(R"({"type":1,"id":1,"fault":"x"})", "")), "expected a \"result\""));
+
+  // No payload byte backs two tensors: a header cannot make a small payload allocate much.
+  conformance::Case partition;
+  partition.op = Op::kDynamicPartition;
+  partition.attrs["num_partitions"] = 2;
+  const std::string twice = R"({"type":"result","id":1,"outputs":{"outputs":[)"
+                            R"({"dtype":"float32","shape":[2],"offset":0,"bytes":8},)"
+                            R"({"dtype":"float32","shape":[2],"offset":0,"bytes":8}]}})";
+  ImplAnswer a;
+  const Status s = parse_result_message(binary_body(twice, eight), partition, 1, &a, kBinaryProtocolVersion);
+  EXPECT_TRUE(contains(s.message(), "outputs.outputs[1]: the tensors claim more than the payload's 8 bytes"))
+      << s.message();
 }
 
 // The C worker negotiates version 2 and answers every corpus vector exactly as it does in
