@@ -339,7 +339,8 @@ Status Worker::start(Manifest* manifest) {
   decoder_.set_limit(kMaxHandshakeBytes);
   std::string body, error;
   bool oom = false;
-  Wait wait = send(frame(hello_message(options_.max_protocol)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  Wait wait =
+      send(frame(hello_message(options_.max_protocol)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
   if (wait != Wait::kMessage && (interrupted() || (now_seconds() >= deadline && cut_by_run(handshake_deadline))))
     wait = Wait::kCutShort;
   switch (wait) {
