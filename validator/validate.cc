@@ -276,6 +276,9 @@ Status Run::start_worker() {
       return invalid_argument("the worker binary opconform-worker was not found (", worker,
                               "); set OPCONFORM_WORKER to its path");
     w.argv = {worker, impl};
+    // Idle OpenMP threads of the plug-in would spin on the cores the validator needs between
+    // calls (generating, judging): they sleep instead, unless the user says otherwise.
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr) w.environment.push_back("OMP_WAIT_POLICY=passive");
     const std::int64_t mib = options_.worker_memory_mib > 0 ? options_.worker_memory_mib : kDefaultSoWorkerMemoryMiB;
 #if defined(OPCONFORM_ASAN)
     // A sanitized worker reserves terabytes of shadow address space, so RLIMIT_AS cannot
