@@ -187,7 +187,7 @@ class Run {
   void corpus_phase();
   void pairs_phase();
   void generated_phase();
-  // Runs, judges and records c; `started` is when its drawing (or loading) began.
+  // Runs, judges and records c; `started` is when its drawing began (a vector's: now).
   void handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable, double started);
   void present_group(std::size_t index, const Case& c, const Judgement& j, const Shrinkable* shrinkable);
   Case shrink(const Case& c, const Judgement& j, const Shrinkable* shrinkable, int* steps, Judgement* final);

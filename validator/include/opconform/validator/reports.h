@@ -92,9 +92,10 @@ struct ReportData {
 
 std::string_view run_state_name(RunState s);  // "running", "complete", "interrupted", "error"
 
-// The JSON report: the run's identity, state, counts, throughput per op, failure groups (count, signature,
-// representative), every failure and every noted non-failure, the unreadable inputs, and with
-// an expected-failure list the xfail and xpass counts, each entry's status and the unmatched.
+// The JSON report: the run's identity, state, counts, throughput, failure groups (count,
+// signature, representative), every failure and every noted non-failure, the unreadable inputs,
+// and with an expected-failure list the xfail and xpass counts, each entry's status and the
+// unmatched.
 std::string json_report(const ReportData& data);
 // JUnit XML: one <testsuite> per op (failures as <failure type="<outcome>">, unsupported cases
 // and expected failures as <skipped>, an xpass under strict_xfail as <failure type="xpass">),
