@@ -306,6 +306,7 @@ TEST(Protocol, MalformedBinaryResultsAreErrorsBeforeAnyAllocation) {
 TEST(ProtocolVersions, TheCWorkerAnswersAlikeInTextAndBinary) {
   WorkerOptions options;
   options.argv = {OPCONFORM_TEST_WORKER, OPCONFORM_TEST_BUNDLED_PLUGIN};
+  options.timeout_seconds = 300;  // the large vectors' JSON text takes long in a sanitized build
   Worker binary(options);
   options.max_protocol = kProtocolVersion;
   Worker text(options);
