@@ -112,8 +112,10 @@ std::uint8_t* take_kept(std::size_t mapped) {
   return nullptr;
 }
 
-// Keeps an inaccessible mapping of a payload capacity, else unmaps it.
-void keep_or_unmap(std::uint8_t* base, std::size_t mapped, std::size_t capacity) {
+// Keeps the mapping of a freed buffer, its accessible pages [open, open + open_bytes) made
+// inaccessible, when the pool has room for its capacity; else unmaps it.
+void keep_or_unmap(std::uint8_t* base, std::size_t mapped, std::size_t capacity, std::uint8_t* open,
+                   std::size_t open_bytes) {
   std::lock_guard<std::mutex> lock(g_kept_mutex);
   const std::size_t most = max_kept_bytes();
   while (capacity <= kMaxKeptCapacity && mapped <= most && g_kept_bytes > most - mapped) {
@@ -123,7 +125,8 @@ void keep_or_unmap(std::uint8_t* base, std::size_t mapped, std::size_t capacity)
     g_kept_bytes -= other->second;
     g_kept.erase(other);
   }
-  if (capacity > kMaxKeptCapacity || mapped > most || g_kept_bytes > most - mapped) {
+  if (capacity > kMaxKeptCapacity || mapped > most || g_kept_bytes > most - mapped ||
+      (open_bytes > 0 && ::mprotect(open, open_bytes, PROT_NONE) != 0)) {
     ::munmap(base, mapped);
     return;
   }
@@ -295,9 +298,7 @@ GuardedBuffer::~GuardedBuffer() {
     --g_live;
   }
   const std::size_t open = static_cast<std::size_t>(open_end_ - open_begin_);
-  const std::size_t capacity = capacity_for(open);
-  if (open > 0 && ::mprotect(open_begin_, open, PROT_NONE) != 0) ::munmap(base_, mapped_);
-  else keep_or_unmap(base_, mapped_, capacity);
+  keep_or_unmap(base_, mapped_, capacity_for(open), open_begin_, open);
 }
 
 bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
