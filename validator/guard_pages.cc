@@ -2,12 +2,17 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <ucontext.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <bit>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 namespace opconform::validator {
 
@@ -62,6 +67,94 @@ int register_buffer(const Entry& e, std::string_view label) {
     return i;
   }
   return -1;  // full: the buffer still has its guard pages, a fault just is not named
+}
+
+// Mappings of freed buffers, kept for the next buffer of the same capacity: reusing one saves
+// the mmap, the munmap and the zeroing of fresh pages. Payloads up to kMaxKeptCapacity are laid
+// out in a power-of-two capacity (the part they do not use belongs to the lower guard), so
+// buffers of similar sizes share mappings. A kept mapping is inaccessible as a whole, so a late
+// access to a freed buffer still faults. The pool takes at most a sixteenth of the address-space
+// limit, up to 512 MiB (guards included: a call that allocates a block per string element makes
+// hundreds); when it is full, mappings of other capacities make room, oldest first.
+constexpr std::size_t kMinKeptCapacity = std::size_t{64} << 10;
+constexpr std::size_t kMaxKeptCapacity = std::size_t{4} << 20;
+
+std::size_t max_kept_bytes() {
+  static const std::size_t bytes = [] {
+    rlimit limit{};
+    std::size_t most = std::size_t{512} << 20;
+    if (::getrlimit(RLIMIT_AS, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY)
+      most = std::min<std::size_t>(most, static_cast<std::size_t>(limit.rlim_cur / 16));
+    return most;
+  }();
+  return bytes;
+}
+
+std::mutex g_kept_mutex;
+std::vector<std::pair<std::uint8_t*, std::size_t>> g_kept;  // base, mapped bytes; oldest first
+std::size_t g_kept_bytes = 0;
+
+// The bytes a payload whose accessible pages take `open` bytes is laid out in.
+std::size_t capacity_for(std::size_t open) {
+  return open > kMaxKeptCapacity ? open : std::max(kMinKeptCapacity, std::bit_ceil(open));
+}
+
+// A kept mapping of `mapped` bytes (nullptr when there is none), taken out of the pool.
+std::uint8_t* take_kept(std::size_t mapped) {
+  std::lock_guard<std::mutex> lock(g_kept_mutex);
+  for (std::size_t i = g_kept.size(); i-- > 0;) {
+    if (g_kept[i].second != mapped) continue;
+    std::uint8_t* base = g_kept[i].first;
+    g_kept.erase(g_kept.begin() + static_cast<std::ptrdiff_t>(i));
+    g_kept_bytes -= mapped;
+    return base;
+  }
+  return nullptr;
+}
+
+// Keeps the mapping of a freed buffer, its accessible pages [open, open + open_bytes) made
+// inaccessible, when the pool has room for its capacity; else unmaps it.
+void keep_or_unmap(std::uint8_t* base, std::size_t mapped, std::size_t capacity, std::uint8_t* open,
+                   std::size_t open_bytes) {
+  std::lock_guard<std::mutex> lock(g_kept_mutex);
+  const std::size_t most = max_kept_bytes();
+  while (capacity <= kMaxKeptCapacity && mapped <= most && g_kept_bytes > most - mapped) {
+    const auto other = std::find_if(g_kept.begin(), g_kept.end(), [&](const auto& k) { return k.second != mapped; });
+    if (other == g_kept.end()) break;
+    ::munmap(other->first, other->second);
+    g_kept_bytes -= other->second;
+    g_kept.erase(other);
+  }
+  if (capacity > kMaxKeptCapacity || mapped > most || g_kept_bytes > most - mapped ||
+      (open_bytes > 0 && ::mprotect(open, open_bytes, PROT_NONE) != 0)) {
+    ::munmap(base, mapped);
+    return;
+  }
+  g_kept.emplace_back(base, mapped);
+  g_kept_bytes += mapped;
+}
+
+// Unmaps every kept mapping (before giving up on the address space).
+void release_kept() {
+  std::lock_guard<std::mutex> lock(g_kept_mutex);
+  for (const auto& [base, mapped] : g_kept) ::munmap(base, mapped);
+  g_kept.clear();
+  g_kept_bytes = 0;
+}
+
+// Whether all of [begin, end) holds the canary byte.
+bool canary_intact(const std::uint8_t* begin, const std::uint8_t* end) {
+  static const auto pattern = [] {
+    std::array<std::uint8_t, 4096> p;
+    p.fill(kCanaryByte);
+    return p;
+  }();
+  while (begin < end) {
+    const std::size_t n = std::min<std::size_t>(pattern.size(), static_cast<std::size_t>(end - begin));
+    if (std::memcmp(begin, pattern.data(), n) != 0) return false;
+    begin += n;
+  }
+  return true;
 }
 
 struct sigaction g_previous_segv {};
@@ -158,20 +251,31 @@ std::unique_ptr<GuardedBuffer> GuardedBuffer::make(std::size_t size, std::uint8_
   const std::size_t page = page_size();
   const std::size_t span = round_up(size, kAlignment);
   const std::size_t open = round_up(span, page);
-  const std::size_t guard = std::clamp(round_up(size, page), kMinGuardBytes, kMaxGuardBytes);
-  const std::size_t mapped = guard + open + guard;
-  void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (base == MAP_FAILED) return nullptr;
-  auto* bytes = static_cast<std::uint8_t*>(base);
-  if (open > 0 && ::mprotect(bytes + guard, open, PROT_READ | PROT_WRITE) != 0) {
-    ::munmap(base, mapped);
+  const std::size_t capacity = capacity_for(open);
+  const std::size_t guard = std::clamp(capacity, kMinGuardBytes, kMaxGuardBytes);
+  const std::size_t mapped = guard + capacity + guard;
+  auto* bytes = take_kept(mapped);
+  if (bytes == nullptr) {
+    void* base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) {
+      release_kept();
+      base = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) return nullptr;
+    }
+    bytes = static_cast<std::uint8_t*>(base);
+  }
+  // The accessible pages end where the upper guard begins; the capacity they leave unused
+  // widens the lower guard.
+  std::uint8_t* const open_begin = bytes + guard + (capacity - open);
+  if (open > 0 && ::mprotect(open_begin, open, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(bytes, mapped);
     return nullptr;
   }
   std::unique_ptr<GuardedBuffer> b(new GuardedBuffer());
   b->base_ = bytes;
   b->mapped_ = mapped;
-  b->open_begin_ = bytes + guard;
-  b->open_end_ = bytes + guard + open;
+  b->open_begin_ = open_begin;
+  b->open_end_ = open_begin + open;
   b->data_ = b->open_end_ - span;
   b->size_ = size;
   std::memset(b->open_begin_, kCanaryByte, static_cast<std::size_t>(b->data_ - b->open_begin_));
@@ -193,7 +297,8 @@ GuardedBuffer::~GuardedBuffer() {
     g_entries[slot_].live.store(false);
     --g_live;
   }
-  ::munmap(base_, mapped_);
+  const std::size_t open = static_cast<std::size_t>(open_end_ - open_begin_);
+  keep_or_unmap(base_, mapped_, capacity_for(open), open_begin_, open);
 }
 
 bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
@@ -203,12 +308,9 @@ bool GuardedBuffer::contains(const char* p, std::int64_t n) const {
 }
 
 std::string GuardedBuffer::damage() const {
-  auto intact = [](const std::uint8_t* begin, const std::uint8_t* end) {
-    return std::all_of(begin, end, [](std::uint8_t b) { return b == kCanaryByte; });
-  };
   std::string d;
-  if (!intact(open_begin_, data_)) d = "wrote before the start";
-  if (!intact(data_ + size_, open_end_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
+  if (!canary_intact(open_begin_, data_)) d = "wrote before the start";
+  if (!canary_intact(data_ + size_, open_end_)) d += std::string(d.empty() ? "" : " and ") + "wrote past the end";
   return d;
 }
 

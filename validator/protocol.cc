@@ -3,9 +3,12 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cstring>
+#include <limits>
 #include <set>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -62,6 +65,12 @@ json parse_object(std::string_view body, std::string* why = nullptr) {
 }
 
 std::string bounded_text(std::string text) { return text_head(std::move(text), kMaxAnswerTextBytes); }
+
+// The message's "type" when it is a string, else "" (json::value would throw for another type).
+std::string message_type(const json& j) {
+  const auto it = j.find("type");
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
 
 // The case as canonical JSON without the fields a request leaves out.
 json request_case_json(const conformance::Case& c) {
@@ -289,7 +298,21 @@ bool write_message(int fd, std::string_view body) {
   return true;
 }
 
-std::string hello_message() { return json{{"type", "hello"}, {"protocol", kProtocolVersion}}.dump(); }
+std::string hello_message(int highest) {
+  json offered = json::array();
+  for (int v = kProtocolVersion; v <= highest; ++v) offered.push_back(v);
+  return json{{"type", "hello"}, {"protocol", kProtocolVersion}, {"protocols", offered}}.dump();
+}
+
+int negotiate_protocol(std::string_view hello, int highest) {
+  const json j = parse_object(hello);
+  int chosen = kProtocolVersion;
+  if (j.is_discarded() || !j.contains("protocols") || !j["protocols"].is_array()) return chosen;
+  for (const json& v : j["protocols"])
+    if (v.is_number_integer() && v.get<std::int64_t>() > chosen && v.get<std::int64_t>() <= highest)
+      chosen = v.get<int>();
+  return chosen;
+}
 
 std::string load_error_message(std::string_view message) {
   return json{{"type", "error"}, {"message", std::string(message)}}.dump(
@@ -307,25 +330,28 @@ std::string manifest_message(const Manifest& manifest) {
                    {"min_block_dims", caps.min_block_dims},
                    {"max_block_dims", limit(caps.max_block_dims)}});
   }
-  return json{{"type", "manifest"}, {"protocol", kProtocolVersion}, {"name", manifest.name},
+  return json{{"type", "manifest"}, {"protocol", manifest.protocol}, {"name", manifest.name},
               {"profile", manifest.profile}, {"ops", ops}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Status parse_manifest_message(std::string_view body, Manifest* out) {
+Status parse_manifest_message(std::string_view body, Manifest* out, int offered) {
   std::string why;
   const json j = parse_object(body, &why);
   if (j.is_discarded()) return invalid_argument("the handshake answer is not a JSON object", why.empty() ? "" : ": ", why);
-  const std::string type = j.value("type", "");
+  const std::string type = message_type(j);
   if (type == "error") {
     const json* message = j.contains("message") ? &j["message"] : nullptr;
     return invalid_argument(bounded_text(message && message->is_string() ? message->get<std::string>()
                                                                           : std::string("load error")));
   }
   if (type != "manifest") return invalid_argument("expected a \"manifest\" message, got type \"", type, "\"");
-  if (!j.contains("protocol") || !j["protocol"].is_number_integer() || j["protocol"].get<std::int64_t>() != kProtocolVersion)
-    return invalid_argument("manifest: protocol must be ", kProtocolVersion);
+  const json* protocol = j.contains("protocol") && j["protocol"].is_number_integer() ? &j["protocol"] : nullptr;
+  if (!protocol || protocol->get<std::int64_t>() < kProtocolVersion || protocol->get<std::int64_t>() > offered)
+    return invalid_argument("manifest: protocol must be ", kProtocolVersion,
+                            offered > kProtocolVersion ? str_cat(" to ", offered, " (one the hello offered)") : "");
   Manifest m;
+  m.protocol = protocol->get<int>();
   if (j.contains("name")) {
     if (!j["name"].is_string()) return invalid_argument("manifest: name must be a string");
     m.name = j["name"].get<std::string>();
@@ -379,15 +405,325 @@ Status parse_manifest_message(std::string_view body, Manifest* out) {
   return Status();
 }
 
-std::string run_message(std::int64_t id, const conformance::Case& c) {
+namespace {
+
+// Version-2 bodies: a 4-byte little-endian header length H, H bytes of JSON header, then the
+// payload, which holds the bytes of every tensor the header describes by offset and size.
+// Elements are stored as in memory on a little-endian host.
+static_assert(std::endian::native == std::endian::little, "tensor payloads are little-endian");
+
+constexpr std::size_t kLengthBytes = 4;
+
+void put_u32(std::string* out, std::uint32_t n) {
+  for (int i = 0; i < 4; ++i) out->push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+}
+
+std::uint32_t get_u32(const char* p) {
+  std::uint32_t n = 0;
+  for (int i = 0; i < 4; ++i) n |= std::uint32_t{static_cast<unsigned char>(p[i])} << (8 * i);
+  return n;
+}
+
+// A JSON integer in [0, max] (false for anything else).
+bool get_count(const json& j, std::uint64_t max, std::uint64_t* out) {
+  if (j.is_number_unsigned()) *out = j.get<std::uint64_t>();
+  else if (j.is_number_integer() && j.get<std::int64_t>() >= 0)
+    *out = static_cast<std::uint64_t>(j.get<std::int64_t>());
+  else return false;
+  return *out <= max;
+}
+
+// Lays out a message's tensors: tensor() and values() give each one's header entry, body()
+// writes the header and then every described tensor's bytes in order. A string tensor's bytes
+// are, per element, its length (4 bytes, little-endian) and its bytes.
+class PayloadWriter {
+ public:
+  json tensor(const Tensor& t) {
+    std::uint64_t bytes = 0;
+    if (t.dtype() == DType::kString) {
+      for (const std::string& s : t.values<std::string>()) bytes += kLengthBytes + s.size();
+    } else {
+      bytes = static_cast<std::uint64_t>(t.num_elements()) * dtype_storage_size(t.dtype());
+    }
+    json j = {{"dtype", dtype_name(t.dtype())}, {"shape", t.shape()}, {"offset", size_}, {"bytes", bytes}};
+    tensors_.push_back(&t);
+    size_ += bytes;
+    return j;
+  }
+  json values(const conformance::Values& values) {
+    json j = json::object();
+    for (const auto& [name, value] : values) {
+      if (const auto* t = std::get_if<Tensor>(&value)) {
+        j[name] = tensor(*t);
+        continue;
+      }
+      json list = json::array();
+      for (const Tensor& member : std::get<std::vector<Tensor>>(value)) list.push_back(tensor(member));
+      j[name] = std::move(list);
+    }
+    return j;
+  }
+  // Whether the body of `header` and the tensors fits in one message.
+  bool fits(const std::string& header) const {
+    return size_ <= kMaxMessageBytes && kLengthBytes + header.size() <= kMaxMessageBytes - size_;
+  }
+  // Precondition: fits(header).
+  std::string body(const std::string& header) const {
+    std::string out;
+    out.reserve(kLengthBytes + header.size() + size_);
+    put_u32(&out, static_cast<std::uint32_t>(header.size()));
+    out += header;
+    for (const Tensor* t : tensors_) {
+      if (t->dtype() == DType::kString) {
+        for (const std::string& s : t->values<std::string>()) {
+          put_u32(&out, static_cast<std::uint32_t>(s.size()));
+          out += s;
+        }
+      } else {
+        out.append(static_cast<const char*>(t->raw_data()),
+                   static_cast<std::size_t>(t->num_elements()) * dtype_storage_size(t->dtype()));
+      }
+    }
+    return out;
+  }
+
+ private:
+  std::vector<const Tensor*> tensors_;
+  std::uint64_t size_ = 0;
+};
+
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+Status bad(const std::string& path, std::string_view why) { return invalid_argument(path, ": ", why); }
+
+// Reads a version-2 body: its header, and tensors out of its payload, every offset, size and
+// element checked before anything is allocated for it, and all the tensors' bytes together
+// within the payload's.
+class PayloadReader {
+ public:
+  // Splits `body` into *header and the payload.
+  Status open(std::string_view body, json* header) {
+    if (body.size() < kLengthBytes)
+      return invalid_argument("a binary body of ", body.size(), " bytes has no header length");
+    const std::uint32_t n = get_u32(body.data());
+    if (n > body.size() - kLengthBytes)
+      return invalid_argument("header length ", std::uint64_t{n}, " beyond the body's ", body.size(), " bytes");
+    std::string why;
+    *header = parse_object(body.substr(kLengthBytes, n), &why);
+    if (header->is_discarded())
+      return invalid_argument("the header is not a JSON object", why.empty() ? "" : ": ", why);
+    payload_ = body.substr(kLengthBytes + n);
+    return Status();
+  }
+
+  Status tensor(const json& j, const std::string& path, Tensor* out) {
+    if (!j.is_object()) return bad(path, "expected a tensor {dtype, shape, offset, bytes}");
+    for (const auto& item : j.items())
+      if (item.key() != "dtype" && item.key() != "shape" && item.key() != "offset" && item.key() != "bytes")
+        return bad(path + "." + item.key(), "unknown field");
+    const auto dtype = j.contains("dtype") && j["dtype"].is_string() ? dtype_from_name(j["dtype"].get<std::string>())
+                                                                     : std::nullopt;
+    if (!dtype) return bad(path + ".dtype", "not a dtype name");
+    if (!j.contains("shape") || !j["shape"].is_array() || j["shape"].size() > static_cast<std::size_t>(kMaxDims))
+      return bad(path + ".shape", str_cat("expected an array of at most ", kMaxDims, " dims"));
+    Shape shape;
+    for (const json& d : j["shape"]) {
+      std::uint64_t dim = 0;
+      if (!get_count(d, std::numeric_limits<std::int64_t>::max(), &dim))
+        return bad(path + ".shape", "a dim is not an int64 >= 0");
+      shape.push_back(static_cast<std::int64_t>(dim));
+    }
+    const std::int64_t count = checked_num_elements(shape);
+    if (count < 0) return bad(path + ".shape", "the element count of " + shape_string(shape) + " overflows int64");
+    std::uint64_t offset = 0, bytes = 0;
+    if (!j.contains("offset") || !get_count(j["offset"], payload_.size(), &offset) || !j.contains("bytes") ||
+        !get_count(j["bytes"], payload_.size() - offset, &bytes))
+      return bad(path, str_cat("offset and bytes must lie inside the payload of ", payload_.size(), " bytes"));
+    if (bytes > payload_.size() - claimed_)
+      return bad(path, str_cat("the tensors claim more than the payload's ", payload_.size(), " bytes"));
+    claimed_ += bytes;  // so that no byte backs two tensors: what is allocated stays within the payload
+    const std::string_view data = payload_.substr(offset, bytes);
+    const auto elements = static_cast<std::uint64_t>(count);
+    if (*dtype == DType::kString) return read_strings(data, elements, std::move(shape), path, out);
+    std::uint64_t needed = 0;
+    if (__builtin_mul_overflow(elements, std::uint64_t{dtype_storage_size(*dtype)}, &needed) || needed != bytes)
+      return bad(path, str_cat(bytes, " bytes for ", dtype_name(*dtype), " ", shape_string(shape)));
+    if (*dtype == DType::kBool)
+      for (std::size_t i = 0; i < data.size(); ++i)
+        if (static_cast<unsigned char>(data[i]) > 1)
+          return bad(path, str_cat("bool element ", i, " is the byte ", int{static_cast<unsigned char>(data[i])}));
+    Tensor t = Tensor::uninitialized(*dtype, std::move(shape));
+    if (!data.empty()) std::memcpy(t.raw_data(), data.data(), data.size());
+    *out = std::move(t);
+    return Status();
+  }
+
+  // The named values of `slots` (an op's inputs or outputs), no more and no fewer.
+  Status values(const json& j, const std::string& path, std::span<const conformance::Slot> slots,
+                conformance::Values* out) {
+    if (!j.is_object()) return bad(path, "expected an object");
+    for (const auto& item : j.items())
+      if (std::none_of(slots.begin(), slots.end(), [&](const conformance::Slot& s) { return s.name == item.key(); }))
+        return bad(path + "." + item.key(), "not a value of this op");
+    conformance::Values values;
+    for (const conformance::Slot& slot : slots) {
+      const std::string name(slot.name), at = path + "." + name;
+      if (!j.contains(name)) return bad(at, "missing");
+      const json& v = j[name];
+      if (slot.is_list != v.is_array())
+        return bad(at, slot.is_list ? "expected a list of tensors" : "expected one tensor");
+      if (!slot.is_list) {
+        Tensor t;
+        OPCONFORM_RETURN_IF_ERROR(tensor(v, at, &t));
+        values.emplace(name, std::move(t));
+        continue;
+      }
+      std::vector<Tensor> list(v.size());
+      for (std::size_t i = 0; i < v.size(); ++i)
+        OPCONFORM_RETURN_IF_ERROR(tensor(v[i], str_cat(at, "[", i, "]"), &list[i]));
+      values.emplace(name, std::move(list));
+    }
+    *out = std::move(values);
+    return Status();
+  }
+
+ private:
+  static Status read_strings(std::string_view data, std::uint64_t elements, Shape shape, const std::string& path,
+                             Tensor* out) {
+    if (elements > data.size() / kLengthBytes)
+      return bad(path, str_cat(data.size(), " bytes cannot hold ", elements, " strings"));
+    Tensor t(DType::kString, std::move(shape));
+    std::string* dst = t.data<std::string>();
+    for (std::uint64_t i = 0; i < elements; ++i) {
+      if (data.size() < kLengthBytes) return bad(path, str_cat("string ", i, " runs past its bytes"));
+      const std::uint32_t n = get_u32(data.data());
+      data.remove_prefix(kLengthBytes);
+      if (n > data.size()) return bad(path, str_cat("string ", i, " runs past its bytes"));
+      dst[i].assign(data.data(), n);
+      data.remove_prefix(n);
+    }
+    if (!data.empty()) return bad(path, str_cat(data.size(), " bytes after the last string"));
+    *out = std::move(t);
+    return Status();
+  }
+
+  std::string_view payload_;
+  std::uint64_t claimed_ = 0;  // bytes of the tensors read so far
+};
+
+std::string binary_run_message(std::int64_t id, const conformance::Case& c) {
+  PayloadWriter writer;
+  json attrs = json::object();
+  for (const auto& [name, value] : c.attrs) attrs[name] = value;
+  const json request = {{"op", op_name(c.op)}, {"attrs", std::move(attrs)}, {"memory_limit", c.memory_limit},
+                        {"inputs", writer.values(c.inputs)}};
+  return writer.body(dump(json{{"type", "run"}, {"id", id}, {"case", request}}));
+}
+
+Status parse_binary_run_message(std::string_view body, std::int64_t* id, conformance::Case* out) {
+  PayloadReader reader;
+  json j;
+  OPCONFORM_RETURN_IF_ERROR(reader.open(body, &j));
+  if (message_type(j) != "run") return invalid_argument("expected a \"run\" message");
+  if (!j.contains("id") || !j["id"].is_number_integer()) return invalid_argument("run: id must be an integer");
+  *id = j["id"].get<std::int64_t>();
+  if (!j.contains("case") || !j["case"].is_object()) return invalid_argument("run: case must be an object");
+  const json& c = j["case"];
+  for (const auto& item : c.items())
+    if (item.key() != "op" && item.key() != "attrs" && item.key() != "memory_limit" && item.key() != "inputs")
+      return bad("run.case." + item.key(), "unknown field");
+  const auto op = c.contains("op") && c["op"].is_string() ? conformance::op_from_name(c["op"].get<std::string>())
+                                                           : std::nullopt;
+  if (!op) return bad("run.case.op", "not an op name");
+  conformance::Case parsed;
+  parsed.op = *op;
+  const conformance::OpSignature& signature = conformance::op_signature(*op);
+  if (!c.contains("attrs") || !c["attrs"].is_object() || c["attrs"].size() != signature.attrs.size())
+    return bad("run.case.attrs", str_cat("expected the ", signature.attrs.size(), " attributes of ", op_name(*op)));
+  for (std::string_view name : signature.attrs) {
+    const std::string key(name);
+    const json* value = c["attrs"].contains(key) ? &c["attrs"][key] : nullptr;
+    if (!value || !value->is_number_integer() ||
+        (value->is_number_unsigned() && value->get<std::uint64_t>() > std::numeric_limits<std::int64_t>::max()))
+      return bad("run.case.attrs." + key, "expected an int64");
+    parsed.attrs[key] = value->get<std::int64_t>();
+  }
+  std::uint64_t limit = 0;
+  if (!c.contains("memory_limit") || !get_count(c["memory_limit"], std::numeric_limits<std::int64_t>::max(), &limit))
+    return bad("run.case.memory_limit", "expected an int64 >= 0");
+  parsed.memory_limit = static_cast<std::int64_t>(limit);
+  if (!c.contains("inputs")) return bad("run.case.inputs", "missing");
+  OPCONFORM_RETURN_IF_ERROR(reader.values(c["inputs"], "run.case.inputs", signature.inputs, &parsed.inputs));
+  *out = std::move(parsed);
+  return Status();
+}
+
+std::string binary_result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer) {
+  PayloadWriter writer;
+  json j = {{"type", "result"}, {"id", id}};
+  switch (answer.kind) {
+    case ImplAnswer::Kind::kOutputs: j["outputs"] = writer.values(answer.outputs); break;
+    case ImplAnswer::Kind::kError:
+      j["error"] = {{"code", std::string(code_name(answer.error.code()))}, {"message", answer.error.message()}};
+      break;
+    case ImplAnswer::Kind::kFault: j["fault"] = answer.fault; break;
+  }
+  const std::string header = dump(j);
+  if (writer.fits(header)) return writer.body(header);
+  ImplAnswer too_large;
+  too_large.kind = ImplAnswer::Kind::kFault;
+  too_large.fault = str_cat("the outputs take more than the protocol's ", std::uint64_t{kMaxMessageBytes}, " bytes");
+  return binary_result_message(id, request, too_large);
+}
+
+Status parse_binary_result_message(std::string_view body, const conformance::Case& request, std::int64_t id,
+                                   ImplAnswer* out) {
+  PayloadReader reader;
+  json j;
+  if (Status s = reader.open(body, &j); !s.ok()) return invalid_argument("the result: ", s.message());
+  if (message_type(j) != "result") return invalid_argument("expected a \"result\" message");
+  if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
+    return invalid_argument("result: id must be ", id);
+  const int kinds = int(j.contains("outputs")) + int(j.contains("error")) + int(j.contains("fault"));
+  if (kinds != 1) return invalid_argument("result: needs exactly one of outputs, error, fault");
+  ImplAnswer answer;
+  if (j.contains("fault")) {
+    answer.kind = ImplAnswer::Kind::kFault;
+    answer.fault = bounded_text(j["fault"].is_string() ? j["fault"].get<std::string>() : dump(j["fault"]));
+  } else if (j.contains("error")) {
+    const json& e = j["error"];
+    const auto code = e.is_object() && e.contains("code") && e["code"].is_string()
+                          ? code_from_name(e["code"].get<std::string>())
+                          : std::nullopt;
+    if (!code || *code == Code::kOk)
+      return invalid_argument("the implementation's result: error.code: not an error code");
+    if (!e.contains("message") || !e["message"].is_string() || e.size() != 2)
+      return invalid_argument("the implementation's result: error: expected {code, message}");
+    answer.kind = ImplAnswer::Kind::kError;
+    answer.error = Status(*code, bounded_text(e["message"].get<std::string>()));
+  } else {
+    answer.kind = ImplAnswer::Kind::kOutputs;
+    const auto& slots = conformance::op_signature(request.op).outputs;
+    if (Status s = reader.values(j["outputs"], "outputs", slots, &answer.outputs); !s.ok())
+      return invalid_argument("the implementation's result: ", s.message());
+  }
+  *out = std::move(answer);
+  return Status();
+}
+
+}  // namespace
+
+std::string run_message(std::int64_t id, const conformance::Case& c, int protocol) {
+  if (protocol == kBinaryProtocolVersion) return binary_run_message(id, c);
   return json{{"type", "run"}, {"id", id}, {"case", request_case_json(c)}}.dump(
       -1, ' ', false, json::error_handler_t::replace);
 }
 
-Status parse_run_message(std::string_view body, std::int64_t* id, conformance::Case* out) {
+Status parse_run_message(std::string_view body, std::int64_t* id, conformance::Case* out, int protocol) {
+  if (protocol == kBinaryProtocolVersion) return parse_binary_run_message(body, id, out);
   json j = parse_object(body);
   if (j.is_discarded()) return invalid_argument("not a JSON object");
-  if (j.value("type", "") != "run") return invalid_argument("expected a \"run\" message");
+  if (message_type(j) != "run") return invalid_argument("expected a \"run\" message");
   if (!j.contains("id") || !j["id"].is_number_integer()) return invalid_argument("run: id must be an integer");
   if (!j.contains("case") || !j["case"].is_object()) return invalid_argument("run: case must be an object");
   *id = j["id"].get<std::int64_t>();
@@ -410,7 +746,9 @@ Status implementation_result_error(const Status& s) {
 }
 }  // namespace
 
-std::string result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer) {
+std::string result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer,
+                           int protocol) {
+  if (protocol == kBinaryProtocolVersion) return binary_result_message(id, request, answer);
   json j = {{"type", "result"}, {"id", id}};
   switch (answer.kind) {
     case ImplAnswer::Kind::kOutputs: {
@@ -432,11 +770,12 @@ std::string result_message(std::int64_t id, const conformance::Case& request, co
 }
 
 Status parse_result_message(std::string_view body, const conformance::Case& request, std::int64_t id,
-                            ImplAnswer* out) {
+                            ImplAnswer* out, int protocol) {
+  if (protocol == kBinaryProtocolVersion) return parse_binary_result_message(body, request, id, out);
   std::string why;
   json j = parse_object(body, &why);
   if (j.is_discarded()) return invalid_argument("the result is not a JSON object", why.empty() ? "" : ": ", why);
-  if (j.value("type", "") != "result") return invalid_argument("expected a \"result\" message");
+  if (message_type(j) != "result") return invalid_argument("expected a \"result\" message");
   if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
     return invalid_argument("result: id must be ", id);
   const int kinds = int(j.contains("outputs")) + int(j.contains("error")) + int(j.contains("fault"));

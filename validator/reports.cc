@@ -114,6 +114,21 @@ json pair_coverage_json(const ReportData& d) {
   return pairs;
 }
 
+// In total and per op: cases, seconds, cases per second, megabytes (10^6) of tensors per second.
+json throughput_json(const ReportData& d) {
+  json ops = json::object();
+  Throughput total;
+  const auto entry = [](const Throughput& t) {
+    return json{{"cases", t.cases}, {"seconds", t.seconds}, {"cases_per_second", t.cases_per_second()},
+                {"mb_per_second", t.mb_per_second()}};
+  };
+  for (const auto& [op, t] : d.throughput) {
+    ops[op_name(op)] = entry(t);
+    total.add(t);
+  }
+  return {{"total", entry(total)}, {"ops", std::move(ops)}};
+}
+
 json record_json(const CaseRecord& r) {
   json item = {{"op", op_name(r.op)}, {"name", r.name}, {"origin", r.origin},
                {"outcome", std::string(verdict_name(r.verdict))}, {"detail", r.detail}};
@@ -267,6 +282,7 @@ std::string json_report(const ReportData& d) {
   report["failed"] = d.failed;
   report["counts"] = counts_json(d);
   report["check_pairs"] = pair_coverage_json(d);
+  report["throughput"] = throughput_json(d);
   report["groups"] = groups_json(d);
   report["failures"] = std::move(failures);
   report["noted"] = std::move(other);
@@ -333,6 +349,7 @@ std::string jsonl_summary_line(const ReportData& d) {
   j["failed"] = d.failed;
   j["counts"] = counts_json(d);
   j["check_pairs"] = pair_coverage_json(d);
+  j["throughput"] = throughput_json(d);
   j["groups"] = groups_json(d);
   j["input_problems"] = problems_json(d);
   if (d.expectations) j["expected_failures"] = expectations_json(d);

@@ -151,6 +151,20 @@ std::string case_text(const Case& c, const std::string& indent) {
   return text + conformance::format_values(c.inputs, indent, 16);
 }
 
+// The bytes of the tensors in `values` (elements as stored; strings: their bytes).
+double tensor_bytes(const conformance::Values& values) {
+  double bytes = 0;
+  const auto add = [&](const Tensor& t) {
+    if (t.dtype() != DType::kString) bytes += static_cast<double>(t.num_elements()) * dtype_storage_size(t.dtype());
+    else for (const std::string& s : t.values<std::string>()) bytes += static_cast<double>(s.size());
+  };
+  for (const auto& [name, value] : values) {
+    if (const auto* t = std::get_if<Tensor>(&value)) add(*t);
+    else for (const Tensor& member : std::get<std::vector<Tensor>>(value)) add(member);
+  }
+  return bytes;
+}
+
 class Run {
  public:
   Run(const ValidateOptions& options, std::ostream& out, std::ostream& err)
@@ -178,7 +192,8 @@ class Run {
   void corpus_phase();
   void pairs_phase();
   void generated_phase();
-  void handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable);
+  // Runs, judges and records c; `started` is when its drawing began (a vector's: now).
+  void handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable, double started);
   void present_group(std::size_t index, const Case& c, const Judgement& j, const Shrinkable* shrinkable);
   Case shrink(const Case& c, const Judgement& j, const Shrinkable* shrinkable, int* steps, Judgement* final);
   void keep_other_failure(const Case& candidate, const Judgement& j, const std::string& while_shrinking);
@@ -210,6 +225,8 @@ class Run {
   std::vector<CaseRecord> records_;
   std::map<Op, std::array<std::int64_t, kNumVerdicts>> counts_;
   std::map<Op, PairCoverage> pair_coverage_;
+  std::map<Op, Throughput> throughput_;
+  double moved_bytes_ = 0;  // of the tensors sent to and received from the implementation
   std::int64_t failures_ = 0;
   std::int64_t not_listed_ = 0;
   Expectations expectations_;  // --xfail
@@ -269,6 +286,9 @@ Status Run::start_worker() {
                               "load it (libexec/opconform/sanitized/opconform-worker, built where clang is ",
                               "present: README, Install); set OPCONFORM_SANITIZED_WORKER to one");
     w.argv = {worker.path, impl};
+    // Idle OpenMP threads of the plug-in would spin on the cores the validator needs between
+    // calls (generating, judging): they sleep instead, unless the user says otherwise.
+    if (std::getenv("OMP_WAIT_POLICY") == nullptr) w.environment.push_back("OMP_WAIT_POLICY=passive");
     const std::int64_t mib = options_.worker_memory_mib > 0 ? options_.worker_memory_mib : kDefaultSoWorkerMemoryMiB;
     if (worker.sanitized) {
       // A sanitized worker reserves terabytes of shadow address space, so RLIMIT_AS cannot
@@ -408,6 +428,7 @@ std::optional<Judgement> Run::run_one(const Case& c) {
   std::string reason;
   const bool inside = inside_manifest(manifest_, c, &reason);
   const RunResult result = worker_->run(c, max_result_bytes(c));
+  moved_bytes_ += tensor_bytes(c.inputs) + tensor_bytes(result.answer.outputs);
   if (result.cut_short) {
     must_end();
     return std::nullopt;
@@ -595,8 +616,9 @@ void Run::present_group(std::size_t index, const Case& c, const Judgement& j, co
   print_group(r, small, steps, j.key);
 }
 
-void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable) {
+void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shrinkable, double started) {
   const double t0 = now_seconds();
+  const double bytes_before = moved_bytes_;
   const std::optional<Judgement> judged = run_one(c);
   if (!judged) return;  // cut short: not judged, not counted
   const Judgement& j = *judged;
@@ -626,6 +648,10 @@ void Run::handle(const Case& c, const std::string& origin, const Shrinkable* shr
       write_reports(RunState::kRunning);
     }
   }
+  Throughput& rate = throughput_[c.op];
+  ++rate.cases;
+  rate.seconds += now_seconds() - started;
+  rate.tensor_bytes += moved_bytes_ - bytes_before;
   if (now_seconds() - last_report_ >= kReportInterval) write_reports(RunState::kRunning);
   progress(false);
 }
@@ -638,7 +664,7 @@ void Run::corpus_phase() {
       ++not_listed_;
       continue;
     }
-    handle(c, c.source, nullptr);
+    handle(c, c.source, nullptr, now_seconds());
   }
 }
 
@@ -654,6 +680,7 @@ void Run::pairs_phase() {
     PairCoverage& coverage = pair_coverage_[op];
     coverage.feasible = static_cast<std::int64_t>(pairs.size());
     for (const generators::CheckPair& pair : pairs) {
+      const double started = now_seconds();
       Case c;
       const auto answers_first = [&](const generators::GeneratedCase& g) {
         c = g.c;
@@ -669,7 +696,7 @@ void Run::pairs_phase() {
       ++coverage.hit;
       c.name = str_cat("pair-", snake_name(op), "-", pair.first, "-", pair.second);
       if (!selection_.selects(CaseFacts::of(c))) continue;
-      handle(c, "generated", &*drawn);
+      handle(c, "generated", &*drawn, started);
     }
   }
 }
@@ -686,6 +713,7 @@ void Run::generated_phase() {
   rc::Random random(seed_);
   for (std::int64_t i = 0; !ops.empty() && (budget < 0 || i < budget) && !should_stop(); ++i) {
     const Op op = ops[static_cast<std::size_t>(i) % ops.size()];
+    const double started = now_seconds();
     std::optional<Shrinkable> drawn;
     Case c;
     std::string reason;
@@ -705,7 +733,7 @@ void Run::generated_phase() {
     c.name = str_cat("gen-", snake_name(op), "-", i);
     if (!selection_.selects(CaseFacts::of(c))) continue;  // drawn all the same: names keep their cases
     set_oracle(&c);
-    handle(c, "generated", &*drawn);
+    handle(c, "generated", &*drawn, started);
   }
 }
 
@@ -770,6 +798,24 @@ void Run::report() {
     for (int k = 0; k < 2; ++k) xtotal[k] += xcounts[k];
   }
   row("total", total, xtotal);
+  if (!throughput_.empty()) {
+    // Cases per second and megabytes (10^6) of tensors in and out per second, shrinking included.
+    Throughput all;
+    std::ostringstream speed;
+    speed << std::fixed;
+    const auto line = [&](std::string_view name, const Throughput& t) {
+      speed << std::left << std::setw(22) << std::string(name) << std::right << std::setprecision(1) << std::setw(10)
+            << t.cases_per_second() << std::setprecision(2) << std::setw(10) << t.mb_per_second() << "\n";
+    };
+    speed << std::left << std::setw(22) << "speed" << std::right << std::setw(10) << "cases/s" << std::setw(10)
+          << "MB/s" << "\n";
+    for (const auto& [op, t] : throughput_) {
+      line(op_name(op), t);
+      all.add(t);
+    }
+    line("total", all);
+    out_ << "\n" << speed.str();
+  }
   out_ << "\n" << table.str();
   if (!pair_coverage_.empty()) {
     PairCoverage all;
@@ -829,6 +875,7 @@ ReportData Run::report_data(RunState state) const {
   d.records = &records_;
   d.counts = counts_;
   d.pair_coverage = pair_coverage_;
+  d.throughput = throughput_;
   d.failed = failures_;
   d.groups = &groups_;
   d.representatives = representatives_;

@@ -339,7 +339,8 @@ Status Worker::start(Manifest* manifest) {
   decoder_.set_limit(kMaxHandshakeBytes);
   std::string body, error;
   bool oom = false;
-  Wait wait = send(frame(hello_message()), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  Wait wait =
+      send(frame(hello_message(options_.max_protocol)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
   if (wait != Wait::kMessage && (interrupted() || (now_seconds() >= deadline && cut_by_run(handshake_deadline))))
     wait = Wait::kCutShort;
   switch (wait) {
@@ -361,10 +362,11 @@ Status Worker::start(Manifest* manifest) {
       return invalid_argument("bad handshake: ", error, stderr_tail());
     }
   }
-  if (Status s = parse_manifest_message(body, manifest); !s.ok()) {
+  if (Status s = parse_manifest_message(body, manifest, options_.max_protocol); !s.ok()) {
     reap(true, &oom);
     return invalid_argument(s.message(), stderr_tail());
   }
+  protocol_ = manifest->protocol;
   return Status();
 }
 
@@ -398,14 +400,14 @@ RunResult Worker::run(const conformance::Case& c, std::size_t max_response_bytes
   const double deadline = effective_deadline(case_deadline);
   decoder_.set_limit(max_response_bytes > 0 ? max_response_bytes : kMaxMessageBytes);
   std::string body, error;
-  Wait wait = send(frame(run_message(id, c)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
+  Wait wait = send(frame(run_message(id, c, protocol_)), deadline) ? receive(&body, deadline, &error) : Wait::kEof;
   if (wait == Wait::kEof && now_seconds() >= deadline) wait = Wait::kTimeout;
   if (wait != Wait::kMessage && (interrupted() || (wait == Wait::kTimeout && cut_by_run(case_deadline))))
     wait = Wait::kCutShort;
   bool oom = false;
   switch (wait) {
     case Wait::kMessage:
-      if (Status s = parse_result_message(body, c, id, &result.answer); !s.ok()) {
+      if (Status s = parse_result_message(body, c, id, &result.answer, protocol_); !s.ok()) {
         reap(true, &oom);
         result.kind = RunResult::Kind::kProtocolFault;
         result.detail = "malformed result: " + s.message() + stderr_tail();

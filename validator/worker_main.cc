@@ -59,20 +59,23 @@ int main(int argc, char** argv) {
 
   std::string body, error;
   if (!read_message(STDIN_FILENO, &body, &error)) return error.empty() ? 0 : 2;
+  const int protocol = negotiate_protocol(body);
   std::unique_ptr<PluginHost> host;
   const Status loaded = PluginHost::load(argv[1], &host);
   if (!loaded.ok()) {
     write_message(out, load_error_message(loaded.message()));
     return 0;
   }
-  if (!write_message(out, manifest_message(host->manifest()))) return 2;
+  Manifest manifest = host->manifest();
+  manifest.protocol = protocol;
+  if (!write_message(out, manifest_message(manifest))) return 2;
 
   try {
     while (read_message(STDIN_FILENO, &body, &error)) {
       std::int64_t id = -1;
       conformance::Case c;
       ImplAnswer answer;
-      if (const Status parsed = parse_run_message(body, &id, &c); !parsed.ok()) {
+      if (const Status parsed = parse_run_message(body, &id, &c, protocol); !parsed.ok()) {
         if (id < 0) {
           std::fprintf(stderr, "opconform-worker: bad request: %s\n", parsed.message().c_str());
           return 2;
@@ -89,10 +92,10 @@ int main(int argc, char** argv) {
         answer.kind = ImplAnswer::Kind::kFault;
         answer.fault = change + " during the case; the worker cannot go on";
         ::close(STDIN_FILENO);
-        write_message(out, result_message(id, c, answer));
+        write_message(out, result_message(id, c, answer, protocol));
         return 2;
       }
-      if (!write_message(out, result_message(id, c, answer))) return 2;
+      if (!write_message(out, result_message(id, c, answer, protocol))) return 2;
     }
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "opconform-worker: out of memory (std::bad_alloc)\n");

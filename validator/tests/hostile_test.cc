@@ -72,6 +72,18 @@ TEST(HostileReplies, DeepNestingIsAFaultOfTheCase) {
   EXPECT_EQ(r.report["state"], "complete");
 }
 
+// 1b. In protocol version 2, a tensor whose header claims 2^40 elements over 8 payload bytes is
+// a malformed answer of that case, refused before anything is allocated for it.
+TEST(HostileReplies, ABinaryClaimBeyondThePayloadIsAFaultOfTheCase) {
+  ValidateOptions o = options_for(hostile("huge-claim", "1099511627776"));
+  o.replay = {data_file("stitch_float32")};
+  const RunOutcome r = run_validator(o, "huge-claim");
+  EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
+  EXPECT_EQ(r.count("fault"), 1);
+  EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(),
+                  "outputs.merged: offset and bytes must lie inside the payload of 8 bytes");
+}
+
 // 4. What the validator keeps of an implementation's text is bounded: a 900 KB fault per case
 // leaves a fixed prefix (its length noted) in the record, the reports and the signature.
 TEST(HostileReplies, LongFaultTextIsKeptAsABoundedPrefix) {
@@ -359,6 +371,8 @@ TEST(HostileCommandLine, TheValidatorStaysUnder100MiBAgainstHostileReplies) {
   };
   const Probe probes[] = {
       {"deep reply", {"validate", "--impl", hostile("deep-reply", "100000"), "--replay", vector}, 1},
+      {"binary claim of 2^40 elements", {"validate", "--impl", hostile("huge-claim", "1099511627776"), "--replay", vector},
+       1},
       {"long faults",
        {"validate", "--impl", hostile("long-fault", "900000"), "--no-corpus", "--no-check-pairs", "--cases", "150",
         "--save-failures", (dir / "saved").string(), "--json", (dir / "r.json").string()},

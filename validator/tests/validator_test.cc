@@ -107,6 +107,20 @@ TEST(Validate, BundledPluginPassesCorpusAndGeneratedCases) {
   EXPECT_GT(r.count("agree"), 100);
   EXPECT_GT(r.count("both-error"), 100);
   EXPECT_CONTAINS(r.out, "total");
+  // The speed of each op: its cases, their time, and the tensors' megabytes.
+  EXPECT_CONTAINS(r.out, "cases/s      MB/s\n");
+  const nlohmann::json& speed = r.report["throughput"];
+  std::int64_t cases = 0;
+  for (const auto& [op, t] : speed["ops"].items()) {
+    cases += t["cases"].get<std::int64_t>();
+    EXPECT_GT(t["seconds"].get<double>(), 0) << op;
+    EXPECT_NEAR(t["cases_per_second"].get<double>(), t["cases"].get<double>() / t["seconds"].get<double>(), 1e-6)
+        << op;
+    EXPECT_GT(t["mb_per_second"].get<double>(), 0) << op;
+  }
+  EXPECT_EQ(speed["ops"].size(), 6u);
+  EXPECT_EQ(cases, r.report["cases"].get<std::int64_t>());
+  EXPECT_EQ(speed["total"]["cases"], r.report["cases"]);
   std::ifstream junit(r.dir / "junit.xml");
   std::stringstream xml;
   xml << junit.rdbuf();

@@ -8,7 +8,9 @@
 //   hostile_program deep-reply DEPTH     answers with outputs nested DEPTH arrays deep;
 //   hostile_program long-fault BYTES     answers every case with a fault whose text is BYTES long;
 //   hostile_program escape-fault -       answers with a fault holding ESC, NUL and other control
-//                                        bytes (a terminal escape sequence).
+//                                        bytes (a terminal escape sequence);
+//   hostile_program huge-claim ELEMENTS  chooses protocol version 2 and answers with a `merged`
+//                                        of ELEMENTS float32 elements backed by 8 payload bytes.
 // It declares DynamicStitch for every dtype.
 #include <signal.h>
 #include <unistd.h>
@@ -25,14 +27,16 @@ using namespace opconform::validator;
 
 namespace {
 
-bool handshake() {
+// The protocol version chosen (at most `highest`), or 0 when the handshake failed.
+int handshake(int highest) {
   std::string body, error;
-  if (!read_message(STDIN_FILENO, &body, &error)) return false;
+  if (!read_message(STDIN_FILENO, &body, &error)) return 0;
   Manifest m;
+  m.protocol = negotiate_protocol(body, highest);
   m.name = "hostile program";
   m.ops.push_back(OpCaps{Op::kDynamicStitch, (std::uint64_t{1} << kNumDTypes) - 1, (std::uint64_t{1} << kNumDTypes) - 1,
                          0, -1, 0, -1});
-  return write_message(STDOUT_FILENO, manifest_message(m));
+  return write_message(STDOUT_FILENO, manifest_message(m)) ? m.protocol : 0;
 }
 
 bool write_all(const char* data, std::size_t size) {
@@ -99,6 +103,16 @@ bool long_fault(std::int64_t id, std::size_t bytes) {
   return send_result(id, "\"fault\":\"" + std::string(bytes, 'x') + "\"");
 }
 
+// A version-2 result whose one tensor claims `elements` float32 elements over an 8-byte payload.
+bool huge_claim(std::int64_t id, std::uint64_t elements) {
+  const std::string header = "{\"type\":\"result\",\"id\":" + std::to_string(id) +
+                             ",\"outputs\":{\"merged\":{\"dtype\":\"float32\",\"shape\":[" + std::to_string(elements) +
+                             "],\"offset\":0,\"bytes\":" + std::to_string(4 * elements) + "}}}";
+  std::string body(4, '\0');
+  for (int i = 0; i < 4; ++i) body[i] = static_cast<char>((header.size() >> (8 * i)) & 0xff);
+  return write_message(STDOUT_FILENO, body + header + std::string(8, '\0'));
+}
+
 bool escape_fault(std::int64_t id) {
   return send_result(id, R"("fault":"kernel says \u001b[2J\u001b]0;owned\u0007 and \u0000 and \u009b31m")");
 }
@@ -109,16 +123,17 @@ int main(int argc, char** argv) {
   if (argc != 3) {
     std::fprintf(stderr,
                  "usage: hostile_program huge-response BYTES | setsid-child FILE | deep-reply DEPTH |"
-                 " long-fault BYTES | escape-fault -\n");
+                 " long-fault BYTES | escape-fault - | huge-claim ELEMENTS\n");
     return 2;
   }
   const std::string mode = argv[1];
-  if (!handshake()) return 0;
+  const int protocol = handshake(mode == "huge-claim" ? kBinaryProtocolVersion : kProtocolVersion);
+  if (protocol == 0) return 0;
   std::string body, error;
   while (read_message(STDIN_FILENO, &body, &error)) {
     std::int64_t id = 0;
     conformance::Case c;
-    (void)parse_run_message(body, &id, &c);
+    (void)parse_run_message(body, &id, &c, protocol);
     const std::size_t n = std::strtoull(argv[2], nullptr, 10);
     if (mode == "huge-response") {
       if (!huge_response(id, n)) return 0;
@@ -128,6 +143,8 @@ int main(int argc, char** argv) {
       if (!long_fault(id, n)) return 0;
     } else if (mode == "escape-fault") {
       if (!escape_fault(id)) return 0;
+    } else if (mode == "huge-claim") {
+      if (!huge_claim(id, n)) return 0;
     } else {
       escape_and_abort(argv[2]);
     }

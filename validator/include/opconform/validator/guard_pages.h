@@ -4,7 +4,11 @@
 // guard regions (PROT_NONE pages, at least 1 MiB each, as large as the payload up to 256 MiB),
 // and the few bytes between the 64-byte aligned payload and the pages hold a canary pattern
 // checked after the call. A fault inside a guard region kills the worker through the handler of
-// install_guard_fault_handler(), which names the buffer on stderr.
+// install_guard_fault_handler(), which names the buffer on stderr. A payload of up to 4 MiB is
+// laid out in a power-of-two capacity whose unused part belongs to the lower guard; a freed
+// buffer's mapping is made wholly inaccessible and kept (a sixteenth of the address-space limit
+// at most, up to 512 MiB; given up when address space runs out) for the next buffer of its
+// capacity, freshly filled.
 //
 //   install_guard_fault_handler();                         // once, in the worker
 //   auto b = GuardedBuffer::make(100, kPoisonByte, "output 0 (int16 [50])");

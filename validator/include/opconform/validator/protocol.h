@@ -3,9 +3,13 @@
 // the run/result messages that carry conformance vectors. Used on both sides: by the validator
 // (worker_client.h) and by opconform-worker, which speaks it for a C-ABI plug-in.
 //
-//   std::string wire = frame(run_message(7, c));       // 4-byte LE length + JSON
+// Version 1 carries every message as JSON text. Version 2, when both sides offer it in the
+// handshake, carries run and result messages as a JSON header followed by the tensors' raw
+// bytes (docs/plugin-abi.md, "Binary tensors").
+//
+//   std::string wire = frame(run_message(7, c, manifest.protocol));  // 4-byte LE length + body
 //   ImplAnswer answer;
-//   Status s = parse_result_message(body, c, 7, &answer);
+//   Status s = parse_result_message(body, c, 7, &answer, manifest.protocol);
 #pragma once
 
 #include <cstdint>
@@ -20,7 +24,8 @@
 
 namespace opconform::validator {
 
-inline constexpr int kProtocolVersion = 1;
+inline constexpr int kProtocolVersion = 1;        // JSON text throughout
+inline constexpr int kBinaryProtocolVersion = 2;  // run and result: JSON header + raw tensor bytes
 inline constexpr std::uint32_t kMaxMessageBytes = std::uint32_t{1} << 30;
 // An implementation's message nesting deeper than this is malformed (a valid one nests about 5).
 inline constexpr int kMaxMessageNesting = 64;
@@ -48,6 +53,7 @@ struct Manifest {
   std::string name;
   std::string profile = "tf-cpu";
   std::vector<OpCaps> ops;
+  int protocol = kProtocolVersion;  // the version the program chose from the hello's offer
   const OpCaps* find(Op op) const;  // nullptr when the op is not listed
 };
 
@@ -85,7 +91,8 @@ class FrameDecoder {
 
 // The longest result message the validator reads for `c` (its expectation set): twice the
 // JSON its expected outputs or its inputs could take, whichever is more, plus 1 MiB for the
-// envelope and messages; at most kMaxMessageBytes. A correct answer always fits.
+// envelope and messages; at most kMaxMessageBytes. A correct answer always fits, in either
+// version (raw bytes take less than their JSON text).
 std::size_t max_result_bytes(const conformance::Case& c);
 
 // Blocking helpers for the worker side. read_message: false at EOF or on error (*error set,
@@ -93,23 +100,29 @@ std::size_t max_result_bytes(const conformance::Case& c);
 bool read_message(int fd, std::string* body, std::string* error);
 bool write_message(int fd, std::string_view body);
 
-// Messages (JSON bodies).
-std::string hello_message();
+// Handshake messages (JSON bodies in every version). The hello offers versions 1 to `highest`.
+std::string hello_message(int highest = kBinaryProtocolVersion);
+// The version a program that speaks 1 to `highest` chooses for `hello`: the highest both speak
+// (1 for a hello that offers nothing more).
+int negotiate_protocol(std::string_view hello, int highest = kBinaryProtocolVersion);
 std::string load_error_message(std::string_view message);
-std::string manifest_message(const Manifest& manifest);
-// The program's answer to hello: its manifest, or a load error (returned as the Status
-// message).
-Status parse_manifest_message(std::string_view body, Manifest* out);
+std::string manifest_message(const Manifest& manifest);  // with manifest.protocol
+// The program's answer to a hello that offered 1 to `offered`: its manifest, or a load error
+// (returned as the Status message).
+Status parse_manifest_message(std::string_view body, Manifest* out, int offered = kBinaryProtocolVersion);
 
+// Run and result bodies in `protocol` (kProtocolVersion or kBinaryProtocolVersion).
 // A run request: the case without expected, tags or provenance, memory_limit always set.
-std::string run_message(std::int64_t id, const conformance::Case& c);
-Status parse_run_message(std::string_view body, std::int64_t* id, conformance::Case* out);
+std::string run_message(std::int64_t id, const conformance::Case& c, int protocol = kProtocolVersion);
+Status parse_run_message(std::string_view body, std::int64_t* id, conformance::Case* out,
+                         int protocol = kProtocolVersion);
 
+// Outputs that do not fit in a version-2 message become a fault.
 std::string result_message(std::int64_t id, const conformance::Case& request,
-                           const ImplAnswer& answer);
+                           const ImplAnswer& answer, int protocol = kProtocolVersion);
 // Reads a result for `request`; a malformed one is an error Status (the caller records it as
 // a fault).
 Status parse_result_message(std::string_view body, const conformance::Case& request,
-                            std::int64_t id, ImplAnswer* out);
+                            std::int64_t id, ImplAnswer* out, int protocol = kProtocolVersion);
 
 }  // namespace opconform::validator

@@ -51,6 +51,22 @@ struct PairCoverage {
   std::int64_t hit = 0, feasible = 0;
 };
 
+// How fast one op's cases went: from drawing each case (a vector: running it) to its judgement,
+// shrinking included, and the bytes of the tensors sent to and received from the implementation
+// meanwhile.
+struct Throughput {
+  std::int64_t cases = 0;
+  double seconds = 0;
+  double tensor_bytes = 0;
+  double cases_per_second() const { return seconds > 0 ? static_cast<double>(cases) / seconds : 0; }
+  double mb_per_second() const { return seconds > 0 ? tensor_bytes / 1e6 / seconds : 0; }
+  void add(const Throughput& t) {
+    cases += t.cases;
+    seconds += t.seconds;
+    tensor_bytes += t.tensor_bytes;
+  }
+};
+
 struct ReportData {
   std::string impl;           // as the user named it
   std::string manifest_json;  // the implementation's manifest message ("" before the handshake)
@@ -63,6 +79,7 @@ struct ReportData {
   const std::vector<CaseRecord>* records = nullptr;
   std::map<Op, std::array<std::int64_t, kNumVerdicts>> counts;
   std::map<Op, PairCoverage> pair_coverage;
+  std::map<Op, Throughput> throughput;
   std::int64_t failed = 0;
   const FailureGroups* groups = nullptr;
   std::vector<std::size_t> representatives;  // per group id - 1: the record shown for the group
@@ -75,9 +92,10 @@ struct ReportData {
 
 std::string_view run_state_name(RunState s);  // "running", "complete", "interrupted", "error"
 
-// The JSON report: the run's identity, state, counts, failure groups (count, signature,
-// representative), every failure and every noted non-failure, the unreadable inputs, and with
-// an expected-failure list the xfail and xpass counts, each entry's status and the unmatched.
+// The JSON report: the run's identity, state, counts, throughput, failure groups (count,
+// signature, representative), every failure and every noted non-failure, the unreadable inputs,
+// and with an expected-failure list the xfail and xpass counts, each entry's status and the
+// unmatched.
 std::string json_report(const ReportData& data);
 // JUnit XML: one <testsuite> per op (failures as <failure type="<outcome>">, unsupported cases
 // and expected failures as <skipped>, an xpass under strict_xfail as <failure type="xpass">),

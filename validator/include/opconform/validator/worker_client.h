@@ -30,6 +30,8 @@ struct WorkerOptions {
   std::int64_t oom_rss_bytes = 0;
   double timeout_seconds = 10;            // per case
   double handshake_timeout_seconds = 30;  // start-up and manifest
+  // The highest protocol version the hello offers (protocol.h); the program chooses.
+  int max_protocol = kBinaryProtocolVersion;
 };
 
 struct RunResult {
@@ -94,6 +96,7 @@ class Worker {
   int starts_ = 0;
   double deadline_ = 0;
   int exit_status_ = -1;  // of the last reaped process when it exited, else -1
+  int protocol_ = kProtocolVersion;  // the running process's choice
 };
 
 }  // namespace opconform::validator
