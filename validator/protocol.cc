@@ -676,21 +676,35 @@ std::string binary_result_message(std::int64_t id, const conformance::Case& requ
   return binary_result_message(id, request, too_large);
 }
 
-Status parse_binary_result_message(std::string_view body, const conformance::Case& request, std::int64_t id,
-                                   ImplAnswer* out) {
-  PayloadReader reader;
-  json j;
-  if (Status s = reader.open(body, &j); !s.ok()) return invalid_argument("the result: ", s.message());
+// What every result message has, in either protocol: its type, its id, exactly one of outputs,
+// error, fault. A fault is taken here (its text bounded); `*fault` says whether it was one.
+Status read_result_envelope(const json& j, std::int64_t id, ImplAnswer* answer, bool* fault) {
   if (message_type(j) != "result") return invalid_argument("expected a \"result\" message");
   if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
     return invalid_argument("result: id must be ", id);
   const int kinds = int(j.contains("outputs")) + int(j.contains("error")) + int(j.contains("fault"));
   if (kinds != 1) return invalid_argument("result: needs exactly one of outputs, error, fault");
+  *fault = j.contains("fault");
+  if (*fault) {
+    answer->kind = ImplAnswer::Kind::kFault;
+    answer->fault = bounded_text(j["fault"].is_string() ? j["fault"].get<std::string>() : dump(j["fault"]));
+  }
+  return Status();
+}
+
+Status parse_binary_result_message(std::string_view body, const conformance::Case& request, std::int64_t id,
+                                   ImplAnswer* out) {
+  PayloadReader reader;
+  json j;
+  if (Status s = reader.open(body, &j); !s.ok()) return invalid_argument("the result: ", s.message());
   ImplAnswer answer;
-  if (j.contains("fault")) {
-    answer.kind = ImplAnswer::Kind::kFault;
-    answer.fault = bounded_text(j["fault"].is_string() ? j["fault"].get<std::string>() : dump(j["fault"]));
-  } else if (j.contains("error")) {
+  bool fault = false;
+  if (Status s = read_result_envelope(j, id, &answer, &fault); !s.ok()) return s;
+  if (fault) {
+    *out = std::move(answer);
+    return Status();
+  }
+  if (j.contains("error")) {
     const json& e = j["error"];
     const auto code = e.is_object() && e.contains("code") && e["code"].is_string()
                           ? code_from_name(e["code"].get<std::string>())
@@ -775,16 +789,10 @@ Status parse_result_message(std::string_view body, const conformance::Case& requ
   std::string why;
   json j = parse_object(body, &why);
   if (j.is_discarded()) return invalid_argument("the result is not a JSON object", why.empty() ? "" : ": ", why);
-  if (message_type(j) != "result") return invalid_argument("expected a \"result\" message");
-  if (!j.contains("id") || !j["id"].is_number_integer() || j["id"].get<std::int64_t>() != id)
-    return invalid_argument("result: id must be ", id);
-  const int kinds = int(j.contains("outputs")) + int(j.contains("error")) + int(j.contains("fault"));
-  if (kinds != 1) return invalid_argument("result: needs exactly one of outputs, error, fault");
   ImplAnswer answer;
-  if (j.contains("fault")) {
-    answer.kind = ImplAnswer::Kind::kFault;
-    answer.fault = bounded_text(j["fault"].is_string() ? j["fault"].get<std::string>()
-                                                        : j["fault"].dump(-1, ' ', false, json::error_handler_t::replace));
+  bool fault = false;
+  if (Status s = read_result_envelope(j, id, &answer, &fault); !s.ok()) return s;
+  if (fault) {
     *out = std::move(answer);
     return Status();
   }
