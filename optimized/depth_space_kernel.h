@@ -31,7 +31,8 @@ Status allocate_output(DType dtype, const Shape& shape, const ExecOptions& optio
 
 // Moves every run from `src` to `dst`; `to_depth`: src is the space side (SpaceToDepth).
 // Threads per thread_policy.h; rows are cut into tiles of options.tile_bytes (16 KiB by
-// default) of runs, at least one run.
+// default) of runs, at least one run. There is no streaming-store path, so
+// options.streaming_min_bytes is not used.
 void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst, const ExecOptions& options);
 
 }  // namespace opconform::optimized::depth_space
