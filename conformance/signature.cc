@@ -1,40 +1,33 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <nlohmann/json.hpp>
+
 #include "opconform/conformance/vector.h"
 
 namespace opconform::conformance {
 
-namespace {
-constexpr Slot kSpaceToBatchInputs[] = {{"input", false}, {"block_shape", false}, {"paddings", false}};
-constexpr Slot kBatchToSpaceInputs[] = {{"input", false}, {"block_shape", false}, {"crops", false}};
-constexpr Slot kStitchInputs[] = {{"indices", true}, {"data", true}};
-constexpr Slot kPartitionInputs[] = {{"data", false}, {"partitions", false}};
-constexpr Slot kSparseConcatInputs[] = {{"indices", true}, {"values", true}, {"shapes", true}};
-constexpr Slot kOutput[] = {{"output", false}};
-constexpr Slot kMerged[] = {{"merged", false}};
-constexpr Slot kPartitionOutputs[] = {{"outputs", true}};
-constexpr Slot kSparseConcatOutputs[] = {
-    {"output_indices", false}, {"output_values", false}, {"output_shape", false}};
-constexpr std::string_view kNumPartitions[] = {"num_partitions"};
-constexpr std::string_view kConcatDim[] = {"concat_dim"};
-
-const OpSignature kSignatures[kNumOps] = {
-    {kSpaceToBatchInputs, {}, kOutput},
-    {kBatchToSpaceInputs, {}, kOutput},
-    {kStitchInputs, {}, kMerged},
-    {kStitchInputs, {}, kMerged},
-    {kPartitionInputs, kNumPartitions, kPartitionOutputs},
-    {kSparseConcatInputs, kConcatDim, kSparseConcatOutputs},
-};
-}  // namespace
-
-const OpSignature& op_signature(Op op) { return kSignatures[static_cast<int>(op)]; }
-
-std::optional<Op> op_from_name(std::string_view name) {
-  for (Op op : kAllOps)
-    if (name == op_name(op)) return op;
-  return std::nullopt;
+std::string registry_json() {
+  using nlohmann::ordered_json;
+  auto slots = [](std::span<const Slot> list) {
+    ordered_json out = ordered_json::array();
+    for (const Slot& slot : list) {
+      ordered_json j = {{"name", slot.name}, {"list", slot.is_list}, {"dtype", slot.dtype_role}};
+      if (!slot.length_attr.empty()) j["length"] = slot.length_attr;
+      out.push_back(std::move(j));
+    }
+    return out;
+  };
+  ordered_json ops = ordered_json::array();
+  for (Op op : kAllOps) {
+    const OpSignature& s = op_signature(op);
+    ordered_json attrs = ordered_json::array();
+    for (std::string_view name : s.attrs) attrs.push_back({{"name", name}, {"type", "int"}});
+    for (std::string_view name : s.string_attrs) attrs.push_back({{"name", name}, {"type", "string"}});
+    ops.push_back({{"number", static_cast<int>(op)}, {"name", op_name(op)}, {"snake_name", op_snake_name(op)},
+                   {"inputs", slots(s.inputs)}, {"attrs", std::move(attrs)}, {"outputs", slots(s.outputs)}});
+  }
+  return ordered_json({{"format", kRegistryFormatName}, {"ops", std::move(ops)}}).dump(1) + "\n";
 }
 
 bool Case::has_tag(std::string_view tag) const {

@@ -362,15 +362,20 @@ class Reader {
 
   void read_attrs(const json& root, const OpSignature& signature, Case* c) const {
     const json* attrs = optional(root, "attrs");
-    if (!attrs && signature.attrs.empty()) return;
+    if (!attrs && signature.attrs.empty() && signature.string_attrs.empty()) return;
     if (!attrs) fail("", "missing field \"attrs\"");
     expect_object(*attrs, "attrs");
+    auto listed = [](std::span<const std::string_view> names, std::string_view key) {
+      return std::find(names.begin(), names.end(), key) != names.end();
+    };
     for (const auto& [key, value] : attrs->items())
-      if (std::find(signature.attrs.begin(), signature.attrs.end(), key) == signature.attrs.end())
+      if (!listed(signature.attrs, key) && !listed(signature.string_attrs, key))
         fail(field("attrs", key), std::string("not an attribute of ") + op_name(c->op));
     for (std::string_view name : signature.attrs)
       c->attrs[std::string(name)] =
           read_int<std::int64_t>(required(*attrs, "attrs", name), field("attrs", name), "int64");
+    for (std::string_view name : signature.string_attrs)
+      c->string_attrs[std::string(name)] = read_string(required(*attrs, "attrs", name), field("attrs", name));
   }
 
   std::string read_profile(const json& j, const std::string& path) const {

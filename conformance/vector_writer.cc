@@ -258,9 +258,10 @@ std::string to_json(const Case& c) {
   Node root = Node::object();
   root.add("format", Node::of(Node::quote(kFormatName)));
   root.add("op", Node::of(Node::quote(op_name(c.op))));
-  if (!c.attrs.empty()) {
+  if (!c.attrs.empty() || !c.string_attrs.empty()) {
     Node attrs = Node::object();
     for (const auto& [name, value] : c.attrs) attrs.add(name, Node::of(integer_token(value)));
+    for (const auto& [name, value] : c.string_attrs) attrs.add(name, Node::of(Node::quote(value)));
     root.add("attrs", std::move(attrs));
   }
   root.add("inputs", values_node(c.inputs, signature.inputs));

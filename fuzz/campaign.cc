@@ -38,8 +38,6 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string snake_name(Op op) { return std::string(harness_name(harness_for_op(op))).substr(5); }
-
 // What libFuzzer's fork mode reports on its status lines, and what the campaign saw of findings.
 struct OpStats {
   Op op;
@@ -182,7 +180,7 @@ void Campaign::show_progress(const OpStats& s, bool force) {
 
 // Runs the driver on one op until its time is up; false when it could not run at all.
 bool Campaign::fuzz_op(OpStats* s) {
-  const fs::path op_dir = dir_ / snake_name(s->op);
+  const fs::path op_dir = dir_ / op_snake_name(s->op);
   const fs::path corpus = op_dir / "corpus", artifacts = op_dir / "artifacts";
   fs::create_directories(corpus);
   fs::create_directories(artifacts);
@@ -295,7 +293,7 @@ bool Campaign::fuzz_op(OpStats* s) {
 
 // libFuzzer's finding inputs of this op, as vectors for the replay.
 void Campaign::collect_artifacts(OpStats* s) {
-  const fs::path op_dir = dir_ / snake_name(s->op);
+  const fs::path op_dir = dir_ / op_snake_name(s->op);
   const fs::path raw = op_dir / "findings-raw";
   const std::vector<fs::path> inputs = finding_inputs(op_dir / "artifacts");
   s->artifacts = static_cast<std::int64_t>(inputs.size());
@@ -307,7 +305,7 @@ void Campaign::collect_artifacts(OpStats* s) {
       err_ << "opconform fuzz: " << input.string() << " does not decode: " << st.message() << "\n";
       continue;
     }
-    c.name = snake_name(s->op) + "-" + input.filename().string();
+    c.name = std::string(op_snake_name(s->op)) + "-" + input.filename().string();
     const fs::path vector = raw / (input.filename().string() + ".json");
     fs::create_directories(raw);
     if (conformance::save_case_file(c, vector).ok()) raw_findings_.push_back(vector.string());

@@ -39,7 +39,7 @@ void write_bytes(const fs::path& path, const std::vector<std::uint8_t>& bytes) {
 Harness parse_harness(const std::string& name) {
   if (auto h = harness_from_name(name)) return *h;
   if (auto h = harness_from_name("fuzz_" + name)) return *h;
-  if (auto op = conformance::op_from_name(name)) return harness_for_op(*op);
+  if (auto op = op_from_name(name)) return harness_for_op(*op);
   throw std::runtime_error("unknown harness '" + name + "'");
 }
 

@@ -33,27 +33,9 @@ namespace fs = std::filesystem;
 using conformance::Case;
 using conformance::Strictness;
 
-// "SpaceToBatchND" -> "space_to_batch_nd", the vectors' folder name.
-std::string folder_of(Op op) {
-  std::string out;
-  const std::string name = op_name(op);
-  for (std::size_t i = 0; i < name.size(); ++i) {
-    const char ch = name[i];
-    const bool upper = ch >= 'A' && ch <= 'Z';
-    const bool next_lower = i + 1 < name.size() && name[i + 1] >= 'a' && name[i + 1] <= 'z';
-    const bool prev_lower = i > 0 && name[i - 1] >= 'a' && name[i - 1] <= 'z';
-    if (upper && i > 0 && (prev_lower || next_lower) && out.back() != '_') out += '_';
-    out += static_cast<char>(upper ? ch - 'A' + 'a' : ch);
-  }
-  return out;
-}
-
 // T of a case: the dtype of its data (values for SparseConcat), when the inputs have one.
 std::optional<DType> element_dtype(const Case& c) {
-  const char* name = c.op == Op::kSpaceToBatchND || c.op == Op::kBatchToSpaceND ? "input"
-                     : c.op == Op::kSparseConcat                                 ? "values"
-                                                                                 : "data";
-  auto it = c.inputs.find(name);
+  auto it = c.inputs.find(std::string(data_input(op_info(c.op)).name));
   if (it == c.inputs.end()) return std::nullopt;
   if (const Tensor* t = std::get_if<Tensor>(&it->second)) return t->dtype();
   const auto& list = std::get<std::vector<Tensor>>(it->second);
@@ -367,8 +349,8 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
     if (!provides(table, op)) continue;
     if (options.vectors) {
       std::string error;
-      const std::vector<fs::path> files = vector_files(dir / folder_of(op), &error);
-      if (!error.empty()) register_failure(name + "/Vectors", folder_of(op) + "/vectors_readable", error);
+      const std::vector<fs::path> files = vector_files(dir / op_snake_name(op), &error);
+      if (!error.empty()) register_failure(name + "/Vectors", std::string(op_snake_name(op)) + "/vectors_readable", error);
       for (const fs::path& file : files) {
         // With a selection or a list, the vector is read now: its name and tags decide.
         Case c;
@@ -380,7 +362,7 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
         }
         // <op>/<path below the op's folder, without .json>: stable across runs and installs.
         const std::string test =
-            folder_of(op) + "/" + file.lexically_relative(dir / folder_of(op)).replace_extension().string();
+            std::string(op_snake_name(op)) + "/" + file.lexically_relative(dir / op_snake_name(op)).replace_extension().string();
         const std::string path = file.string();
         testing::RegisterTest((name + "/Vectors").c_str(), test.c_str(), nullptr, nullptr, path.c_str(), 1,
                               [&table, path, options, expected]() -> testing::Test* {

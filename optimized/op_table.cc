@@ -1,17 +1,19 @@
 #include "opconform/optimized/op_table.h"
 
-#include "opconform/optimized/batch_to_space_nd.h"
-#include "opconform/optimized/dynamic_partition.h"
-#include "opconform/optimized/dynamic_stitch.h"
-#include "opconform/optimized/space_to_batch_nd.h"
-#include "opconform/optimized/sparse_concat.h"
-
 namespace opconform::optimized {
+
+// Every op of the registry's list (op_list.inc), declared by its signature: the layer defines
+// each in <snake_name>.cc.
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) Kernel Name;
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
 
 const OpTable& op_table() {
   static const OpTable table = {
-      "optimized",         &SpaceToBatchND,   &BatchToSpaceND, &DynamicStitch,
-      &ParallelDynamicStitch, &DynamicPartition, &SparseConcat,
+      "optimized",
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) &Name,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
   };
   return table;
 }

@@ -1,17 +1,19 @@
 #include "opconform/reference/op_table.h"
 
-#include "opconform/reference/batch_to_space_nd.h"
-#include "opconform/reference/dynamic_partition.h"
-#include "opconform/reference/dynamic_stitch.h"
-#include "opconform/reference/space_to_batch_nd.h"
-#include "opconform/reference/sparse_concat.h"
-
 namespace opconform::reference {
+
+// Every op of the registry's list (op_list.inc), declared by its signature: the layer defines
+// each in <snake_name>.cc.
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) Kernel Name;
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
 
 const OpTable& op_table() {
   static const OpTable table = {
-      "reference",         &SpaceToBatchND,   &BatchToSpaceND, &DynamicStitch,
-      &ParallelDynamicStitch, &DynamicPartition, &SparseConcat,
+      "reference",
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) &Name,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
   };
   return table;
 }

@@ -74,18 +74,6 @@ double now_seconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-std::string snake_name(Op op) {
-  switch (op) {
-    case Op::kSpaceToBatchND: return "space_to_batch_nd";
-    case Op::kBatchToSpaceND: return "batch_to_space_nd";
-    case Op::kDynamicStitch: return "dynamic_stitch";
-    case Op::kParallelDynamicStitch: return "parallel_dynamic_stitch";
-    case Op::kDynamicPartition: return "dynamic_partition";
-    case Op::kSparseConcat: return "sparse_concat";
-  }
-  return "?";
-}
-
 bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 
 // The oracle: the reference kernels' outcome, widened by the spec's unspecified rules.
@@ -694,7 +682,7 @@ void Run::pairs_phase() {
           op, pair, random, kValidatorCaseSize / 2, kPairAttempts, answers_first, [this] { return should_stop(); });
       if (!drawn) continue;
       ++coverage.hit;
-      c.name = str_cat("pair-", snake_name(op), "-", pair.first, "-", pair.second);
+      c.name = str_cat("pair-", op_snake_name(op), "-", pair.first, "-", pair.second);
       if (!selection_.selects(CaseFacts::of(c))) continue;
       handle(c, "generated", &*drawn, started);
     }
@@ -730,7 +718,7 @@ void Run::generated_phase() {
       }
     }
     if (!drawn) continue;
-    c.name = str_cat("gen-", snake_name(op), "-", i);
+    c.name = str_cat("gen-", op_snake_name(op), "-", i);
     if (!selection_.selects(CaseFacts::of(c))) continue;  // drawn all the same: names keep their cases
     set_oracle(&c);
     handle(c, "generated", &*drawn, started);
@@ -1038,11 +1026,7 @@ std::string default_failures_dir(const std::string& impl) {
   return (root / "failures" / name.str()).string();
 }
 
-std::optional<Op> parse_op_name(std::string_view name) {
-  for (Op op : kAllOps)
-    if (name == op_name(op) || name == snake_name(op)) return op;
-  return std::nullopt;
-}
+std::optional<Op> parse_op_name(std::string_view name) { return op_from_either_name(name); }
 
 int run_validate(const ValidateOptions& options, std::ostream& out, std::ostream& err) {
   Run run(options, out, err);

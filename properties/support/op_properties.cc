@@ -79,7 +79,7 @@ void save_pair_counterexample(const conformance::Case& expected, const generator
 
 std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs) {
   std::vector<Tensor> flat;
-  for (const conformance::Slot& slot : conformance::op_signature(op).outputs) {
+  for (const Slot& slot : op_signature(op).outputs) {
     const auto& value = outputs.at(std::string(slot.name));
     if (const Tensor* t = std::get_if<Tensor>(&value)) flat.push_back(*t);
     else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) flat.push_back(m);

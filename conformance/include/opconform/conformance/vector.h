@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "opconform/exec.h"
+#include "opconform/op_registry.h"
 #include "opconform/ops.h"
 #include "opconform/status.h"
 #include "opconform/tensor.h"
@@ -29,10 +30,9 @@ namespace opconform::conformance {
 
 inline constexpr std::string_view kFormatName = "opconform-vector/1";
 
-// One named input or output: a tensor, or a list of tensors for list arguments
-// (DynamicStitch's `indices`, DynamicPartition's `outputs`, ...).
-using Value = std::variant<Tensor, std::vector<Tensor>>;
-using Values = std::map<std::string, Value>;
+// One named input or output (op_registry.h).
+using opconform::Value;
+using opconform::Values;
 
 // {"rule": "one_of_rows"}: row r (dim 0) of `output` may equal the expected row or any
 // alternative; an alternative has the row's shape (the output's shape without dim 0).
@@ -67,7 +67,8 @@ struct Alternative {
 
 struct Case {
   Op op = Op::kSpaceToBatchND;
-  std::map<std::string, std::int64_t> attrs;
+  std::map<std::string, std::int64_t> attrs;  // integer attrs
+  std::map<std::string, std::string> string_attrs;  // string attrs (SpaceToDepth's data_format)
   Values inputs;
   Expected expected;
   std::vector<Alternative> alternatives;  // only on vectors tagged "deviation" or "quirk"
@@ -83,18 +84,14 @@ struct Case {
   std::string display_name() const;
 };
 
-// What each op takes and returns, in corpus/README.md's order.
-struct Slot {
-  std::string_view name;
-  bool is_list;
-};
-struct OpSignature {
-  std::span<const Slot> inputs;
-  std::span<const std::string_view> attrs;
-  std::span<const Slot> outputs;
-};
-const OpSignature& op_signature(Op op);
-std::optional<Op> op_from_name(std::string_view name);
+// What each op takes and returns, in corpus/README.md's order: op_registry.h's
+// op_signature(op); op_from_name(name) takes the op's name.
+
+// The registry's ops and their signatures as JSON (corpus/ops.json, for readers of the vectors
+// in other languages): {"format": "opconform-ops/1", "ops": [{"number", "name", "snake_name",
+// "inputs": [{"name", "list", "dtype"[, "length"]}], "attrs": [{"name", "type"}], "outputs"}]}.
+inline constexpr std::string_view kRegistryFormatName = "opconform-ops/1";
+std::string registry_json();
 
 // What a reader allocates at most for one vector: "fill" tensors are bounded in elements
 // (each) and bytes (all of a vector's together, string payloads included); files in size.

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+// The op registry: each op described once (vocabulary/ops/<snake_name>.cc), for every layer
+// to derive from: its inputs, attrs and outputs by name, and one generic way to call any
+// OpTable's kernel of it.
+//
+//   const OpInfo& info = op_info(Op::kDynamicPartition);
+//   Values outputs = placeholder_outputs(info);
+//   Status s = info.invoke(table, {inputs, attrs, string_attrs}, &outputs, options);
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "opconform/exec.h"
+#include "opconform/ops.h"
+#include "opconform/status.h"
+#include "opconform/tensor.h"
+
+namespace opconform {
+
+// One named input or output: a tensor, or a list of tensors for list arguments
+// (DynamicStitch's `indices`, DynamicPartition's `outputs`, ...).
+using Value = std::variant<Tensor, std::vector<Tensor>>;
+using Values = std::map<std::string, Value>;
+using IntAttrs = std::map<std::string, std::int64_t>;
+using StringAttrs = std::map<std::string, std::string>;
+
+// One input or output of an op: its name, whether it is a list, its dtype role (TensorFlow's
+// type attr: "T", "Tblock_shape", ...; fixed dtypes name the dtype: "int64") and, for a list
+// output, the integer attr that is its length (DynamicPartition's "num_partitions").
+struct Slot {
+  std::string_view name;
+  bool is_list;
+  std::string_view dtype_role = "";
+  std::string_view length_attr = "";
+};
+
+// What an op takes and returns, in corpus/README.md's order: integer attrs (int64, so
+// out-of-range values reach the op) and string attrs.
+struct OpSignature {
+  std::span<const Slot> inputs;
+  std::span<const std::string_view> attrs;
+  std::span<const Slot> outputs;
+  std::span<const std::string_view> string_attrs = {};
+};
+
+// A case's arguments by name. The accessors throw MissingArgument when the case lacks one.
+struct MissingArgument : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+struct OpCall {
+  const Values& inputs;
+  const IntAttrs& attrs;
+  const StringAttrs& string_attrs;
+
+  const Tensor& tensor(std::string_view name) const;
+  std::span<const Tensor> list(std::string_view name) const;
+  std::int64_t attr(std::string_view name) const;
+  std::string_view string_attr(std::string_view name) const;
+};
+
+struct OpInfo {
+  Op op;
+  OpSignature signature;
+  // Calls `table`'s kernel of this op (precondition: provides(table, op)) with `call`'s
+  // arguments. `outputs` holds placeholder_outputs(*this); the kernel's outputs replace them
+  // (also on error where the kernel wrote them, so callers can see that it did).
+  Status (*invoke)(const OpTable& table, const OpCall& call, Values* outputs,
+                   const ExecOptions& options);
+  // The rank a plug-in manifest's min_rank/max_rank bound (docs/plugin-abi.md), when it is not
+  // the rank of each tensor of the data input (null): SparseConcat's sparse rank.
+  std::int64_t (*caps_rank)(const Values& inputs) = nullptr;
+  // Inputs whose dim 0 sizes go together (DynamicPartition's data and partitions; lists: their
+  // members pairwise): the shrinker halves them together.
+  std::span<const std::pair<std::string_view, std::string_view>> dim0_pairs = {};
+};
+
+const OpInfo& op_info(Op op);
+inline const OpSignature& op_signature(Op op) { return op_info(op).signature; }
+
+// The input whose dtype is the op's T (its data). Precondition: the op has one.
+const Slot& data_input(const OpInfo& info);
+
+// One distinct placeholder per output slot (a list slot: a list of one), for invoke().
+Values placeholder_outputs(const OpInfo& info);
+
+// The output slot `name` of `outputs`, as a tensor or a list (for invoke implementations).
+Tensor& output_tensor(Values* outputs, std::string_view name);
+std::vector<Tensor>& output_list(Values* outputs, std::string_view name);
+
+}  // namespace opconform

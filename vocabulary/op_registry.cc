@@ -1,0 +1,70 @@
+#include "opconform/op_registry.h"
+
+namespace opconform {
+
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) extern const OpInfo k##Name##Info;
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
+
+const Tensor& OpCall::tensor(std::string_view name) const {
+  auto it = inputs.find(std::string(name));
+  const Tensor* t = it == inputs.end() ? nullptr : std::get_if<Tensor>(&it->second);
+  if (!t) throw MissingArgument(str_cat("the case has no tensor input '", name, "'"));
+  return *t;
+}
+
+std::span<const Tensor> OpCall::list(std::string_view name) const {
+  auto it = inputs.find(std::string(name));
+  const auto* l = it == inputs.end() ? nullptr : std::get_if<std::vector<Tensor>>(&it->second);
+  if (!l) throw MissingArgument(str_cat("the case has no list input '", name, "'"));
+  return *l;
+}
+
+std::int64_t OpCall::attr(std::string_view name) const {
+  auto it = attrs.find(std::string(name));
+  if (it == attrs.end()) throw MissingArgument(str_cat("the case has no attr '", name, "'"));
+  return it->second;
+}
+
+std::string_view OpCall::string_attr(std::string_view name) const {
+  auto it = string_attrs.find(std::string(name));
+  if (it == string_attrs.end()) throw MissingArgument(str_cat("the case has no attr '", name, "'"));
+  return it->second;
+}
+
+const OpInfo& op_info(Op op) {
+  static const OpInfo* const kInfos[] = {
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) &k##Name##Info,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
+  };
+  return *kInfos[static_cast<int>(op)];
+}
+
+const Slot& data_input(const OpInfo& info) {
+  for (const Slot& slot : info.signature.inputs)
+    if (slot.dtype_role == "T") return slot;
+  throw std::logic_error(str_cat(op_name(info.op), " has no input of dtype T"));
+}
+
+Values placeholder_outputs(const OpInfo& info) {
+  Values outputs;
+  std::uint8_t mark = 0;
+  for (const Slot& slot : info.signature.outputs) {
+    Tensor placeholder(DType::kUInt8, Shape{1});
+    *placeholder.data<std::uint8_t>() = ++mark;
+    if (slot.is_list) outputs.emplace(slot.name, std::vector<Tensor>{placeholder});
+    else outputs.emplace(slot.name, placeholder);
+  }
+  return outputs;
+}
+
+Tensor& output_tensor(Values* outputs, std::string_view name) {
+  return std::get<Tensor>(outputs->at(std::string(name)));
+}
+
+std::vector<Tensor>& output_list(Values* outputs, std::string_view name) {
+  return std::get<std::vector<Tensor>>(outputs->at(std::string(name)));
+}
+
+}  // namespace opconform

@@ -1,0 +1,18 @@
+// The registry entry of BatchToSpaceND (docs/contract/space_to_batch_nd.md).
+#include "opconform/op_registry.h"
+
+namespace opconform {
+namespace {
+constexpr Slot kInputs[] = {
+    {"input", false, "T"}, {"block_shape", false, "Tblock_shape"}, {"crops", false, "Tcrops"}};
+constexpr Slot kOutputs[] = {{"output", false, "T"}};
+
+Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
+  return table.batch_to_space_nd(call.tensor("input"), call.tensor("block_shape"),
+                                 call.tensor("crops"), &output_tensor(outputs, "output"), options);
+}
+}  // namespace
+
+extern const OpInfo kBatchToSpaceNDInfo = {Op::kBatchToSpaceND, {kInputs, {}, kOutputs}, &invoke};
+
+}  // namespace opconform

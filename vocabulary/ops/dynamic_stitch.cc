@@ -1,0 +1,19 @@
+// The registry entry of DynamicStitch (docs/contract/dynamic_stitch.md).
+#include "opconform/op_registry.h"
+
+namespace opconform {
+namespace {
+constexpr Slot kInputs[] = {{"indices", true, "int32"}, {"data", true, "T"}};
+constexpr Slot kOutputs[] = {{"merged", false, "T"}};
+
+Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
+  return table.dynamic_stitch(call.list("indices"), call.list("data"),
+                              &output_tensor(outputs, "merged"), options);
+}
+constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
+}  // namespace
+
+extern const OpInfo kDynamicStitchInfo = {Op::kDynamicStitch, {kInputs, {}, kOutputs}, &invoke, nullptr,
+                                          kDim0Pairs};
+
+}  // namespace opconform
