@@ -5,6 +5,7 @@
 #include <string>
 
 #include "opconform/allocation_log.h"
+#include "opconform/op_registry.h"
 #include "opconform/tensor.h"
 
 namespace opconform::validator::abi_export {
@@ -253,6 +254,62 @@ std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
     if (!write_output(call, 0, out.indices)) return refused(0);
     if (!write_output(call, 1, out.values)) return refused(1);
     if (!write_output(call, 2, out.shape)) return refused(2);
+    return Status();
+  });
+}
+
+std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32_t op,
+                    const opconform_input* inputs, std::int32_t num_inputs,
+                    const opconform_attr* attrs, std::int32_t num_attrs) {
+  return guarded(call, [&]() -> Status {
+    if (op < 0 || op >= kNumOps || !provides(table, kAllOps[op]))
+      return unimplemented("op ", op, " is not provided");
+    const OpInfo& info = op_info(kAllOps[op]);
+    const OpSignature& signature = info.signature;
+    if (num_inputs != static_cast<std::int64_t>(signature.inputs.size()) || (num_inputs > 0 && inputs == nullptr))
+      return invalid_argument("bad call: ", num_inputs, " inputs for ", op_name(info.op));
+    const std::size_t num_int_attrs = signature.attrs.size();
+    if (num_attrs != static_cast<std::int64_t>(num_int_attrs + signature.string_attrs.size()) ||
+        (num_attrs > 0 && attrs == nullptr))
+      return invalid_argument("bad call: ", num_attrs, " attributes for ", op_name(info.op));
+    Values values;
+    std::string error;
+    for (std::size_t i = 0; i < signature.inputs.size(); ++i) {
+      const Slot& slot = signature.inputs[i];
+      std::vector<Tensor> tensors;
+      if (!tensors_from_abi(inputs[i].tensors, inputs[i].num_tensors, &tensors, &error) ||
+          (!slot.is_list && tensors.size() != 1))
+        return invalid_argument("bad tensor descriptor: input ", slot.name, ": ",
+                                error.empty() ? "not one tensor" : error);
+      if (slot.is_list) values.emplace(slot.name, std::move(tensors));
+      else values.emplace(slot.name, std::move(tensors[0]));
+    }
+    IntAttrs int_attrs;
+    StringAttrs string_attrs;
+    for (std::size_t i = 0; i < num_int_attrs; ++i) int_attrs.emplace(signature.attrs[i], attrs[i].int_value);
+    for (std::size_t i = 0; i < signature.string_attrs.size(); ++i) {
+      const opconform_string& s = attrs[num_int_attrs + i].string_value;
+      if (s.size < 0 || (s.size > 0 && s.data == nullptr))
+        return invalid_argument("bad attribute: ", signature.string_attrs[i]);
+      string_attrs.emplace(signature.string_attrs[i], std::string(s.data ? s.data : "", static_cast<std::size_t>(s.size)));
+    }
+    Values outputs = placeholder_outputs(info);
+    OPCONFORM_RETURN_IF_ERROR(run_kernel(call, [&] {
+      return info.invoke(table, {values, int_attrs, string_attrs}, &outputs, options_of(call));
+    }));
+    std::int32_t index = 0;
+    for (const Slot& slot : signature.outputs) {
+      const Value& value = outputs.at(std::string(slot.name));
+      if (const Tensor* t = std::get_if<Tensor>(&value)) {
+        if (!write_output(call, index, *t)) return refused(index);
+        ++index;
+        continue;
+      }
+      for (const Tensor& t : std::get<std::vector<Tensor>>(value)) {
+        if (!write_output(call, index, t)) return refused(index);
+        ++index;
+      }
+    }
     return Status();
   });
 }

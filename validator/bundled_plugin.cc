@@ -10,12 +10,9 @@ using namespace opconform::validator;
 const opconform::OpTable& table() { return opconform::optimized::op_table(); }
 
 const opconform_op_caps kCaps[] = {
-    abi_export::unlimited_caps(OPCONFORM_OP_SPACE_TO_BATCH_ND),
-    abi_export::unlimited_caps(OPCONFORM_OP_BATCH_TO_SPACE_ND),
-    abi_export::unlimited_caps(OPCONFORM_OP_DYNAMIC_STITCH),
-    abi_export::unlimited_caps(OPCONFORM_OP_PARALLEL_DYNAMIC_STITCH),
-    abi_export::unlimited_caps(OPCONFORM_OP_DYNAMIC_PARTITION),
-    abi_export::unlimited_caps(OPCONFORM_OP_SPARSE_CONCAT),
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) abi_export::unlimited_caps(OPCONFORM_OP_##UPPER_NAME),
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
 };
 const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
                                       "opconform optimized (bundled)", "tf-cpu",
@@ -23,10 +20,7 @@ const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_ma
 
 }  // namespace
 
+// Every op through the generic entry point (the typed ABI 1.0 ones are tested by the fakes and
+// the ABI 1.0 plug-in fixture).
 OPCONFORM_PLUGIN_MANIFEST(kManifest)
-OPCONFORM_PLUGIN_SPACE_TO_BATCH_ND(table(), abi_export::direct)
-OPCONFORM_PLUGIN_BATCH_TO_SPACE_ND(table(), abi_export::direct)
-OPCONFORM_PLUGIN_DYNAMIC_STITCH(table(), abi_export::direct)
-OPCONFORM_PLUGIN_PARALLEL_DYNAMIC_STITCH(table(), abi_export::direct)
-OPCONFORM_PLUGIN_DYNAMIC_PARTITION(table(), abi_export::direct)
-OPCONFORM_PLUGIN_SPARSE_CONCAT(table(), abi_export::direct)
+OPCONFORM_PLUGIN_RUN_OP(table(), abi_export::direct)

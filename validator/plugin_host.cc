@@ -5,20 +5,25 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <new>
 
 #include "opconform/conformance/format.h"
 #include "opconform/exec.h"
+#include "opconform/op_registry.h"
 
 namespace opconform::validator {
 
 namespace {
 
-constexpr const char* kEntrySymbols[OPCONFORM_NUM_OPS] = {
+// The typed entry points of ABI 1.0, frozen: the six ops that had one. Every op, these six
+// included, can be called through opconform_run_op instead.
+constexpr const char* kTypedEntrySymbols[] = {
     OPCONFORM_SYMBOL_SPACE_TO_BATCH_ND, OPCONFORM_SYMBOL_BATCH_TO_SPACE_ND,
     OPCONFORM_SYMBOL_DYNAMIC_STITCH,    OPCONFORM_SYMBOL_PARALLEL_DYNAMIC_STITCH,
     OPCONFORM_SYMBOL_DYNAMIC_PARTITION, OPCONFORM_SYMBOL_SPARSE_CONCAT};
+constexpr int kNumTypedEntryPoints = static_cast<int>(std::size(kTypedEntrySymbols));
 constexpr std::int64_t kMaxMessageLength = 1 << 16;
 constexpr std::uint64_t kAllDTypes = (std::uint64_t{1} << OPCONFORM_NUM_DTYPES) - 1;
 
@@ -197,7 +202,7 @@ bool read_output(const CallState& state, std::int32_t index, const OutputBuffer&
 // "block_shape", "indices[0]", ...).
 std::vector<std::pair<std::string, const Tensor*>> ordered_inputs(const conformance::Case& c) {
   std::vector<std::pair<std::string, const Tensor*>> out;
-  for (const conformance::Slot& slot : conformance::op_signature(c.op).inputs) {
+  for (const Slot& slot : op_signature(c.op).inputs) {
     auto it = c.inputs.find(std::string(slot.name));
     if (it == c.inputs.end()) continue;
     if (const auto* t = std::get_if<Tensor>(&it->second)) {
@@ -294,9 +299,9 @@ ImplAnswer fault(std::string text) {
 CallState call_state(const conformance::Case& c) {
   CallState state;
   state.memory_limit = c.memory_limit;
-  state.num_outputs = 1;
-  if (c.op == Op::kSparseConcat) state.num_outputs = 3;
-  if (c.op == Op::kDynamicPartition) state.num_outputs = std::max<std::int64_t>(0, c.attrs.at("num_partitions"));
+  state.num_outputs = 0;
+  for (const Slot& slot : op_signature(c.op).outputs)
+    state.num_outputs += slot.is_list ? std::max<std::int64_t>(0, c.attrs.at(std::string(slot.length_attr))) : 1;
   std::int64_t input_bytes = 0;
   for (const auto& [name, value] : c.inputs) {
     auto add = [&](const Tensor& t) { input_bytes += std::max<std::int64_t>(0, output_request_bytes(t.dtype(), t.shape())); };
@@ -307,9 +312,7 @@ CallState call_state(const conformance::Case& c) {
   return state;
 }
 
-// Calls entry, the entry point of c's op, with c's inputs and callbacks into *state; the status
-// code it returned. Whatever the entry point throws propagates.
-std::int32_t call_entry(void* entry, const conformance::Case& c, CallState* state) {
+opconform_call call_of(const conformance::Case& c, CallState* state) {
   opconform_call call{};
   call.struct_size = sizeof(opconform_call);
   call.memory_limit_bytes = c.memory_limit;
@@ -317,6 +320,37 @@ std::int32_t call_entry(void* entry, const conformance::Case& c, CallState* stat
   call.allocate_output = allocate_output_cb;
   call.allocate_bytes = allocate_bytes_cb;
   call.set_message = set_message_cb;
+  return call;
+}
+
+// Calls opconform_run_op with c's inputs and attrs in its op's signature order and callbacks
+// into *state; the status code it returned. Whatever the entry point throws propagates.
+std::int32_t call_run_op(opconform_run_op_fn run_op, const conformance::Case& c, CallState* state) {
+  const opconform_call call = call_of(c, state);
+  const OpSignature& signature = op_signature(c.op);
+  InputDescriptors in(state);
+  std::vector<std::vector<opconform_tensor>> tensors;
+  for (const Slot& slot : signature.inputs) {
+    const Value& value = c.inputs.at(std::string(slot.name));
+    if (const Tensor* t = std::get_if<Tensor>(&value)) tensors.push_back({in.describe(*t)});
+    else tensors.push_back(in.describe(std::get<std::vector<Tensor>>(value)));
+  }
+  std::vector<opconform_input> inputs;
+  for (const auto& list : tensors) inputs.push_back({first(list), static_cast<std::int64_t>(list.size())});
+  std::vector<opconform_attr> attrs;
+  for (std::string_view name : signature.attrs) attrs.push_back({c.attrs.at(std::string(name)), {nullptr, 0}});
+  for (std::string_view name : signature.string_attrs) {
+    const std::string& value = c.string_attrs.at(std::string(name));
+    attrs.push_back({0, {value.data(), static_cast<std::int64_t>(value.size())}});
+  }
+  return run_op(&call, static_cast<std::int32_t>(c.op), inputs.data(), static_cast<std::int32_t>(inputs.size()),
+                attrs.data(), static_cast<std::int32_t>(attrs.size()));
+}
+
+// Calls entry, the typed ABI 1.0 entry point of c's op, with c's inputs and callbacks into
+// *state; the status code it returned. Whatever the entry point throws propagates.
+std::int32_t call_typed_entry(void* entry, const conformance::Case& c, CallState* state) {
+  const opconform_call call = call_of(c, state);
   InputDescriptors in(state);
   switch (c.op) {
     case Op::kSpaceToBatchND:
@@ -349,8 +383,9 @@ std::int32_t call_entry(void* entry, const conformance::Case& c, CallState* stat
           static_cast<std::int64_t>(values.size()), first(shapes), static_cast<std::int64_t>(shapes.size()),
           c.attrs.at("concat_dim"));
     }
+    default: break;
   }
-  return OPCONFORM_CODE_OK;
+  return OPCONFORM_CODE_UNIMPLEMENTED;  // no typed entry point: load() required opconform_run_op
 }
 
 // Adds to state->faults what the finished call broke: c's inputs, the guards of its buffers, the
@@ -398,12 +433,16 @@ ImplAnswer answer_of(const conformance::Case& c, const CallState& state, Code co
     tensors.push_back(std::move(t));
   }
   answer.kind = ImplAnswer::Kind::kOutputs;
-  const auto outputs = conformance::op_signature(c.op).outputs;
-  if (c.op == Op::kDynamicPartition) {
-    answer.outputs.emplace(std::string(outputs[0].name), std::move(tensors));
-  } else {
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-      answer.outputs.emplace(std::string(outputs[i].name), std::move(tensors[i]));
+  auto next = tensors.begin();
+  for (const Slot& slot : op_signature(c.op).outputs) {
+    if (!slot.is_list) {
+      answer.outputs.emplace(std::string(slot.name), std::move(*next++));
+      continue;
+    }
+    const auto length = static_cast<std::ptrdiff_t>(std::max<std::int64_t>(0, c.attrs.at(std::string(slot.length_attr))));
+    answer.outputs.emplace(std::string(slot.name), std::vector<Tensor>(std::make_move_iterator(next),
+                                                                       std::make_move_iterator(next + length)));
+    next += length;
   }
   return answer;
 }
@@ -436,6 +475,7 @@ Status PluginHost::load(const std::string& path, std::unique_ptr<PluginHost>* ou
   manifest.profile = m->profile ? m->profile : "";
   if (manifest.profile != "tf-cpu" && manifest.profile != "xla" && manifest.profile != "tflite")
     return invalid_argument(path, ": manifest profile \"", manifest.profile, "\" (tf-cpu, xla, tflite)");
+  host->run_op_ = reinterpret_cast<opconform_run_op_fn>(symbol(OPCONFORM_SYMBOL_RUN_OP));
   if (m->num_ops < 0 || m->num_ops > OPCONFORM_NUM_OPS || (m->num_ops > 0 && m->ops == nullptr))
     return invalid_argument(path, ": manifest num_ops ", m->num_ops, " with ops ",
                             m->ops ? "set" : "NULL");
@@ -449,10 +489,11 @@ Status PluginHost::load(const std::string& path, std::unique_ptr<PluginHost>* ou
       return invalid_argument(path, ": manifest ", op_name(op), ": dtype mask beyond the 19 dtypes");
     if (caps.min_rank < 0 || caps.max_rank < -1 || caps.min_block_dims < 0 || caps.max_block_dims < -1)
       return invalid_argument(path, ": manifest ", op_name(op), ": negative limits");
-    void* entry = symbol(kEntrySymbols[caps.op]);
-    if (entry == nullptr)
+    void* entry = host->run_op_ == nullptr && caps.op < kNumTypedEntryPoints ? symbol(kTypedEntrySymbols[caps.op]) : nullptr;
+    if (host->run_op_ == nullptr && entry == nullptr)
       return invalid_argument(path, ": the manifest lists ", op_name(op), " but the symbol ",
-                              kEntrySymbols[caps.op], " is missing");
+                              caps.op < kNumTypedEntryPoints ? kTypedEntrySymbols[caps.op] : OPCONFORM_SYMBOL_RUN_OP,
+                              " is missing");
     host->entry_[caps.op] = entry;
     manifest.ops.push_back(OpCaps{op, caps.dtypes, caps.param_dtypes, caps.min_rank, caps.max_rank,
                                   caps.min_block_dims, caps.max_block_dims});
@@ -469,12 +510,12 @@ PluginHost::~PluginHost() {
 
 ImplAnswer PluginHost::run(const conformance::Case& c) {
   void* entry = entry_[static_cast<int>(c.op)];
-  if (entry == nullptr) return fault(str_cat(op_name(c.op), " is not in the manifest"));
+  if (!manifest_.find(c.op)) return fault(str_cat(op_name(c.op), " is not in the manifest"));
   CallState state = call_state(c);
   const InputSnapshot inputs_before(c);
   std::int32_t code = OPCONFORM_CODE_OK;
   try {
-    code = call_entry(entry, c, &state);
+    code = run_op_ ? call_run_op(run_op_, c, &state) : call_typed_entry(entry, c, &state);
   } catch (const std::bad_alloc&) {
     throw;  // the worker reports running out of memory
   } catch (const std::exception& e) {

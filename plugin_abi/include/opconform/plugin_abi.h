@@ -6,7 +6,8 @@
  * A plug-in exports, with C linkage and default visibility:
  *   uint32_t opconform_abi_version(void);                      -> OPCONFORM_ABI_VERSION
  *   const opconform_manifest* opconform_manifest_get(void);    -> what it supports
- *   one entry point per op it lists in the manifest (opconform_space_to_batch_nd, ...).
+ *   for the ops it lists in the manifest, the generic entry point opconform_run_op, or one
+ *   entry point per op (opconform_space_to_batch_nd, ...: the six ops of ABI 1.0).
  *
  * A call: inputs are read-only tensor descriptors owned by the caller; every output buffer is
  * obtained from call->allocate_output (the caller fences and poisons it); the return value is
@@ -75,16 +76,14 @@ enum {
   OPCONFORM_CODE_INTERNAL = 13
 };
 
-/* Ops: stable numbers, used in the manifest. */
+/* Ops: stable numbers, used in the manifest and by opconform_run_op: OPCONFORM_OP_<UPPER_NAME>
+ * for each line of op_list.inc (OPCONFORM_OP_SPACE_TO_BATCH_ND = 0, ...). */
 enum {
-  OPCONFORM_OP_SPACE_TO_BATCH_ND = 0,
-  OPCONFORM_OP_BATCH_TO_SPACE_ND = 1,
-  OPCONFORM_OP_DYNAMIC_STITCH = 2,
-  OPCONFORM_OP_PARALLEL_DYNAMIC_STITCH = 3,
-  OPCONFORM_OP_DYNAMIC_PARTITION = 4,
-  OPCONFORM_OP_SPARSE_CONCAT = 5
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) OPCONFORM_OP_##UPPER_NAME,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
+  OPCONFORM_NUM_OPS
 };
-#define OPCONFORM_NUM_OPS 6
 
 /* One string element: `size` bytes at `data` (any bytes, NUL included; not NUL-terminated).
  * data may be NULL only when size == 0. */
@@ -167,6 +166,26 @@ typedef int32_t (*opconform_sparse_concat_fn)(const opconform_call* call,
                                               const opconform_tensor* shapes, int64_t num_shapes,
                                               int64_t concat_dim);
 
+/* The generic entry point: one symbol for every op, so an op new to the suite needs no new
+ * symbol. `op` is an OPCONFORM_OP_*; `inputs` are the op's inputs and `attrs` its attributes,
+ * each in the order docs/plugin-abi.md lists for the op (a tensor input is a list of one).
+ * Outputs come from call->allocate_output as for the op's own entry point: output_index counts
+ * the op's outputs in order, the tensors of a list output one by one. An op it does not list
+ * in its manifest is never called. When a plug-in exports both, the validator calls this one. */
+typedef struct opconform_input {
+  const opconform_tensor* tensors; /* num_tensors tensors (NULL when num_tensors == 0) */
+  int64_t num_tensors;
+} opconform_input;
+/* An attribute: an integer one in `int_value` (string_value {NULL, 0}), a string one in
+ * `string_value` (int_value 0). */
+typedef struct opconform_attr {
+  int64_t int_value;
+  opconform_string string_value;
+} opconform_attr;
+typedef int32_t (*opconform_run_op_fn)(const opconform_call* call, int32_t op,
+                                       const opconform_input* inputs, int32_t num_inputs,
+                                       const opconform_attr* attrs, int32_t num_attrs);
+
 /* What the implementation supports for one op. A case outside these limits is `unsupported`:
  * the implementation must answer it with a clean error (any code), never a crash. */
 typedef struct opconform_op_caps {
@@ -192,6 +211,7 @@ typedef struct opconform_manifest {
 /* Exported symbol names. */
 #define OPCONFORM_SYMBOL_ABI_VERSION "opconform_abi_version"
 #define OPCONFORM_SYMBOL_MANIFEST "opconform_manifest_get"
+#define OPCONFORM_SYMBOL_RUN_OP "opconform_run_op"
 #define OPCONFORM_SYMBOL_SPACE_TO_BATCH_ND "opconform_space_to_batch_nd"
 #define OPCONFORM_SYMBOL_BATCH_TO_SPACE_ND "opconform_batch_to_space_nd"
 #define OPCONFORM_SYMBOL_DYNAMIC_STITCH "opconform_dynamic_stitch"
@@ -202,6 +222,8 @@ typedef struct opconform_manifest {
 /* Declarations a plug-in defines (it need not define the ops it does not list). */
 uint32_t opconform_abi_version(void);
 const opconform_manifest* opconform_manifest_get(void);
+int32_t opconform_run_op(const opconform_call* call, int32_t op, const opconform_input* inputs,
+                         int32_t num_inputs, const opconform_attr* attrs, int32_t num_attrs);
 int32_t opconform_space_to_batch_nd(const opconform_call* call, const opconform_tensor* input,
                                     const opconform_tensor* block_shape,
                                     const opconform_tensor* paddings);

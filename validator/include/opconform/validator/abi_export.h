@@ -47,6 +47,14 @@ std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
                            const opconform_tensor* shapes, std::int64_t num_shapes,
                            std::int64_t concat_dim);
 
+// The generic entry point (opconform_run_op) over any op of the registry: the inputs and
+// attrs in op_signature(op)'s order (integer attrs, then string attrs), the outputs written in
+// order. An op the table does not provide gives UNIMPLEMENTED; a call whose counts do not match
+// the signature INVALID_ARGUMENT "bad call: ...".
+std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32_t op,
+                    const opconform_input* inputs, std::int32_t num_inputs,
+                    const opconform_attr* attrs, std::int32_t num_attrs);
+
 // A manifest entry for `op` accepting every dtype (data and index-like: the kernels answer
 // the argument-type and registration checks themselves) and any rank.
 opconform_op_caps unlimited_caps(int op);
@@ -92,6 +100,14 @@ std::int32_t direct(F f) {
       return ::opconform::validator::abi_export::sparse_concat(table, call, indices, num_indices, values,    \
                                                                num_values, shapes, num_shapes, concat_dim);   \
     });                                                                                                       \
+  }
+#define OPCONFORM_PLUGIN_RUN_OP(table, wrap)                                                                 \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_run_op(                                               \
+      const opconform_call* call, int32_t op, const opconform_input* inputs, int32_t num_inputs,            \
+      const opconform_attr* attrs, int32_t num_attrs) {                                                      \
+    return wrap([&] {                                                                                        \
+      return ::opconform::validator::abi_export::run_op(table, call, op, inputs, num_inputs, attrs, num_attrs); \
+    });                                                                                                      \
   }
 // The two ops of each signature.
 #define OPCONFORM_PLUGIN_SPACE_BATCH_(op, amounts, table, wrap)                                              \
