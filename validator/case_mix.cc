@@ -23,16 +23,11 @@ std::vector<Tensor>& list(conformance::Case& c, const char* name) {
   return std::get<std::vector<Tensor>>(c.inputs.at(name));
 }
 
+// T of the case: the dtype of (the first tensor of) its data input.
 DType data_dtype(const conformance::Case& c) {
-  switch (c.op) {
-    case Op::kSpaceToBatchND:
-    case Op::kBatchToSpaceND: return generators::input_tensor(c, "input").dtype();
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch: return generators::input_list(c, "data").at(0).dtype();
-    case Op::kDynamicPartition: return generators::input_tensor(c, "data").dtype();
-    case Op::kSparseConcat: return generators::input_list(c, "values").at(0).dtype();
-  }
-  return DType::kFloat32;
+  const Value& data = c.inputs.at(std::string(data_input(op_info(c.op)).name));
+  if (const Tensor* t = std::get_if<Tensor>(&data)) return t->dtype();
+  return std::get<std::vector<Tensor>>(data).at(0).dtype();
 }
 
 // How many distinct values a payload of `dtype` holds (payload.h).
@@ -167,6 +162,18 @@ void grow_sparse(conformance::Case& c, std::int64_t times) {
   values = *generators::gen_payloads(values[0].dtype(), shapes);
 }
 
+// An op whose one input is its data and whose dim 0 is a free batch (SpaceToDepth,
+// DepthToSpace): `times` the batch, with a fresh payload; validity is kept.
+void grow_batch(conformance::Case& c, std::int64_t times) {
+  const OpSignature& signature = op_signature(c.op);
+  if (signature.inputs.size() != 1 || signature.inputs[0].is_list) return;  // no free batch known
+  Tensor& input = tensor(c, std::string(signature.inputs[0].name).c_str());
+  if (input.rank() == 0) return;
+  Shape shape = input.shape();
+  shape[0] = std::max<std::int64_t>(1, shape[0]) * times;
+  input = *generators::gen_payload(input.dtype(), shape);
+}
+
 void grow(conformance::Case& c, std::int64_t times) {
   switch (c.op) {
     case Op::kSpaceToBatchND:
@@ -175,6 +182,7 @@ void grow(conformance::Case& c, std::int64_t times) {
     case Op::kParallelDynamicStitch: grow_stitch(c, times); break;
     case Op::kDynamicPartition: grow_partition(c, times); break;
     case Op::kSparseConcat: grow_sparse(c, times); break;
+    default: grow_batch(c, times); break;
   }
 }
 
@@ -208,15 +216,19 @@ std::int64_t data_output_elements(const conformance::Case& c) {
   const auto outputs = generators::predicted_outputs(c);
   if (!outputs) return -1;
   if (outputs->empty()) return generators::input_tensor(c, "input").num_elements();  // the identity path
-  switch (c.op) {
-    case Op::kSparseConcat: return checked_num_elements((*outputs)[1].shape);
-    case Op::kDynamicPartition: {
-      std::int64_t total = 0;
-      for (const auto& o : *outputs) total += checked_num_elements(o.shape);
-      return total;
-    }
-    default: return checked_num_elements((*outputs)[0].shape);
+  // The outputs of dtype T (PredictedOutput lists them in signature order, list members one by one).
+  std::int64_t total = 0;
+  std::size_t next = 0;
+  for (const Slot& slot : op_signature(c.op).outputs) {
+    const std::size_t count = slot.is_list ? outputs->size() - next : 1;  // a list output is the last
+    for (std::size_t i = 0; i < count && next < outputs->size(); ++i, ++next)
+      if (slot.dtype_role == "T") {
+        const std::int64_t elements = checked_num_elements((*outputs)[next].shape);
+        if (elements < 0) return -1;
+        total += elements;
+      }
   }
+  return total;
 }
 
 rc::Gen<GeneratedCase> sized_valid_case(Op op) {

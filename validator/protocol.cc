@@ -94,12 +94,12 @@ struct ManifestCheck {
     *reason = std::move(why);
     return false;
   }
-  bool dtype_ok(const Tensor& t, const char* what, bool param) {
+  bool dtype_ok(const Tensor& t, std::string_view what, bool param) {
     const std::uint64_t mask = param ? caps->param_dtypes : caps->dtypes;
     if (mask & dtype_bit(t.dtype())) return true;
     return fail(str_cat(what, " dtype ", dtype_name(t.dtype()), " not declared"));
   }
-  bool rank_ok(std::int64_t rank, const char* what) {
+  bool rank_ok(std::int64_t rank, std::string_view what) {
     if (rank < caps->min_rank)
       return fail(str_cat(what, " rank ", rank, " < min_rank ", caps->min_rank));
     if (caps->max_rank >= 0 && rank > caps->max_rank)
@@ -111,10 +111,6 @@ struct ManifestCheck {
 const Tensor* tensor_input(const conformance::Case& c, const char* name) {
   auto it = c.inputs.find(name);
   return it == c.inputs.end() ? nullptr : std::get_if<Tensor>(&it->second);
-}
-const std::vector<Tensor>* list_input(const conformance::Case& c, const char* name) {
-  auto it = c.inputs.find(name);
-  return it == c.inputs.end() ? nullptr : std::get_if<std::vector<Tensor>>(&it->second);
 }
 
 }  // namespace
@@ -132,56 +128,28 @@ bool inside_manifest(const Manifest& manifest, const conformance::Case& c, std::
     return false;
   }
   ManifestCheck check{caps, reason};
-  switch (c.op) {
-    case Op::kSpaceToBatchND:
-    case Op::kBatchToSpaceND: {
-      const Tensor* input = tensor_input(c, "input");
-      const Tensor* block = tensor_input(c, "block_shape");
-      const char* amounts_name = c.op == Op::kSpaceToBatchND ? "paddings" : "crops";
-      const Tensor* amounts = tensor_input(c, amounts_name);
-      if (!input || !block || !amounts) return check.fail("inputs missing");
-      if (!check.dtype_ok(*input, "input", false) || !check.dtype_ok(*block, "block_shape", true) ||
-          !check.dtype_ok(*amounts, amounts_name, true) || !check.rank_ok(input->rank(), "input"))
-        return false;
-      const std::int64_t m = block->num_elements();
-      if (m < caps->min_block_dims)
-        return check.fail(str_cat("block dims ", m, " < min_block_dims ", caps->min_block_dims));
-      if (caps->max_block_dims >= 0 && m > caps->max_block_dims)
-        return check.fail(str_cat("block dims ", m, " > max_block_dims ", caps->max_block_dims));
-      return true;
+  const OpInfo& info = op_info(c.op);
+  for (const Slot& slot : info.signature.inputs) {
+    auto it = c.inputs.find(std::string(slot.name));
+    if (it == c.inputs.end()) return check.fail("inputs missing");
+    const bool param = slot.dtype_role != "T";
+    auto ok = [&](const Tensor& t) {
+      return check.dtype_ok(t, slot.name, param) && (param || info.caps_rank || check.rank_ok(t.rank(), slot.name));
+    };
+    if (const Tensor* t = std::get_if<Tensor>(&it->second)) {
+      if (!ok(*t)) return false;
+    } else {
+      for (const Tensor& t : std::get<std::vector<Tensor>>(it->second))
+        if (!ok(t)) return false;
     }
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch: {
-      const auto* indices = list_input(c, "indices");
-      const auto* data = list_input(c, "data");
-      if (!indices || !data) return check.fail("inputs missing");
-      for (const Tensor& t : *indices)
-        if (!check.dtype_ok(t, "indices", true)) return false;
-      for (const Tensor& t : *data)
-        if (!check.dtype_ok(t, "data", false) || !check.rank_ok(t.rank(), "data")) return false;
-      return true;
-    }
-    case Op::kDynamicPartition: {
-      const Tensor* data = tensor_input(c, "data");
-      const Tensor* partitions = tensor_input(c, "partitions");
-      if (!data || !partitions) return check.fail("inputs missing");
-      return check.dtype_ok(*data, "data", false) && check.dtype_ok(*partitions, "partitions", true) &&
-             check.rank_ok(data->rank(), "data");
-    }
-    case Op::kSparseConcat: {
-      const auto* indices = list_input(c, "indices");
-      const auto* values = list_input(c, "values");
-      const auto* shapes = list_input(c, "shapes");
-      if (!indices || !values || !shapes) return check.fail("inputs missing");
-      for (const Tensor& t : *indices)
-        if (!check.dtype_ok(t, "indices", true)) return false;
-      for (const Tensor& t : *shapes)
-        if (!check.dtype_ok(t, "shapes", true)) return false;
-      for (const Tensor& t : *values)
-        if (!check.dtype_ok(t, "values", false)) return false;
-      const std::int64_t rank = shapes->empty() ? 0 : (*shapes)[0].num_elements();
-      return check.rank_ok(rank, "sparse");
-    }
+  }
+  if (info.caps_rank && !check.rank_ok(info.caps_rank(c.inputs), "sparse")) return false;
+  if (const Tensor* block = tensor_input(c, "block_shape")) {
+    const std::int64_t m = block->num_elements();
+    if (m < caps->min_block_dims)
+      return check.fail(str_cat("block dims ", m, " < min_block_dims ", caps->min_block_dims));
+    if (caps->max_block_dims >= 0 && m > caps->max_block_dims)
+      return check.fail(str_cat("block dims ", m, " > max_block_dims ", caps->max_block_dims));
   }
   return true;
 }
@@ -368,7 +336,7 @@ Status parse_manifest_message(std::string_view body, Manifest* out, int offered)
     if (!entry.is_object() || !entry.contains("op") || !entry["op"].is_string())
       return invalid_argument("manifest: every ops entry needs \"op\"");
     const std::string name = entry["op"].get<std::string>();
-    const std::optional<Op> op = conformance::op_from_name(name);
+    const std::optional<Op> op = op_from_name(name);
     if (!op) return invalid_argument("manifest: unknown op \"", name, "\"");
     if (!seen.insert(*op).second) return invalid_argument("manifest: op ", name, " listed twice");
     OpCaps caps;
@@ -559,14 +527,14 @@ class PayloadReader {
   }
 
   // The named values of `slots` (an op's inputs or outputs), no more and no fewer.
-  Status values(const json& j, const std::string& path, std::span<const conformance::Slot> slots,
+  Status values(const json& j, const std::string& path, std::span<const Slot> slots,
                 conformance::Values* out) {
     if (!j.is_object()) return bad(path, "expected an object");
     for (const auto& item : j.items())
-      if (std::none_of(slots.begin(), slots.end(), [&](const conformance::Slot& s) { return s.name == item.key(); }))
+      if (std::none_of(slots.begin(), slots.end(), [&](const Slot& s) { return s.name == item.key(); }))
         return bad(path + "." + item.key(), "not a value of this op");
     conformance::Values values;
-    for (const conformance::Slot& slot : slots) {
+    for (const Slot& slot : slots) {
       const std::string name(slot.name), at = path + "." + name;
       if (!j.contains(name)) return bad(at, "missing");
       const json& v = j[name];
@@ -615,6 +583,7 @@ std::string binary_run_message(std::int64_t id, const conformance::Case& c) {
   PayloadWriter writer;
   json attrs = json::object();
   for (const auto& [name, value] : c.attrs) attrs[name] = value;
+  for (const auto& [name, value] : c.string_attrs) attrs[name] = value;
   const json request = {{"op", op_name(c.op)}, {"attrs", std::move(attrs)}, {"memory_limit", c.memory_limit},
                         {"inputs", writer.values(c.inputs)}};
   return writer.body(dump(json{{"type", "run"}, {"id", id}, {"case", request}}));
@@ -632,14 +601,15 @@ Status parse_binary_run_message(std::string_view body, std::int64_t* id, conform
   for (const auto& item : c.items())
     if (item.key() != "op" && item.key() != "attrs" && item.key() != "memory_limit" && item.key() != "inputs")
       return bad("run.case." + item.key(), "unknown field");
-  const auto op = c.contains("op") && c["op"].is_string() ? conformance::op_from_name(c["op"].get<std::string>())
+  const auto op = c.contains("op") && c["op"].is_string() ? op_from_name(c["op"].get<std::string>())
                                                            : std::nullopt;
   if (!op) return bad("run.case.op", "not an op name");
   conformance::Case parsed;
   parsed.op = *op;
-  const conformance::OpSignature& signature = conformance::op_signature(*op);
-  if (!c.contains("attrs") || !c["attrs"].is_object() || c["attrs"].size() != signature.attrs.size())
-    return bad("run.case.attrs", str_cat("expected the ", signature.attrs.size(), " attributes of ", op_name(*op)));
+  const OpSignature& signature = op_signature(*op);
+  const std::size_t num_attrs = signature.attrs.size() + signature.string_attrs.size();
+  if (!c.contains("attrs") || !c["attrs"].is_object() || c["attrs"].size() != num_attrs)
+    return bad("run.case.attrs", str_cat("expected the ", num_attrs, " attributes of ", op_name(*op)));
   for (std::string_view name : signature.attrs) {
     const std::string key(name);
     const json* value = c["attrs"].contains(key) ? &c["attrs"][key] : nullptr;
@@ -647,6 +617,12 @@ Status parse_binary_run_message(std::string_view body, std::int64_t* id, conform
         (value->is_number_unsigned() && value->get<std::uint64_t>() > std::numeric_limits<std::int64_t>::max()))
       return bad("run.case.attrs." + key, "expected an int64");
     parsed.attrs[key] = value->get<std::int64_t>();
+  }
+  for (std::string_view name : signature.string_attrs) {
+    const std::string key(name);
+    const json* value = c["attrs"].contains(key) ? &c["attrs"][key] : nullptr;
+    if (!value || !value->is_string()) return bad("run.case.attrs." + key, "expected a string");
+    parsed.string_attrs[key] = value->get<std::string>();
   }
   std::uint64_t limit = 0;
   if (!c.contains("memory_limit") || !get_count(c["memory_limit"], std::numeric_limits<std::int64_t>::max(), &limit))
@@ -717,7 +693,7 @@ Status parse_binary_result_message(std::string_view body, const conformance::Cas
     answer.error = Status(*code, bounded_text(e["message"].get<std::string>()));
   } else {
     answer.kind = ImplAnswer::Kind::kOutputs;
-    const auto& slots = conformance::op_signature(request.op).outputs;
+    const auto& slots = op_signature(request.op).outputs;
     if (Status s = reader.values(j["outputs"], "outputs", slots, &answer.outputs); !s.ok())
       return invalid_argument("the implementation's result: ", s.message());
   }
@@ -769,6 +745,7 @@ std::string result_message(std::int64_t id, const conformance::Case& request, co
       conformance::Case outputs_only;
       outputs_only.op = request.op;
       outputs_only.attrs = request.attrs;
+      outputs_only.string_attrs = request.string_attrs;
       outputs_only.expected.outputs = answer.outputs;
       j["outputs"] = json::parse(conformance::to_json(outputs_only))["expected"]["outputs"];
       break;

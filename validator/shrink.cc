@@ -39,28 +39,19 @@ std::vector<Ref> tensor_refs(const Case& c) {
   return refs;
 }
 
-// Inputs whose dim 0 runs in step (stitch indices[m]/data[m], partition data/partitions,
-// SparseConcat indices[i] rows/values[i]) for member m.
+// Inputs whose dim 0 runs in step (the registry's dim0_pairs: stitch indices[m]/data[m],
+// partition data/partitions, SparseConcat indices[i] rows/values[i]) for member m.
 std::vector<std::pair<Ref, Ref>> dim0_pairs(const Case& c) {
   std::vector<std::pair<Ref, Ref>> pairs;
-  auto list_size = [&](const char* name) -> int {
-    auto it = c.inputs.find(name);
-    if (it == c.inputs.end()) return 0;
-    auto* list = std::get_if<std::vector<Tensor>>(&it->second);
-    return list ? static_cast<int>(list->size()) : 0;
-  };
-  switch (c.op) {
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch:
-      for (int m = 0; m < std::min(list_size("indices"), list_size("data")); ++m)
-        pairs.push_back({{"indices", m}, {"data", m}});
-      break;
-    case Op::kDynamicPartition: pairs.push_back({{"data", -1}, {"partitions", -1}}); break;
-    case Op::kSparseConcat:
-      for (int m = 0; m < std::min(list_size("indices"), list_size("values")); ++m)
-        pairs.push_back({{"indices", m}, {"values", m}});
-      break;
-    default: break;
+  for (const auto& [a, b] : op_info(c.op).dim0_pairs) {
+    auto ia = c.inputs.find(std::string(a)), ib = c.inputs.find(std::string(b));
+    if (ia == c.inputs.end() || ib == c.inputs.end()) continue;
+    const auto* la = std::get_if<std::vector<Tensor>>(&ia->second);
+    const auto* lb = std::get_if<std::vector<Tensor>>(&ib->second);
+    if (!la && !lb) pairs.push_back({{std::string(a), -1}, {std::string(b), -1}});
+    if (!la || !lb) continue;
+    for (int m = 0; m < static_cast<int>(std::min(la->size(), lb->size())); ++m)
+      pairs.push_back({{std::string(a), m}, {std::string(b), m}});
   }
   return pairs;
 }
