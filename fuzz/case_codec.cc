@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <type_traits>
 
@@ -44,6 +45,8 @@ const std::vector<DType>& every_dtype() {
   return all;
 }
 const std::vector<DType> kIndexDTypes = {DType::kInt32, DType::kInt64};
+// What a string attr can be: data_format's values, and near misses of them.
+constexpr std::string_view kStringAttrChoices[] = {"NHWC", "NCHW", "NCHW_VECT_C", "nhwc", "", "NHWC "};
 // TensorFlow's CPU registrations of SpaceToBatchND/BatchToSpaceND first.
 const std::vector<DType> kSpaceBatchDTypes = {
     DType::kFloat32, DType::kInt32,  DType::kUInt8,  DType::kFloat64,
@@ -218,6 +221,7 @@ class Decoder {
     const std::uint8_t b = in_.u8();
     v = b < kWide ? static_cast<std::int64_t>(b % 40) - 8 : static_cast<std::int64_t>(in_.u64());
   }
+  void string_attr(std::string& v) { v = kStringAttrChoices[in_.u8() % std::size(kStringAttrChoices)]; }
 
   void tensor(Tensor& t, const Hints& h) {
     if (!ok_) return;
@@ -314,6 +318,11 @@ class Encoder {
     if (v >= -8 && v < 32) return out_.u8(static_cast<std::uint8_t>(v + 8));
     out_.u8(kWide);
     out_.u64(static_cast<std::uint64_t>(v));
+  }
+  void string_attr(std::string& v) {
+    const auto* it = std::find(std::begin(kStringAttrChoices), std::end(kStringAttrChoices), v);
+    if (it == std::end(kStringAttrChoices)) return fail("the string attr \"" + v + "\"");
+    out_.u8(static_cast<std::uint8_t>(it - std::begin(kStringAttrChoices)));
   }
 
   void tensor(Tensor& t, const Hints& h) {
@@ -475,6 +484,29 @@ void sparse_concat_layout(IO& io, Case& c) {
   }
 }
 
+// Any op, from its registry signature: integer attrs, string attrs, then each input (a list:
+// its length, then its tensors; T any dtype, index-like inputs int32/int64 first).
+template <class IO>
+void signature_layout(IO& io, Case& c) {
+  const OpSignature& signature = op_signature(c.op);
+  for (std::string_view name : signature.attrs) io.attr(c.attrs[std::string(name)]);
+  for (std::string_view name : signature.string_attrs) io.string_attr(c.string_attrs[std::string(name)]);
+  for (const Slot& slot : signature.inputs) {
+    const Hints hints{slot.dtype_role == "T" ? std::vector<DType>{} : kIndexDTypes, std::nullopt};
+    if (!slot.is_list) {
+      io.tensor(single(c, std::string(slot.name).c_str()), hints);
+      continue;
+    }
+    std::vector<Tensor>& tensors = list(c, std::string(slot.name).c_str());
+    std::size_t n = tensors.size();
+    io.length(n);
+    tensors.resize(n);
+    for (Tensor& t : tensors) io.tensor(t, hints);
+  }
+}
+
+// The ops whose layout shapes each input after the ones before it have their own; every other
+// op takes signature_layout.
 template <class IO>
 void layout(IO& io, Case& c) {
   switch (c.op) {
@@ -484,6 +516,7 @@ void layout(IO& io, Case& c) {
     case Op::kParallelDynamicStitch: return stitch_layout(io, c);
     case Op::kDynamicPartition: return partition_layout(io, c);
     case Op::kSparseConcat: return sparse_concat_layout(io, c);
+    default: return signature_layout(io, c);
   }
 }
 
@@ -497,8 +530,9 @@ bool same_value(const conformance::Value& a, const conformance::Value& b) {
 }
 
 constexpr const char* kHarnessNames[kNumHarnesses] = {
-    "fuzz_space_to_batch_nd",       "fuzz_batch_to_space_nd", "fuzz_dynamic_stitch",
-    "fuzz_parallel_dynamic_stitch", "fuzz_dynamic_partition", "fuzz_sparse_concat",
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) "fuzz_" #snake_name,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
     "fuzz_vector_reader"};
 
 }  // namespace
@@ -521,14 +555,16 @@ std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t
 }
 
 Status encode_case(const Case& c, const Knobs& knobs, std::vector<std::uint8_t>* bytes) {
-  const conformance::OpSignature& signature = conformance::op_signature(c.op);
-  for (const conformance::Slot& slot : signature.inputs) {
+  const OpSignature& signature = op_signature(c.op);
+  for (const Slot& slot : signature.inputs) {
     auto it = c.inputs.find(std::string(slot.name));
     if (it == c.inputs.end() || std::holds_alternative<std::vector<Tensor>>(it->second) != slot.is_list)
       return invalid_argument("the case has no ", slot.is_list ? "list" : "tensor", " input '", slot.name, "'");
   }
   for (std::string_view attr : signature.attrs)
     if (!c.attrs.count(std::string(attr))) return invalid_argument("the case has no attr '", attr, "'");
+  for (std::string_view attr : signature.string_attrs)
+    if (!c.string_attrs.count(std::string(attr))) return invalid_argument("the case has no attr '", attr, "'");
 
   Encoder encoder;
   Case copy = c;  // the layout may touch containers; tensors are only read
@@ -540,8 +576,9 @@ Status encode_case(const Case& c, const Knobs& knobs, std::vector<std::uint8_t>*
   std::vector<std::uint8_t> encoded = encoder.bytes();
   const std::optional<FuzzCase> back = decode_case(c.op, encoded.data(), encoded.size());
   if (!back) return internal_error("encode_case: the encoding does not decode (a codec bug)");
-  if (back->c.attrs != c.attrs) return internal_error("encode_case: attrs do not round-trip (a codec bug)");
-  for (const conformance::Slot& slot : signature.inputs) {
+  if (back->c.attrs != c.attrs || back->c.string_attrs != c.string_attrs)
+    return internal_error("encode_case: attrs do not round-trip (a codec bug)");
+  for (const Slot& slot : signature.inputs) {
     const std::string name(slot.name);
     if (!same_value(back->c.inputs.at(name), c.inputs.at(name)))
       return internal_error("encode_case: input '", name, "' does not round-trip (a codec bug)");

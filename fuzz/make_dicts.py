@@ -6,7 +6,9 @@ its 4- or 8-byte LE encoding; a structure integer that does not fit the one-byte
 8 LE bytes followed by the escape byte 0xF0 (sizes, attributes, memory limit) or 0xF8 (tile
 size), because structure bytes are read from the end of the input. Run: python3 fuzz/make_dicts.py
 """
+import json
 import os
+import re
 import struct
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -21,8 +23,12 @@ FLOAT_BITS32 = {"nan": 0x7fc00000, "nan_payload": 0x7fc00001, "neg_nan": 0xffc00
                 "inf": 0x7f800000, "neg_inf": 0xff800000, "neg_zero": 0x80000000,
                 "minus_3_5e35": struct.unpack("<I", struct.pack("<f", -3.5e35))[0]}
 FLOAT_BITS16 = {"f16_nan": 0x7e00, "f16_inf": 0x7c00, "bf16_nan": 0x7fc0, "f16_neg_zero": 0x8000}
-OPS = ["space_to_batch_nd", "batch_to_space_nd", "dynamic_stitch", "parallel_dynamic_stitch",
-       "dynamic_partition", "sparse_concat"]
+# The ops of the registry, from its list (plugin_abi/include/opconform/op_list.inc) and its
+# JSON export (corpus/ops.json: names of ops, inputs, attrs and outputs for the reader).
+with open(os.path.join(HERE, "..", "plugin_abi", "include", "opconform", "op_list.inc")) as f:
+    OPS = re.findall(r"^OPCONFORM_OP\(\w+, (\w+),", f.read(), re.M)
+with open(os.path.join(HERE, "..", "corpus", "ops.json")) as f:
+    REGISTRY = json.load(f)["ops"]
 
 
 def esc(data: bytes) -> str:
@@ -54,14 +60,15 @@ def reader_entries():
              '"INVALID_ARGUMENT"', '"RESOURCE_EXHAUSTED"', '"INTERNAL"', '"UNIMPLEMENTED"',
              '"num_partitions"', '"concat_dim"', '"message:code-only"', '"alternatives"', '"profiles"', '"outcome"', '"why"',
              '"deviation"', '"quirk"',
-             '"SpaceToBatchND"', '"BatchToSpaceND"', '"DynamicStitch"', '"ParallelDynamicStitch"',
-             '"DynamicPartition"', '"SparseConcat"', '"input"', '"block_shape"', '"paddings"',
-             '"crops"', '"indices"', '"partitions"', '"shapes"', '"merged"', '"output_indices"',
-             '"output_values"', '"output_shape"',
              '"inf"', '"-inf"', '"nan"', '"0x7fc00001"', '"0xffc00000"', '"0x7e01"', '-0.0',
              '"9223372036854775807"', '"-9223372036854775808"', '"18446744073709551615"',
              '9007199254740993', '2147483647', '2147483648', '-1', '1e308', '5e-324', '"\\u0000"',
              '"\\ud800"', 'true', 'false', 'null', '[]', '{}']
+    for op in REGISTRY:  # op, input, attr and output names, each once
+        for name in [op["name"]] + [x["name"] for key in ("inputs", "attrs", "outputs") for x in op[key]]:
+            if f'"{name}"' not in words:
+                words.append(f'"{name}"')
+    words += ['"NHWC"', '"NCHW"', '"NCHW_VECT_C"']
     for d in ["float32", "float64", "float16", "bfloat16", "int8", "int16", "int32", "int64",
               "uint8", "uint16", "uint32", "uint64", "bool", "complex64", "complex128", "string",
               "qint8", "quint8", "qint32"]:

@@ -21,6 +21,8 @@ COMMON = "reference/space_batch_common.cc"
 STITCH = "reference/dynamic_stitch.cc"
 PART = "reference/dynamic_partition.cc"
 SPARSE = "reference/sparse_concat.cc"
+S2D = "reference/space_to_depth.cc"
+D2S = "reference/depth_to_space.cc"
 
 # The files each op's plug-in compiles (mutated when a mutant edits them, else the originals).
 OP_FILES = {
@@ -30,6 +32,8 @@ OP_FILES = {
     "ParallelDynamicStitch": [STITCH],
     "DynamicPartition": [PART],
     "SparseConcat": [SPARSE],
+    "SpaceToDepth": [S2D],
+    "DepthToSpace": [D2S],
 }
 
 

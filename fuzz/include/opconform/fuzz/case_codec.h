@@ -60,17 +60,14 @@ std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t
 Status encode_case(const conformance::Case& c, const Knobs& knobs,
                    std::vector<std::uint8_t>* bytes);
 
-// The seven harnesses: one per op and the conformance-vector reader.
+// The harnesses: one per op of the registry (op_list.inc) and the conformance-vector reader.
 enum class Harness {
-  kSpaceToBatchND,
-  kBatchToSpaceND,
-  kDynamicStitch,
-  kParallelDynamicStitch,
-  kDynamicPartition,
-  kSparseConcat,
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) k##Name,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
   kVectorReader,
 };
-inline constexpr int kNumHarnesses = 7;
+inline constexpr int kNumHarnesses = kNumOps + 1;
 
 // "fuzz_space_to_batch_nd", ..., "fuzz_vector_reader": the binary, corpus/<name>/ and
 // fuzz/<name>.dict.
