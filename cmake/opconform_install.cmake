@@ -22,6 +22,7 @@ foreach(library IN LISTS opconform_libraries)
 endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/vectors/ DESTINATION ${OPCONFORM_DATA_DIR}/vectors)
+install(FILES ${PROJECT_SOURCE_DIR}/corpus/ops.json DESTINATION ${OPCONFORM_DATA_DIR})
 # `opconform fuzz`: the driver (clang + libFuzzer builds) and the op harnesses' dictionaries.
 if(TARGET opconform-fuzz-driver)
   install(TARGETS opconform-fuzz-driver RUNTIME DESTINATION ${OPCONFORM_LIBEXEC_DIR})

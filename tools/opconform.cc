@@ -1,4 +1,5 @@
-// The opconform command line: `run` replays conformance vectors, `show` prints one,
+// The opconform command line: `run` replays conformance vectors, `show` prints one, `ops`
+// lists the registry's ops,
 // `validate` checks an implementation, `mutants` measures the suite's detection power, `fuzz`
 // (where the fuzz libraries are built) fuzzes an implementation's plug-in, and fuzz-seed,
 // vector-to-fuzz, fuzz-to-vector and fuzz-show convert between vectors and fuzz inputs;
@@ -76,6 +77,20 @@ void add_show_command(CLI::App& app, int& exit_code) {
   });
 }
 
+void add_ops_command(CLI::App& app, int& exit_code) {
+  CLI::App* ops = app.add_subcommand("ops", "List the ops of the registry (--json: with their signatures, as corpus/ops.json)");
+  auto json = std::make_shared<bool>(false);
+  ops->add_flag("--json", *json, "print the registry as JSON");
+  ops->callback([json, &exit_code] {
+    if (*json) {
+      std::cout << conformance::registry_json();
+    } else {
+      for (Op op : kAllOps) std::cout << static_cast<int>(op) << " " << op_name(op) << " " << op_snake_name(op) << "\n";
+    }
+    exit_code = 0;
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,6 +100,7 @@ int main(int argc, char** argv) {
   int exit_code = 0;
   add_run_command(app, exit_code);
   add_show_command(app, exit_code);
+  add_ops_command(app, exit_code);
   tools::add_validate_command(app, exit_code);
 #ifdef OPCONFORM_HAVE_MUTANTS
   mutants::add_mutants_command(app, exit_code);

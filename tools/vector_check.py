@@ -4,10 +4,11 @@ Python's standard library: it loads every vector with the json module, checks it
 checks every data length against its shape and decodes every element of every dtype to its
 bits. Problems are reported as "<file>: <field path>: <problem>", as the C++ reader does.
 
-usage: vector_check.py [--dump-bits] PATH...   (files, or folders searched for *.json)
+usage: vector_check.py [--dump-bits] [--ops OPS_JSON] PATH...   (files, or folders searched for *.json)
 exit status: 0 when every vector is fine, 1 when any has a problem, 2 on bad usage.
 --dump-bits prints every tensor's elements as hex bits (strings as hex bytes), for comparing
-this reader with the C++ one.
+this reader with the C++ one. The ops and their signatures come from the registry's export,
+corpus/ops.json (`opconform ops --json`), or the file --ops names.
 """
 
 import json
@@ -19,16 +20,22 @@ FORMAT = "opconform-vector/1"
 MAX_DIMS = 254
 MAX_FILL_ELEMENTS = 1 << 28  # the C++ reader's limit (conformance/vector.h, ReadLimits)
 
-# op -> (inputs, attrs, outputs); an input/output is (name, is_list).
-SIGNATURES = {
-    "SpaceToBatchND": ([("input", False), ("block_shape", False), ("paddings", False)], [], [("output", False)]),
-    "BatchToSpaceND": ([("input", False), ("block_shape", False), ("crops", False)], [], [("output", False)]),
-    "DynamicStitch": ([("indices", True), ("data", True)], [], [("merged", False)]),
-    "ParallelDynamicStitch": ([("indices", True), ("data", True)], [], [("merged", False)]),
-    "DynamicPartition": ([("data", False), ("partitions", False)], ["num_partitions"], [("outputs", True)]),
-    "SparseConcat": ([("indices", True), ("values", True), ("shapes", True)], ["concat_dim"],
-                     [("output_indices", False), ("output_values", False), ("output_shape", False)]),
-}
+DEFAULT_OPS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "corpus", "ops.json")
+
+
+def load_signatures(path):
+    """op -> (inputs, int attrs, string attrs, outputs), an input/output as (name, is_list)."""
+    with open(path, encoding="utf-8") as f:
+        registry = json.load(f)
+    if registry.get("format") != "opconform-ops/1":
+        raise SystemExit(f"vector_check.py: {path} is not an opconform-ops/1 file")
+    slots = lambda items: [(s["name"], s["list"]) for s in items]
+    return {op["name"]: (slots(op["inputs"]), [a["name"] for a in op["attrs"] if a["type"] == "int"],
+                         [a["name"] for a in op["attrs"] if a["type"] == "string"], slots(op["outputs"]))
+            for op in registry["ops"]}
+
+
+SIGNATURES = {}
 TOP_FIELDS = {"format", "op", "attrs", "inputs", "expected", "alternatives", "memory_limit", "profile", "tags",
               "provenance", "name"}
 CODES = {"INVALID_ARGUMENT", "RESOURCE_EXHAUSTED", "UNIMPLEMENTED", "INTERNAL"}
@@ -382,17 +389,19 @@ def read_vector(root):
     op = read_string(required(root, "", "op"), "op")
     if op not in SIGNATURES:
         raise Problem("op", f"unknown op \"{op}\"")
-    inputs_sig, attrs_sig, outputs_sig = SIGNATURES[op]
-    if "attrs" in root or attrs_sig:
+    inputs_sig, attrs_sig, string_attrs_sig, outputs_sig = SIGNATURES[op]
+    if "attrs" in root or attrs_sig or string_attrs_sig:
         attrs = required(root, "", "attrs")
         expect_object(attrs, "attrs")
         for key in attrs:
-            if key not in attrs_sig:
+            if key not in attrs_sig and key not in string_attrs_sig:
                 raise Problem(field("attrs", key), f"not an attribute of {op}")
         for name in attrs_sig:
             v = read_integer(required(attrs, "attrs", name), field("attrs", name))
             if not -2**63 <= v <= 2**63 - 1:
                 raise Problem(field("attrs", name), f"{v} is out of range for int64")
+        for name in string_attrs_sig:
+            read_string(required(attrs, "attrs", name), field("attrs", name))
     tensors = {"inputs": read_values(required(root, "", "inputs"), "inputs", inputs_sig, "input")}
     expected_outputs, rules = read_outcome(required(root, "", "expected"), "expected", outputs_sig)
     if expected_outputs is not None:
@@ -508,10 +517,20 @@ def collect(paths):
 
 def main(argv):
     dump = "--dump-bits" in argv
-    paths = [a for a in argv if a != "--dump-bits"]
+    argv = [a for a in argv if a != "--dump-bits"]
+    ops = DEFAULT_OPS
+    if "--ops" in argv:
+        i = argv.index("--ops")
+        if i + 1 >= len(argv):
+            print(__doc__.strip(), file=sys.stderr)
+            return 2
+        ops = argv[i + 1]
+        argv = argv[:i] + argv[i + 2:]
+    paths = argv
     if not paths or any(p.startswith("-") for p in paths):
         print(__doc__.strip(), file=sys.stderr)
         return 2
+    SIGNATURES.update(load_signatures(ops))
     sys.stdout.reconfigure(errors="backslashreplace")  # messages may quote lone surrogates
     files = collect(paths)
     problems = 0
