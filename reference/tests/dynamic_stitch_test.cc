@@ -57,13 +57,13 @@ class StitchTest : public ::testing::TestWithParam<StitchOp> {
 // --- Pre-checks (README): argument types, N and list lengths, registration -------------------
 
 TEST_P(StitchTest, IndicesNotInt32) {
-  const Tensor i64 = Tensor::from_values<std::int64_t>({1}, {0});
+  const Tensor int64_indices = i64({1}, {0});
   const Status expected(Code::kInvalidArgument, "Input 'indices' of '" + op() +
                                                     "' Op has type int64 that does not match "
                                                     "expected type of int32.");
-  expect_error({i64}, {f32({1}, {1})}, expected);
+  expect_error({int64_indices}, {f32({1}, {1})}, expected);
   // A later member, and before a data dtype mismatch.
-  expect_error({i32({1}, {0}), i64}, {f32({1}, {1}), i32({1}, {2})}, expected);
+  expect_error({i32({1}, {0}), int64_indices}, {f32({1}, {1}), i32({1}, {2})}, expected);
   const Tensor f = f32({1}, {0});
   expect_error({f}, {f32({1}, {1})},
                Status(Code::kInvalidArgument, "Input 'indices' of '" + op() +
@@ -343,9 +343,9 @@ TEST(ParallelDynamicStitchTest, EqualsDynamicStitchForUniqueIndices) {
 
 TEST_P(StitchTest, NaNPayloadsAndNegativeZeroAreCopiedBitForBit) {
   const std::uint32_t bits32[4] = {0x7fa00001u, 0xffc12345u, 0x80000000u, 0x7f800000u};
-  Tensor f32(DType::kFloat32, {4});
-  std::memcpy(f32.raw_data(), bits32, sizeof bits32);
-  const Tensor merged32 = stitch_ok({i32({4}, {3, 2, 1, 0})}, {f32});
+  Tensor f32_data(DType::kFloat32, {4});
+  std::memcpy(f32_data.raw_data(), bits32, sizeof bits32);
+  const Tensor merged32 = stitch_ok({i32({4}, {3, 2, 1, 0})}, {f32_data});
   const std::uint32_t expected32[4] = {0x7f800000u, 0x80000000u, 0xffc12345u, 0x7fa00001u};
   EXPECT_EQ(std::memcmp(merged32.raw_data(), expected32, sizeof expected32), 0);
 
