@@ -7,13 +7,12 @@
 #include <stdexcept>
 
 #include "opconform/conformance/run.h"
-#include "test_util.h"
+#include "tensor_test_util.h"
 
 namespace opconform::conformance {
 namespace {
 
-using testing::f32_bits;
-using testing::tensor;
+using namespace opconform::testing;
 
 // What the fake kernels return next, and what they saw.
 struct FakeState {

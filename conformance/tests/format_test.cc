@@ -3,13 +3,12 @@
 
 #include <gtest/gtest.h>
 
-#include "test_util.h"
+#include "tensor_test_util.h"
 
 namespace opconform::conformance {
 namespace {
 
-using testing::f32_bits;
-using testing::tensor;
+using namespace opconform::testing;
 
 TEST(Format, Tensors) {
   EXPECT_EQ(format_tensor(tensor<std::int32_t>({2, 2}, {1, 2, 3, 4})), "int32 [2,2] [[1, 2], [3, 4]]");

@@ -5,7 +5,6 @@
 #include <filesystem>
 
 #include "opconform/conformance/vector.h"
-#include "test_util.h"
 
 namespace opconform::conformance {
 namespace {

@@ -10,14 +10,12 @@
 #include <set>
 
 #include "opconform/conformance/format.h"
-#include "test_util.h"
+#include "tensor_test_util.h"
 
 namespace opconform::conformance {
 namespace {
 
-using testing::f32_bits;
-using testing::read_text;
-using testing::tensor;
+using namespace opconform::testing;
 
 template <class T>
 using limits = std::numeric_limits<T>;

@@ -21,8 +21,8 @@ namespace {
 
 using optimized::BatchToSpaceND;
 
-using namespace space_batch_test;  // the harness both ops' tests share
-const space_batch_test::SpaceBatchOp& kOp = space_batch_test::kBatchToSpace;
+using namespace opconform::testing;  // the harness both ops' tests share
+const SpaceBatchOp& kOp = kBatchToSpace;
 
 Status run(const Tensor& input, const Tensor& block, const Tensor& crops, Tensor* out, ExecOptions o = {}) {
   return BatchToSpaceND(input, block, crops, out, o);
@@ -60,11 +60,11 @@ TEST(OptimizedBatchToSpaceND, EmptyShapesAndTheNegativeBlockQuirk) {
 }
 
 TEST(OptimizedBatchToSpaceND, IdentityReturnsTheInputAndRequestsNothing) {
-  space_batch_test::check_identity(kOp);
+  check_identity(kOp);
 }
 
 TEST(OptimizedBatchToSpaceND, EveryRegisteredDTypeMovesBits) {
-  for (DType dtype : space_batch_test::kRegisteredDtypes)
+  for (DType dtype : kRegisteredDtypes)
     check_case(kOp, dtype, {12, 3, 3, 3}, {2, 3}, {1, 0, 2, 1}, exec(2, 0));
 }
 
@@ -88,7 +88,7 @@ TEST(OptimizedBatchToSpaceND, KernelMovesSixteenByteElementsAndStrings) {
 // 2T+1 tiles of T positions, for every chunk width, block 1..5, with and without crops.
 TEST(OptimizedBatchToSpaceND, TileBoundaryMatrix) {
   const std::int64_t t = 3;  // positions per tile
-  for (const space_batch_test::Width& w : space_batch_test::kMatrixWidths) {
+  for (const Width& w : kMatrixWidths) {
     const std::int64_t chunk = static_cast<std::int64_t>(dtype_storage_size(w.dtype)) *
                                (w.depth.empty() ? 1 : w.depth[0]);
     for (std::int64_t b : {1, 2, 3, 4, 5})
@@ -159,7 +159,7 @@ TEST(OptimizedBatchToSpaceND, RandomValidCasesAndRoundTrip) {
     Shape space_shape = {shape[0] / product};
     for (int i = 0; i < m; ++i) space_shape.push_back(shape[i + 1] * block[i] - crops[2 * i] - crops[2 * i + 1]);
     space_shape.insert(space_shape.end(), shape.begin() + m + 1, shape.end());
-    const Tensor x = distinct(dtype, space_shape);
+    const Tensor x = distinct_tensor(dtype, space_shape);
     const auto mm = static_cast<std::int64_t>(m);
     Tensor batched, back;
     ASSERT_TRUE(optimized::SpaceToBatchND(x, i64({mm}, block), i64({mm, 2}, crops), &batched, options).ok());

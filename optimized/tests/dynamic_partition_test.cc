@@ -20,10 +20,7 @@ namespace opconform {
 namespace {
 
 using optimized::DynamicPartition;
-using test_util::BitEqual;
-using test_util::distinct_tensor;
-using test_util::HasStatus;
-using test_util::I32;
+using namespace opconform::testing;
 
 Status Partition(const Tensor& data, const Tensor& partitions, std::int64_t k, ExecOptions options = {}) {
   std::vector<Tensor> outputs;
@@ -62,24 +59,24 @@ std::vector<Tensor> naive_partition(const Tensor& data, const Tensor& partitions
 }
 
 TEST(DynamicPartitionChecks, PartitionsMustBeInt32) {
-  EXPECT_TRUE(HasStatus(Partition(I32({2}, {1, 2}), Tensor::from_values<std::int64_t>({2}, {0, 1}), 2),
+  EXPECT_TRUE(HasStatus(Partition(i32({2}, {1, 2}), Tensor::from_values<std::int64_t>({2}, {0, 1}), 2),
                         Code::kInvalidArgument,
                         "Input 'partitions' of 'DynamicPartition' Op has type int64 that does not "
                         "match expected type of int32."));
 }
 
 TEST(DynamicPartitionChecks, NumPartitionsRange) {
-  EXPECT_TRUE(HasStatus(Partition(I32({2}, {1, 2}), I32({2}, {0, 0}), 0), Code::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(Partition(i32({2}, {1, 2}), i32({2}, {0, 0}), 0), Code::kInvalidArgument,
                         "Value for attr 'num_partitions' of 0 must be at least minimum 1"));
-  EXPECT_TRUE(HasStatus(Partition(I32({2}, {1, 2}), I32({2}, {0, 0}), -5), Code::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(Partition(i32({2}, {1, 2}), i32({2}, {0, 0}), -5), Code::kInvalidArgument,
                         "Value for attr 'num_partitions' of -5 must be at least minimum 1"));
-  EXPECT_TRUE(HasStatus(Partition(I32({2}, {1, 2}), I32({2}, {0, 0}), 2147483648), Code::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(Partition(i32({2}, {1, 2}), i32({2}, {0, 0}), 2147483648), Code::kInvalidArgument,
                         "Attr num_partitions has value 2147483648 out of range for an int32"));
 }
 
 TEST(DynamicPartitionChecks, QuantizedDtypesAreNotRegistered) {
   for (const DType dtype : {DType::kQInt8, DType::kQUInt8, DType::kQInt32})
-    EXPECT_TRUE(HasStatus(Partition(Tensor(dtype, {2}), I32({2}, {0, 0}), 1), Code::kUnimplemented,
+    EXPECT_TRUE(HasStatus(Partition(Tensor(dtype, {2}), i32({2}, {0, 0}), 1), Code::kUnimplemented,
                           "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible "
                           "with T=" + std::string(dtype_name(dtype))));
 }
@@ -90,53 +87,53 @@ TEST(DynamicPartitionChecks, PreChecksInOrder) {
   EXPECT_EQ(Partition(Tensor(DType::kQInt8, {3}), wide, 0).message(),
             "Input 'partitions' of 'DynamicPartition' Op has type int64 that does not match "
             "expected type of int32.");
-  EXPECT_EQ(Partition(Tensor(DType::kQInt8, {3}), I32({1}, {9}), 0).message(),
+  EXPECT_EQ(Partition(Tensor(DType::kQInt8, {3}), i32({1}, {9}), 0).message(),
             "Value for attr 'num_partitions' of 0 must be at least minimum 1");
-  EXPECT_EQ(Partition(Tensor(DType::kQInt8, {3}), I32({1}, {9}), 1).code(), Code::kUnimplemented);
+  EXPECT_EQ(Partition(Tensor(DType::kQInt8, {3}), i32({1}, {9}), 1).code(), Code::kUnimplemented);
 }
 
 TEST(DynamicPartitionChecks, DataShapeMustStartWithPartitionsShape) {
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 3}), I32({3}, {0, 0, 0}), 2),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 3}), i32({3}, {0, 0, 0}), 2),
                         Code::kInvalidArgument,
                         "data.shape must start with partitions.shape, got data.shape = [2,3], "
                         "partitions.shape = [3]"));
-  EXPECT_TRUE(HasStatus(Partition(I32({}, {1}), I32({1}, {0}), 2), Code::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(Partition(i32({}, {1}), i32({1}, {0}), 2), Code::kInvalidArgument,
                         "data.shape must start with partitions.shape, got data.shape = [], "
                         "partitions.shape = [1]"));
 }
 
 TEST(DynamicPartitionChecks, PartitionOutOfRange) {
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {4}), I32({4}, {0, 1, 99, -1}), 4),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {4}), i32({4}, {0, 1, 99, -1}), 4),
                         Code::kInvalidArgument, "partitions[2] = 99 is not in [0, 4)"));
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {}), I32({}, {17}), 7),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {}), i32({}, {17}), 7),
                         Code::kInvalidArgument, "partitions = 17 is not in [0, 7)"));
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 3, 2}), I32({2, 3}, {0, 1, 2, 3, 4, 17}), 7),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 3, 2}), i32({2, 3}, {0, 1, 2, 3, 4, 17}), 7),
                         Code::kInvalidArgument, "partitions[1,2] = 17 is not in [0, 7)"));
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), I32({3}, {0, -3, 5}), 2),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), i32({3}, {0, -3, 5}), 2),
                         Code::kInvalidArgument, "partitions[1] = -3 is not in [0, 2)"));
   // The first bad position is reported whatever the chunking.
   std::vector<std::int32_t> part(1000, 1);
   part[611] = 9;
   part[997] = -1;
-  for (const int threads : test_util::kThreadCounts) {
+  for (const int threads : kThreadCounts) {
     ExecOptions options;
     options.num_threads = threads;
     options.tile_bytes = 4 * 37;
-    EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {1000}), I32({1000}, part), 2, options),
+    EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {1000}), i32({1000}, part), 2, options),
                           Code::kInvalidArgument, "partitions[611] = 9 is not in [0, 2)"));
   }
 }
 
 TEST(DynamicPartitionTest, GoldenExample) {
   std::vector<Tensor> outputs;
-  ASSERT_TRUE(DynamicPartition(I32({5}, {10, 20, 30, 40, 50}), I32({5}, {0, 0, 1, 1, 0}), 2, &outputs).ok());
-  EXPECT_TRUE(AllBitEqual(outputs, {I32({3}, {10, 20, 50}), I32({2}, {30, 40})}));
+  ASSERT_TRUE(DynamicPartition(i32({5}, {10, 20, 30, 40, 50}), i32({5}, {0, 0, 1, 1, 0}), 2, &outputs).ok());
+  EXPECT_TRUE(AllBitEqual(outputs, {i32({3}, {10, 20, 50}), i32({2}, {30, 40})}));
 }
 
 TEST(DynamicPartitionTest, ScalarPartitions) {
   std::vector<Tensor> outputs;
   const Tensor data = distinct_tensor(DType::kString, {2, 2});
-  ASSERT_TRUE(DynamicPartition(data, I32({}, {1}), 3, &outputs).ok());
+  ASSERT_TRUE(DynamicPartition(data, i32({}, {1}), 3, &outputs).ok());
   ASSERT_EQ(outputs.size(), 3u);
   EXPECT_EQ(outputs[0].shape(), (Shape{0, 2, 2}));
   EXPECT_EQ(outputs[2].shape(), (Shape{0, 2, 2}));
@@ -144,15 +141,15 @@ TEST(DynamicPartitionTest, ScalarPartitions) {
 }
 
 TEST(DynamicPartitionTest, OutputsUntouchedOnError) {
-  std::vector<Tensor> outputs = {I32({1}, {5})};
+  std::vector<Tensor> outputs = {i32({1}, {5})};
   const void* buffer = outputs[0].raw_data();
-  EXPECT_FALSE(DynamicPartition(I32({2}, {1, 2}), I32({2}, {0, 3}), 2, &outputs).ok());
+  EXPECT_FALSE(DynamicPartition(i32({2}, {1, 2}), i32({2}, {0, 3}), 2, &outputs).ok());
   ExecOptions tight;
   tight.memory_limit_bytes = 100;
-  EXPECT_FALSE(DynamicPartition(I32({2}, {1, 2}), I32({2}, {0, 1}), 2, &outputs, tight).ok());
+  EXPECT_FALSE(DynamicPartition(i32({2}, {1, 2}), i32({2}, {0, 1}), 2, &outputs, tight).ok());
   ASSERT_EQ(outputs.size(), 1u);
   EXPECT_EQ(outputs[0].raw_data(), buffer);
-  EXPECT_TRUE(BitEqual(outputs[0], I32({1}, {5})));
+  EXPECT_TRUE(BitEqual(outputs[0], i32({1}, {5})));
 }
 
 // The first failing output agrees with requesting every output in order through MemoryAccount,
@@ -160,7 +157,7 @@ TEST(DynamicPartitionTest, OutputsUntouchedOnError) {
 TEST(DynamicPartitionMemory, FirstOutputOverTheLimit) {
   for (const DType dtype : {DType::kFloat64, DType::kString, DType::kBool}) {
     const Tensor data = distinct_tensor(dtype, {6, 3});
-    const Tensor partitions = I32({6}, {5, 1, 5, 0, 3, 1});
+    const Tensor partitions = i32({6}, {5, 1, 5, 0, 3, 1});
     for (const std::int64_t k : {6, 9, 40}) {
       std::vector<Shape> shapes;
       for (std::int64_t p = 0; p < k; ++p) {
@@ -188,34 +185,34 @@ TEST(DynamicPartitionMemory, HugeNumPartitions) {
   ExecOptions options;
   options.memory_limit_bytes = 1 << 20;
   // 64 (q + 1) + 12 > 2^20 first at q = 16383, an empty output.
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), I32({3}, {0, 1, 2}), 2147483647, options),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), i32({3}, {0, 1, 2}), 2147483647, options),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[0] and type float32"));
   // Under the default 4 GiB limit.
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), I32({3}, {0, 1, 2147483646}), 2147483647),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), i32({3}, {0, 1, 2147483646}), 2147483647),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[0] and type float32"));
   // Rows large enough that the limit is crossed at a non-empty output.
   options.memory_limit_bytes = 64 * 10 + 4 * 1000;
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3, 1000}), I32({3}, {7, 3, 7}), 2147483647, options),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3, 1000}), i32({3}, {7, 3, 7}), 2147483647, options),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[2,1000] and type float32"));
   options.memory_limit_bytes = 70;
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 2}), I32({2}, {0, 0}), 2147483647, options),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 2}), i32({2}, {0, 0}), 2147483647, options),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[2,2] and type float32"));
   options.memory_limit_bytes = -5;
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 2}), I32({2}, {1, 1}), 2147483647, options),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 2}), i32({2}, {1, 1}), 2147483647, options),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[0,2] and type float32"));
   // Out-of-range partitions are still reported first.
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2}), I32({2}, {0, -1}), 2147483647, options),
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2}), i32({2}, {0, -1}), 2147483647, options),
                         Code::kInvalidArgument, "partitions[1] = -1 is not in [0, 2147483647)"));
 }
 
 TEST(DynamicPartitionTest, TileBoundaryMatrix) {
   std::mt19937_64 rng(1129);
-  for (const DType dtype : test_util::kMatrixDtypes) {
+  for (const DType dtype : kMatrixDtypes) {
     for (const Shape& trailing : {Shape{}, Shape{3}, Shape{0}}) {
       const std::int64_t row_elems = trailing.empty() ? 1 : trailing[0];
       const auto row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(dtype));
@@ -234,7 +231,7 @@ TEST(DynamicPartitionTest, TileBoundaryMatrix) {
             const std::vector<Tensor> expected = naive_partition(data, partitions, k);
             std::vector<Tensor> reference_out;
             ASSERT_TRUE(reference::DynamicPartition(data, partitions, k, &reference_out).ok());
-            for (const int threads : test_util::kThreadCounts) {
+            for (const int threads : kThreadCounts) {
               SCOPED_TRACE(::testing::Message()
                            << dtype_name(dtype) << " data " << shape_string(data_shape) << " tile "
                            << tile << " k " << k << " threads " << threads);
@@ -267,7 +264,7 @@ TEST(DynamicPartitionTest, StreamedRows) {
         const Tensor data = distinct_tensor(DType::kFloat32, {n, row_elems}, rng() % 1000);
         const std::vector<Tensor> expected = naive_partition(data, partitions, k);
         for (const std::int64_t streaming : {std::int64_t{1}, std::numeric_limits<std::int64_t>::max()}) {
-          for (const int threads : test_util::kThreadCounts) {
+          for (const int threads : kThreadCounts) {
             for (const std::int64_t tile_rows : {0, 7}) {
               SCOPED_TRACE(::testing::Message() << "row " << row_elems << " n " << n << " k " << k
                                                 << " streaming " << streaming << " threads "

@@ -24,10 +24,7 @@
 namespace opconform {
 namespace {
 
-using test_util::BitEqual;
-using test_util::distinct_tensor;
-using test_util::HasStatus;
-using test_util::I32;
+using namespace opconform::testing;
 
 using StitchFn = Status (*)(std::span<const Tensor>, std::span<const Tensor>, Tensor*,
                             const ExecOptions&);
@@ -79,7 +76,7 @@ Tensor naive_stitch(const std::vector<Tensor>& indices, const std::vector<Tensor
     using T = typename decltype(tag)::type;
     auto row_equal = [&](const T* a, const T* b) {
       for (std::int64_t k = 0; k < row; ++k)
-        if (!test_util::element_equal(a, b, k)) return false;
+        if (!element_equal(a, b, k)) return false;
       return true;
     };
     // List by list: is row r named by the list, and does it equal the list's last row for r?
@@ -119,7 +116,7 @@ class StitchTest : public ::testing::TestWithParam<StitchOp> {
 TEST_P(StitchTest, IndicesMustBeInt32) {
   Tensor out;
   const Tensor wide = Tensor::from_values<std::int64_t>({1}, {0});
-  EXPECT_TRUE(HasStatus(Run({I32({1}, {0}), wide}, {I32({1}, {1}), I32({1}, {2})}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({1}, {0}), wide}, {i32({1}, {1}), i32({1}, {2})}, &out),
                         Code::kInvalidArgument,
                         "Input 'indices' of '" + op() +
                             "' Op has type int64 that does not match expected type of int32."));
@@ -128,7 +125,7 @@ TEST_P(StitchTest, IndicesMustBeInt32) {
 TEST_P(StitchTest, DataMembersShareTheFirstDtype) {
   Tensor out;
   EXPECT_TRUE(HasStatus(
-      Run({I32({1}, {0}), I32({1}, {1})},
+      Run({i32({1}, {0}), i32({1}, {1})},
           {Tensor::from_values<float>({1}, {1}), Tensor::from_values<double>({1}, {2})}, &out),
       Code::kInvalidArgument,
       "Input 'data' of '" + op() + "' Op has type float64 that does not match type float32 of "
@@ -147,13 +144,13 @@ TEST_P(StitchTest, NoLists) {
   Tensor out;
   EXPECT_TRUE(HasStatus(Run({}, {}, &out), Code::kInvalidArgument,
                         "Value for attr 'N' of 0 must be at least minimum 1"));
-  EXPECT_TRUE(HasStatus(Run({}, {I32({1}, {1})}, &out), Code::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(Run({}, {i32({1}, {1})}, &out), Code::kInvalidArgument,
                         "Value for attr 'N' of 0 must be at least minimum 1"));
 }
 
 TEST_P(StitchTest, TFSA_2022_145_ListLengthsDiffer) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(Run({I32({1, 2}, {0, 1})}, {I32({1, 2}, {5, 6}), I32({1, 2}, {7, 8})}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({1, 2}, {0, 1})}, {i32({1, 2}, {5, 6}), i32({1, 2}, {7, 8})}, &out),
                         Code::kInvalidArgument,
                         "List argument 'data' to '" + op() +
                             "' Op with length 2 must match length 1 of argument 'indices'."));
@@ -161,8 +158,8 @@ TEST_P(StitchTest, TFSA_2022_145_ListLengthsDiffer) {
 
 TEST_P(StitchTest, TFSA_2023_018_NegativeIndex) {
   for (const std::int32_t bad : {static_cast<std::int32_t>(0xdeadbeef), -1000}) {
-    std::vector<Tensor> indices = {I32({1}, {bad}), I32({1}, {405}), I32({1}, {519}),
-                                   I32({1}, {758}), I32({1}, {1015})};
+    std::vector<Tensor> indices = {i32({1}, {bad}), i32({1}, {405}), i32({1}, {519}),
+                                   i32({1}, {758}), i32({1}, {1015})};
     std::vector<Tensor> data(5, Tensor::from_values<float>({1}, {1.5f}));
     Tensor out;
     EXPECT_TRUE(HasStatus(Run(indices, data, &out), Code::kInvalidArgument,
@@ -174,24 +171,24 @@ TEST_P(StitchTest, NegativeIndexNamesItsPositionInsideItsList) {
   Tensor out;
   // The first negative in list order is list 1's position 2 (list 2's position 0 comes later).
   EXPECT_TRUE(HasStatus(
-      Run({I32({2}, {0, 1}), I32({2, 2}, {2, 3, -4, 5}), I32({1}, {-1})},
-          {I32({2}, {1, 2}), I32({2, 2}, {1, 2, 3, 4}), I32({1}, {1})}, &out),
+      Run({i32({2}, {0, 1}), i32({2, 2}, {2, 3, -4, 5}), i32({1}, {-1})},
+          {i32({2}, {1, 2}), i32({2, 2}, {1, 2, 3, 4}), i32({1}, {1})}, &out),
       Code::kInvalidArgument, "indices[2] is out of range"));
 }
 
 TEST_P(StitchTest, IndicesAreCheckedBeforeShapes) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(Run({I32({2}, {0, 1}), I32({1}, {-7})}, {I32({3}, {1, 2, 3}), I32({}, {1})}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1}), i32({1}, {-7})}, {i32({3}, {1, 2, 3}), i32({}, {1})}, &out),
                         Code::kInvalidArgument, "indices[0] is out of range"));
 }
 
 TEST_P(StitchTest, DataShapeMustStartWithIndicesShape) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(Run({I32({2}, {0, 1}), I32({1, 5}, {2, 3, 4, 5, 6})},
-                            {I32({2}, {1, 2}), I32({5}, {1, 2, 3, 4, 5})}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1}), i32({1, 5}, {2, 3, 4, 5, 6})},
+                            {i32({2}, {1, 2}), i32({5}, {1, 2, 3, 4, 5})}, &out),
                         Code::kInvalidArgument,
                         "data[1].shape = [5] does not start with indices[1].shape = [1,5]"));
-  EXPECT_TRUE(HasStatus(Run({I32({2}, {0, 1})}, {I32({3}, {1, 2, 3})}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1})}, {i32({3}, {1, 2, 3})}, &out),
                         Code::kInvalidArgument,
                         "data[0].shape = [3] does not start with indices[0].shape = [2]"));
 }
@@ -199,7 +196,7 @@ TEST_P(StitchTest, DataShapeMustStartWithIndicesShape) {
 TEST_P(StitchTest, TrailingShapesMustMatch) {
   Tensor out;
   EXPECT_TRUE(HasStatus(
-      Run({I32({3}, {0, 1, 2}), I32({4}, {3, 4, 5, 6})},
+      Run({i32({3}, {0, 1, 2}), i32({4}, {3, 4, 5, 6})},
           {distinct_tensor(DType::kFloat32, {3, 1}), distinct_tensor(DType::kFloat32, {4, 2})},
           &out),
       Code::kInvalidArgument,
@@ -207,7 +204,7 @@ TEST_P(StitchTest, TrailingShapesMustMatch) {
       "[4,2], indices[0].shape = [3], indices[1].shape = [4]"));
   // Per list: list 1's trailing mismatch is reported before list 2's prefix mismatch.
   EXPECT_TRUE(HasStatus(
-      Run({I32({}, {0}), I32({1}, {1}), I32({2}, {2, 3})},
+      Run({i32({}, {0}), i32({1}, {1}), i32({2}, {2, 3})},
           {distinct_tensor(DType::kInt8, {2}), distinct_tensor(DType::kInt8, {1, 3}),
            distinct_tensor(DType::kInt8, {3})},
           &out),
@@ -219,7 +216,7 @@ TEST_P(StitchTest, TrailingShapesMustMatch) {
 TEST_P(StitchTest, OutputWithTooManyDimensions) {
   Tensor out;
   const Shape deep(254, 1);
-  EXPECT_TRUE(HasStatus(Run({I32({}, {0})}, {distinct_tensor(DType::kUInt8, deep)}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({}, {0})}, {distinct_tensor(DType::kUInt8, deep)}, &out),
                         Code::kInvalidArgument, "Too many dimensions in tensor"));
 }
 
@@ -227,7 +224,7 @@ TEST_P(StitchTest, OutputElementCountOverflow) {
   Tensor out;
   // Output [2147483648, 4294967296, 0]: 2^31 * 2^32 wraps to a negative count (README).
   const Tensor data(DType::kUInt8, Shape{1, std::int64_t{1} << 32, 0});
-  EXPECT_TRUE(HasStatus(Run({I32({1}, {std::numeric_limits<std::int32_t>::max()})}, {data}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({1}, {std::numeric_limits<std::int32_t>::max()})}, {data}, &out),
                         Code::kInvalidArgument,
                         "Encountered overflow when multiplying 2147483648 with 4294967296, "
                         "result: -9223372036854775808"));
@@ -237,21 +234,21 @@ TEST_P(StitchTest, MemoryLimitNamesTheOutput) {
   Tensor out;
   ExecOptions options;
   options.memory_limit_bytes = 64 + 4 * 10 - 1;
-  EXPECT_TRUE(HasStatus(Run({I32({1}, {9})}, {Tensor::from_values<float>({1}, {1})}, &out, options),
+  EXPECT_TRUE(HasStatus(Run({i32({1}, {9})}, {Tensor::from_values<float>({1}, {1})}, &out, options),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[10] and type float32"));
   options.memory_limit_bytes = 64 + 4 * 10;
-  EXPECT_TRUE(Run({I32({1}, {9})}, {Tensor::from_values<float>({1}, {1})}, &out, options).ok());
+  EXPECT_TRUE(Run({i32({1}, {9})}, {Tensor::from_values<float>({1}, {1})}, &out, options).ok());
 }
 
 TEST_P(StitchTest, MaxInt32Index) {
   Tensor out;
   const std::int32_t max = std::numeric_limits<std::int32_t>::max();
-  EXPECT_TRUE(HasStatus(Run({I32({1}, {max})}, {Tensor::from_values<float>({1}, {1})}, &out),
+  EXPECT_TRUE(HasStatus(Run({i32({1}, {max})}, {Tensor::from_values<float>({1}, {1})}, &out),
                         Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[2147483648] and type float32"));
   // Rows with no elements always fit.
-  ASSERT_TRUE(Run({I32({1}, {max})}, {Tensor(DType::kFloat32, {1, 0})}, &out).ok());
+  ASSERT_TRUE(Run({i32({1}, {max})}, {Tensor(DType::kFloat32, {1, 0})}, &out).ok());
   EXPECT_EQ(out.shape(), (Shape{2147483648, 0}));
 }
 
@@ -259,42 +256,42 @@ TEST_P(StitchTest, OutputUntouchedOnError) {
   Tensor out = Tensor::from_values<float>({2}, {7, 8});
   const Tensor before = out.clone();
   const void* buffer = out.raw_data();
-  EXPECT_FALSE(Run({I32({1}, {-1})}, {Tensor::from_values<float>({1}, {1})}, &out).ok());
+  EXPECT_FALSE(Run({i32({1}, {-1})}, {Tensor::from_values<float>({1}, {1})}, &out).ok());
   ExecOptions tight;
   tight.memory_limit_bytes = 10;
-  EXPECT_FALSE(Run({I32({1}, {3})}, {Tensor::from_values<float>({1}, {1})}, &out, tight).ok());
+  EXPECT_FALSE(Run({i32({1}, {3})}, {Tensor::from_values<float>({1}, {1})}, &out, tight).ok());
   EXPECT_EQ(out.raw_data(), buffer);
   EXPECT_TRUE(BitEqual(out, before));
 }
 
 TEST_P(StitchTest, DocumentationExample) {
-  const std::vector<Tensor> indices = {I32({}, {6}), I32({2}, {4, 1}), I32({2, 2}, {5, 2, 0, 3})};
+  const std::vector<Tensor> indices = {i32({}, {6}), i32({2}, {4, 1}), i32({2, 2}, {5, 2, 0, 3})};
   const std::vector<Tensor> data = {
-      I32({2}, {61, 62}), I32({2, 2}, {41, 42, 11, 12}),
-      I32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})};
+      i32({2}, {61, 62}), i32({2, 2}, {41, 42, 11, 12}),
+      i32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})};
   Tensor out;
   ASSERT_TRUE(Run(indices, data, &out).ok());
-  EXPECT_TRUE(BitEqual(out, I32({7, 2}, {1, 2, 11, 12, 21, 22, 31, 32, 41, 42, 51, 52, 61, 62})));
+  EXPECT_TRUE(BitEqual(out, i32({7, 2}, {1, 2, 11, 12, 21, 22, 31, 32, 41, 42, 51, 52, 61, 62})));
 }
 
 TEST_P(StitchTest, GapsAreZeroAndEmptyInputsGiveNoRows) {
   Tensor out;
-  ASSERT_TRUE(Run({I32({1}, {2})}, {I32({1}, {1})}, &out).ok());
-  EXPECT_TRUE(BitEqual(out, I32({3}, {0, 0, 1})));
-  ASSERT_TRUE(Run({I32({0}, {}), I32({0}, {})},
+  ASSERT_TRUE(Run({i32({1}, {2})}, {i32({1}, {1})}, &out).ok());
+  EXPECT_TRUE(BitEqual(out, i32({3}, {0, 0, 1})));
+  ASSERT_TRUE(Run({i32({0}, {}), i32({0}, {})},
                   {Tensor(DType::kFloat32, {0, 2}), Tensor(DType::kFloat32, {0, 2})}, &out)
                   .ok());
   EXPECT_EQ(out.shape(), (Shape{0, 2}));
-  ASSERT_TRUE(Run({I32({1}, {3})}, {Tensor::from_values<std::string>({1}, {"x"})}, &out).ok());
+  ASSERT_TRUE(Run({i32({1}, {3})}, {Tensor::from_values<std::string>({1}, {"x"})}, &out).ok());
   EXPECT_TRUE(BitEqual(out, Tensor::from_values<std::string>({4}, {"", "", "", "x"})));
 }
 
 TEST_P(StitchTest, DocumentedRoundTripWithDynamicPartition) {
   const Tensor x = Tensor::from_values<float>({6}, {0.1f, -1.f, 5.2f, 4.3f, -1.f, 7.4f});
-  const Tensor mask = I32({6}, {1, 0, 1, 1, 0, 1});
+  const Tensor mask = i32({6}, {1, 0, 1, 1, 0, 1});
   std::vector<Tensor> parts, idx;
   ASSERT_TRUE(optimized::DynamicPartition(x, mask, 2, &parts).ok());
-  ASSERT_TRUE(optimized::DynamicPartition(I32({6}, {0, 1, 2, 3, 4, 5}), mask, 2, &idx).ok());
+  ASSERT_TRUE(optimized::DynamicPartition(i32({6}, {0, 1, 2, 3, 4, 5}), mask, 2, &idx).ok());
   for (float& v : parts[1].values<float>()) v += 1;
   Tensor out;
   ASSERT_TRUE(Run(idx, parts, &out).ok());
@@ -336,7 +333,7 @@ Case random_case(std::mt19937_64& rng, DType dtype, std::int64_t rows, const Sha
     Tensor& last = c.indices[rng() % c.indices.size()];
     if (last.num_elements() == 0) {
       const std::size_t m = &last - c.indices.data();
-      last = I32({}, {static_cast<std::int32_t>(rows - 1)});
+      last = i32({}, {static_cast<std::int32_t>(rows - 1)});
       c.data[m] = distinct_tensor(dtype, trailing, next_value);
     } else {
       last.data<std::int32_t>()[rng() % last.num_elements()] = static_cast<std::int32_t>(rows - 1);
@@ -348,7 +345,7 @@ Case random_case(std::mt19937_64& rng, DType dtype, std::int64_t rows, const Sha
 TEST_P(StitchTest, TileBoundaryMatrix) {
   std::mt19937_64 rng(20261129);
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
-  for (const DType dtype : test_util::kMatrixDtypes) {
+  for (const DType dtype : kMatrixDtypes) {
     // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the pull
     // path; 48 elements of 4 bytes or more, with streaming stores forced, the scatter path.
     for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}, Shape{4, 12}}) {
@@ -361,7 +358,7 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
             const Tensor expected = naive_stitch(c.indices, c.data);
             Tensor reference_out;
             ASSERT_TRUE(GetParam().reference(c.indices, c.data, &reference_out, {}).ok());
-            for (const int threads : test_util::kThreadCounts) {
+            for (const int threads : kThreadCounts) {
               const std::int64_t streaming_min_bytes = trailing == Shape{4, 12} ? 1 : 0;
               SCOPED_TRACE(::testing::Message()
                            << dtype_name(dtype) << " trailing " << shape_string(trailing)
@@ -407,7 +404,7 @@ TEST_P(StitchTest, LargeInputsOnThreads) {
     const std::int64_t per_list = rows / 4;
     for (int m = 0; m < 4; ++m) {
       const std::int64_t begin = m * per_list, end = m == 3 ? rows : begin + per_list;
-      indices.push_back(I32({end - begin}, std::vector<std::int32_t>(perm.begin() + begin, perm.begin() + end)));
+      indices.push_back(i32({end - begin}, std::vector<std::int32_t>(perm.begin() + begin, perm.begin() + end)));
       data.push_back(distinct_tensor(dtype, row_elems == 1 ? Shape{end - begin} : Shape{end - begin, row_elems},
                                      static_cast<std::uint64_t>(begin * row_elems)));
     }
@@ -436,7 +433,7 @@ TEST_P(StitchTest, SharedDataOnTheScatterPath) {
   const std::int64_t rows = optimized::row_copy::default_streaming_min_bytes() / 256 + 5;
   std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
   for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>((r * 7919) % rows);
-  const Tensor index = I32({rows}, perm);
+  const Tensor index = i32({rows}, perm);
   const Tensor data = distinct_tensor(DType::kFloat32, {rows, 64});
   const std::vector<Tensor> indices = {index, index}, datas = {data, data};
   const Tensor expected = naive_stitch(indices, datas);
@@ -454,21 +451,21 @@ INSTANTIATE_TEST_SUITE_P(Optimized, StitchTest, ::testing::Values(kDynamicStitch
 
 // The allowed-outcome check itself: it accepts any list's last position and nothing else.
 TEST(ParallelOutcomeCheck, AcceptsAnyListsLastWriterOnly) {
-  const std::vector<Tensor> indices = {I32({2}, {0, 0}), I32({1}, {0})};
-  const std::vector<Tensor> data = {I32({2}, {10, 11}), I32({1}, {20})};
-  EXPECT_TRUE(AllowedParallelOutcome(indices, data, I32({1}, {11})));
-  EXPECT_TRUE(AllowedParallelOutcome(indices, data, I32({1}, {20})));
-  EXPECT_FALSE(AllowedParallelOutcome(indices, data, I32({1}, {10})));  // not list 0's last
-  EXPECT_FALSE(AllowedParallelOutcome(indices, data, I32({1}, {0})));
-  EXPECT_FALSE(AllowedParallelOutcome({I32({1}, {1})}, {I32({1}, {5})}, I32({2}, {9, 5})));
+  const std::vector<Tensor> indices = {i32({2}, {0, 0}), i32({1}, {0})};
+  const std::vector<Tensor> data = {i32({2}, {10, 11}), i32({1}, {20})};
+  EXPECT_TRUE(AllowedParallelOutcome(indices, data, i32({1}, {11})));
+  EXPECT_TRUE(AllowedParallelOutcome(indices, data, i32({1}, {20})));
+  EXPECT_FALSE(AllowedParallelOutcome(indices, data, i32({1}, {10})));  // not list 0's last
+  EXPECT_FALSE(AllowedParallelOutcome(indices, data, i32({1}, {0})));
+  EXPECT_FALSE(AllowedParallelOutcome({i32({1}, {1})}, {i32({1}, {5})}, i32({2}, {9, 5})));
 }
 
 TEST(DynamicStitchTest, LastListWinsAcrossLists) {
   Tensor out;
-  const std::vector<Tensor> indices = {I32({2}, {0, 1}), I32({1}, {0})};
-  const std::vector<Tensor> data = {I32({2}, {1, 2}), I32({1}, {3})};
+  const std::vector<Tensor> indices = {i32({2}, {0, 1}), i32({1}, {0})};
+  const std::vector<Tensor> data = {i32({2}, {1, 2}), i32({1}, {3})};
   ASSERT_TRUE(optimized::DynamicStitch(indices, data, &out).ok());
-  EXPECT_TRUE(BitEqual(out, I32({2}, {3, 2})));
+  EXPECT_TRUE(BitEqual(out, i32({2}, {3, 2})));
 }
 
 }  // namespace

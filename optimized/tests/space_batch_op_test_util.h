@@ -1,12 +1,13 @@
 // Helpers shared by the optimized SpaceToBatchND and BatchToSpaceND tests: the op under test
-// (with its reference, its index formula from tests/support and its kernel), inputs with
-// distinct values, the chunk widths of the tile-boundary matrix, and the checks of one case
-// through the op and through the kernel alone.
+// (with its reference, its index formula from tests/support and its kernel), the chunk widths
+// of the tile-boundary matrix, and the checks of one case through the op and through the
+// kernel alone.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <vector>
@@ -18,13 +19,7 @@
 #include "space_batch_movers.h"
 #include "space_batch_test_util.h"
 
-namespace opconform::space_batch_test {
-
-using testing_util::BitEqual;
-using testing_util::f32;
-using testing_util::i32;
-using testing_util::i64;
-using testing_util::invalid;
+namespace opconform::testing {
 
 using FormulaFn = Tensor (*)(const Tensor&, const std::vector<std::int64_t>&, const std::vector<std::int64_t>&);
 using KernelFn = void (*)(const optimized::space_batch::Plan&, const Tensor&, Tensor&, const ExecOptions&);
@@ -33,35 +28,27 @@ using KernelFn = void (*)(const optimized::space_batch::Plan&, const Tensor&, Te
 struct SpaceBatchOp {
   const char* offsets_name;  // "paddings" or "crops"
   bool to_batch;
-  testing_util::OpFn optimized;
-  testing_util::OpFn reference;
+  OpFn optimized;
+  OpFn reference;
   FormulaFn formula;
   KernelFn kernel;
 };
 inline const SpaceBatchOp kSpaceToBatch{"paddings", true, &optimized::SpaceToBatchND,
                                         &reference::SpaceToBatchND,
-                                        &testing_util::space_to_batch_by_formula,
+                                        &space_to_batch_by_formula,
                                         &optimized::space_batch::space_to_batch};
 inline const SpaceBatchOp kBatchToSpace{"crops", false, &optimized::BatchToSpaceND,
                                         &reference::BatchToSpaceND,
-                                        &testing_util::batch_to_space_by_formula,
+                                        &batch_to_space_by_formula,
                                         &optimized::space_batch::batch_to_space};
 
-// Elements are pairwise distinct (as far as the width allows) and never T{}, so a wrong
-// permutation or a missed zero cannot go unseen. Strings are "e<i>".
-inline Tensor distinct(DType dtype, const Shape& shape) {
+// distinct_tensor, but a bool tensor holds distinct nonzero bytes: the kernel moves bytes, and
+// alternating bools would hide a permutation that keeps the parity of positions.
+inline Tensor distinct_bytes(DType dtype, const Shape& shape) {
+  if (dtype != DType::kBool) return distinct_tensor(dtype, shape);
+  const Tensor bytes = distinct_tensor(DType::kUInt8, shape);
   Tensor t(dtype, shape);
-  if (dtype == DType::kString) {
-    for (std::int64_t i = 0; i < t.num_elements(); ++i) t.data<std::string>()[i] = "e" + std::to_string(i);
-    return t;
-  }
-  const std::size_t w = dtype_storage_size(dtype);
-  auto* bytes = static_cast<unsigned char*>(t.raw_data());
-  for (std::int64_t i = 0; i < t.num_elements(); ++i) {
-    std::uint64_t v = static_cast<std::uint64_t>(i) + 1;
-    for (std::size_t k = 0; k < w; ++k) bytes[i * w + k] = static_cast<unsigned char>(k < 8 ? v >> (8 * k) : 0xA5 ^ k);
-    if (w == 1 && bytes[i] == 0) bytes[i] = 1;
-  }
+  std::memcpy(t.raw_data(), bytes.raw_data(), static_cast<std::size_t>(bytes.num_elements()));
   return t;
 }
 
@@ -97,7 +84,7 @@ inline void check_case(const SpaceBatchOp& op, DType dtype, const Shape& shape,
                        const std::vector<std::int64_t>& block,
                        const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
   SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
-  const Tensor input = distinct(dtype, shape);
+  const Tensor input = distinct_tensor(dtype, shape);
   const auto m = static_cast<std::int64_t>(block.size());
   const Tensor block_t = i64({m}, block), offsets_t = i64({m, 2}, offsets);
   Tensor actual;
@@ -115,7 +102,7 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
                          const std::vector<std::int64_t>& block,
                          const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
   SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
-  const Tensor input = distinct(dtype, shape);
+  const Tensor input = distinct_bytes(dtype, shape);
   const Tensor expected = op.formula(input, block, offsets);
   const Shape& space_side = op.to_batch ? shape : expected.shape();
   const Shape& batch_side = op.to_batch ? expected.shape() : shape;
@@ -146,7 +133,7 @@ inline const std::vector<DType> kRegisteredDtypes = {
 // No internal block dim left (M = 0, or only trivial dims): the op returns its input itself and
 // requests no memory.
 inline void check_identity(const SpaceBatchOp& op) {
-  const Tensor input = distinct(DType::kFloat32, {2, 3, 4});
+  const Tensor input = distinct_tensor(DType::kFloat32, {2, 3, 4});
   ExecOptions no_memory;
   no_memory.memory_limit_bytes = 0;
   for (const Tensor& block : {i32({0}, {}), i32({2}, {1, 1})}) {
@@ -172,4 +159,4 @@ inline Status expect_error(const SpaceBatchOp& op, const Tensor& input, const Te
   return status;
 }
 
-}  // namespace opconform::space_batch_test
+}  // namespace opconform::testing

@@ -20,8 +20,8 @@ namespace {
 
 using optimized::SpaceToBatchND;
 
-using namespace space_batch_test;  // the harness both ops' tests share
-const space_batch_test::SpaceBatchOp& kOp = space_batch_test::kSpaceToBatch;
+using namespace opconform::testing;  // the harness both ops' tests share
+const SpaceBatchOp& kOp = kSpaceToBatch;
 
 Status run(const Tensor& input, const Tensor& block, const Tensor& pads, Tensor* out, ExecOptions o = {}) {
   return SpaceToBatchND(input, block, pads, out, o);
@@ -60,11 +60,11 @@ TEST(OptimizedSpaceToBatchND, EmptyShapes) {
 }
 
 TEST(OptimizedSpaceToBatchND, IdentityReturnsTheInputAndRequestsNothing) {
-  space_batch_test::check_identity(kOp);
+  check_identity(kOp);
 }
 
 TEST(OptimizedSpaceToBatchND, EveryRegisteredDTypeMovesBits) {
-  for (DType dtype : space_batch_test::kRegisteredDtypes)
+  for (DType dtype : kRegisteredDtypes)
     check_case(kOp, dtype, {2, 5, 6, 3}, {2, 3}, {1, 0, 2, 1}, exec(2, 0));
 }
 
@@ -84,7 +84,7 @@ TEST(OptimizedSpaceToBatchND, KernelMovesSixteenByteElementsAndStrings) {
 // 2T+1 tiles of T positions, for every chunk width, block 1..5, with and without padding.
 TEST(OptimizedSpaceToBatchND, TileBoundaryMatrix) {
   const std::int64_t t = 3;  // positions per tile
-  for (const space_batch_test::Width& w : space_batch_test::kMatrixWidths) {
+  for (const Width& w : kMatrixWidths) {
     const std::int64_t chunk = static_cast<std::int64_t>(dtype_storage_size(w.dtype)) *
                                (w.depth.empty() ? 1 : w.depth[0]);
     for (std::int64_t b : {1, 2, 3, 4, 5})

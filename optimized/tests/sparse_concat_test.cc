@@ -25,11 +25,7 @@
 namespace opconform {
 namespace {
 
-using test_util::BitEqual;
-using test_util::distinct_tensor;
-using test_util::HasStatus;
-using test_util::I32;
-using test_util::I64;
+using namespace opconform::testing;
 
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
 
@@ -46,9 +42,9 @@ Status Concat(const Inputs& in, std::int64_t concat_dim, SparseTensor* out = nul
 
 // Two well-formed 2-D inputs of shape [2, 3] with one float entry each.
 Inputs two_inputs() {
-  return {{I64({1, 2}, {0, 1}), I64({1, 2}, {1, 2})},
+  return {{i64({1, 2}, {0, 1}), i64({1, 2}, {1, 2})},
           {Tensor::from_values<float>({1}, {1}), Tensor::from_values<float>({1}, {2})},
-          {I64({2}, {2, 3}), I64({2}, {2, 3})}};
+          {i64({2}, {2, 3}), i64({2}, {2, 3})}};
 }
 
 void ExpectError(const Inputs& in, std::int64_t concat_dim, Code code, const std::string& message) {
@@ -59,7 +55,7 @@ void ExpectError(const Inputs& in, std::int64_t concat_dim, Code code, const std
 
 TEST(SparseConcatChecks, ArgumentTypes) {
   Inputs in = two_inputs();
-  in.indices[1] = I32({1, 2}, {1, 2});
+  in.indices[1] = i32({1, 2}, {1, 2});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input 'indices' of 'SparseConcat' Op has type int32 that does not match expected "
               "type of int64.");
@@ -69,7 +65,7 @@ TEST(SparseConcatChecks, ArgumentTypes) {
               "Input 'values' of 'SparseConcat' Op has type float64 that does not match type "
               "float32 of argument 'values'.");
   in = two_inputs();
-  in.shapes[0] = I32({2}, {2, 3});
+  in.shapes[0] = i32({2}, {2, 3});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input 'shapes' of 'SparseConcat' Op has type int32 that does not match expected "
               "type of int64.");
@@ -117,55 +113,55 @@ TEST(SparseConcatChecks, QuantizedDtypesAreNotRegistered) {
 
 TEST(SparseConcatChecks, MatricesAndVectors) {
   Inputs in = two_inputs();
-  in.indices[1] = I64({2}, {1, 2});
+  in.indices[1] = i64({2}, {1, 2});
   in.values[0] = Tensor(DType::kFloat32, {1, 1});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input indices should be a matrix but received shape [2] at position 1");
-  in.indices[1] = I64({1, 2}, {1, 2});
+  in.indices[1] = i64({1, 2}, {1, 2});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input values should be a vector but received shape [1,1] at position 0");
   in = two_inputs();
-  in.shapes[1] = I64({1, 2}, {2, 3});
+  in.shapes[1] = i64({1, 2}, {2, 3});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input shapes should be a vector but received shape [1,2] at position 1");
 }
 
 TEST(SparseConcatChecks, TFSA_2021_024_ShapeOverflowIsInternal) {
-  Inputs in{{I64({2, 2}, {514, 514, 514, 514}), I64({2, 2}, {514, 530, 599, 877})},
+  Inputs in{{i64({2, 2}, {514, 514, 514, 514}), i64({2, 2}, {514, 530, 599, 877})},
             {Tensor(DType::kInt64, {0}), Tensor(DType::kInt64, {0})},
-            {I64({9}, {442, 514, 514, 515, 606, 347, 943, 61, 2}), I64({9}, std::vector<std::int64_t>(9, 0))}};
+            {i64({9}, {442, 514, 514, 515, 606, 347, 943, 61, 2}), i64({9}, std::vector<std::int64_t>(9, 0))}};
   ExpectError(in, 2, Code::kInternal, "Encountered overflow from large input shape.");
   // A negative dim too, and the check is per input: input 0's overflow before input 1's rank.
   in = two_inputs();
-  in.shapes[1] = I64({2}, {0, -1});
+  in.shapes[1] = i64({2}, {0, -1});
   ExpectError(in, 0, Code::kInternal, "Encountered overflow from large input shape.");
   in = two_inputs();
-  in.shapes[0] = I64({2}, {-1, 0});
-  in.shapes[1] = I64({2, 1}, {2, 3});
+  in.shapes[0] = i64({2}, {-1, 0});
+  in.shapes[1] = i64({2, 1}, {2, 3});
   ExpectError(in, 0, Code::kInternal, "Encountered overflow from large input shape.");
-  in.shapes[0] = I64({2}, {2, 3});
+  in.shapes[0] = i64({2}, {2, 3});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input shapes should be a vector but received shape [2,1] at position 1");
 }
 
 TEST(SparseConcatChecks, RankAndConcatDim) {
   Inputs in = two_inputs();
-  in.shapes[0] = I64({255}, std::vector<std::int64_t>(255, 1));
+  in.shapes[0] = i64({255}, std::vector<std::int64_t>(255, 1));
   ExpectError(in, 0, Code::kInvalidArgument, "Too many dimensions in tensor");
   in = two_inputs();
-  in.shapes[1] = I64({255}, std::vector<std::int64_t>(255, 1));
+  in.shapes[1] = i64({255}, std::vector<std::int64_t>(255, 1));
   ExpectError(in, 0, Code::kInvalidArgument, "Too many dimensions in tensor");
   ExpectError(two_inputs(), 2, Code::kInvalidArgument, "Concat dimension must be in range [-2, 2), got 2");
   ExpectError(two_inputs(), -3, Code::kInvalidArgument, "Concat dimension must be in range [-2, 2), got -3");
   in = two_inputs();
-  in.shapes = {I64({0}, {}), I64({0}, {})};
+  in.shapes = {i64({0}, {}), i64({0}, {})};
   ExpectError(in, 0, Code::kInvalidArgument, "Concat dimension must be in range [0, 0), got 0");
   in = two_inputs();
-  in.shapes[1] = I64({3}, {2, 3, 1});
+  in.shapes[1] = i64({3}, {2, 3, 1});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Ranks of all input tensors must match: expected 2 but got 3 at position 1");
   in = two_inputs();
-  in.shapes[1] = I64({2}, {2, 4});
+  in.shapes[1] = i64({2}, {2, 4});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Input shapes must match: expected 3 for dimension 1 but got 4 at position 1");
   EXPECT_TRUE(Concat(in, -1).ok());  // cd 1: dim 0 matches, the sum is fine
@@ -173,18 +169,18 @@ TEST(SparseConcatChecks, RankAndConcatDim) {
 
 TEST(SparseConcatChecks, ConcatDimOverflows) {
   const std::int64_t two62 = std::int64_t{1} << 62;
-  Inputs in{{I64({1, 1}, {0}), I64({1, 1}, {0})},
+  Inputs in{{i64({1, 1}, {0}), i64({1, 1}, {0})},
             {Tensor::from_values<float>({1}, {1}), Tensor::from_values<float>({1}, {2})},
-            {I64({1}, {two62}), I64({1}, {two62})}};
+            {i64({1}, {two62}), i64({1}, {two62})}};
   ExpectError(in, 0, Code::kInvalidArgument, "Concat dimension size overflows int64 at position 1");
   const std::int64_t two61 = std::int64_t{1} << 61;
-  in.indices = {I64({1, 2}, {0, 0}), I64({1, 2}, {0, 0})};
-  in.shapes = {I64({2}, {3, two61}), I64({2}, {3, two61})};
+  in.indices = {i64({1, 2}, {0, 0}), i64({1, 2}, {0, 0})};
+  in.shapes = {i64({2}, {3, two61}), i64({2}, {3, two61})};
   ExpectError(in, 0, Code::kInvalidArgument,
               "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
               "-4611686018427387904");
   // The element count is checked at cd, before the dims after it are compared.
-  in.shapes = {I64({2}, {3, two61}), I64({2}, {3, 5})};
+  in.shapes = {i64({2}, {3, two61}), i64({2}, {3, 5})};
   ExpectError(in, 0, Code::kInvalidArgument,
               "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
               "-4611686018427387904");
@@ -196,20 +192,20 @@ TEST(SparseConcatChecks, TotalEntriesOverflow) {
   for (int i = 0; i < 4; ++i) {
     in.indices.emplace_back(DType::kInt64, Shape{two62, 0});
     in.values.emplace_back(DType::kFloat32, Shape{1});
-    in.shapes.push_back(I64({1}, {1}));
+    in.shapes.push_back(i64({1}, {1}));
   }
   ExpectError(in, 0, Code::kInvalidArgument, "Total number of entries overflows int64");
 }
 
 TEST(SparseConcatChecks, EmptyResultSkipsTheEntryChecks) {
-  Inputs in{{I64({0, 2}, {}), Tensor(DType::kInt64, {0, 3})},
+  Inputs in{{i64({0, 2}, {}), Tensor(DType::kInt64, {0, 3})},
             {Tensor::from_values<float>({3}, {1, 2, 3}), Tensor(DType::kFloat32, {0})},
-            {I64({2}, {2, 3}), I64({2}, {2, 4})}};
+            {i64({2}, {2, 3}), i64({2}, {2, 4})}};
   SparseTensor out;
   ASSERT_TRUE(Concat(in, 1, &out).ok());
   EXPECT_TRUE(BitEqual(out.indices, Tensor(DType::kInt64, {0, 2})));
   EXPECT_TRUE(BitEqual(out.values, Tensor(DType::kFloat32, {0})));
-  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {2, 7})));
+  EXPECT_TRUE(BitEqual(out.shape, i64({2}, {2, 7})));
   // The empty result still requests its three outputs: 64 + 64 + (64 + 16).
   ExecOptions options;
   options.memory_limit_bytes = 64 * 3 + 16 - 1;
@@ -223,22 +219,22 @@ TEST(SparseConcatChecks, EntryChecksPerInput) {
   ExpectError(in, 0, Code::kInvalidArgument,
               "indices and values rows (indexing dimension) must match. (indices = 1, values = 2)");
   in = two_inputs();
-  in.indices[0] = I64({1, 3}, {0, 1, 2});
+  in.indices[0] = i64({1, 3}, {0, 1, 2});
   in.values[1] = Tensor::from_values<float>({2}, {1, 2});
   ExpectError(in, 0, Code::kInvalidArgument, "Order length must be SparseTensor rank.");
   // Input 0's offset is 0: a huge coordinate there is fine; input 1's overflows by offset 2.
   in = two_inputs();
-  in.indices[0] = I64({1, 2}, {kInt64Max, 0});
-  in.indices[1] = I64({2, 2}, {1, 0, kInt64Max - 1, 0});
+  in.indices[0] = i64({1, 2}, {kInt64Max, 0});
+  in.indices[1] = i64({2, 2}, {1, 0, kInt64Max - 1, 0});
   in.values[1] = Tensor::from_values<float>({2}, {1, 2});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Index 9223372036854775806 at position 1 overflows int64 when offset by 2");
   // Three inputs: the first input (in order) with a problem is reported.
   in = two_inputs();
-  in.indices.push_back(I64({1, 2}, {0, 0}));
+  in.indices.push_back(i64({1, 2}, {0, 0}));
   in.values.push_back(Tensor::from_values<float>({2}, {1, 2}));
-  in.shapes.push_back(I64({2}, {2, 3}));
-  in.indices[1] = I64({1, 2}, {kInt64Max, 0});
+  in.shapes.push_back(i64({2}, {2, 3}));
+  in.indices[1] = i64({1, 2}, {kInt64Max, 0});
   ExpectError(in, 0, Code::kInvalidArgument,
               "Index 9223372036854775807 at position 1 overflows int64 when offset by 2");
 }
@@ -248,9 +244,9 @@ TEST(SparseConcatChecks, OffsetOverflowReportsTheFirstEntryWhateverTheChunks) {
   coords[2 * 600 + 1] = kInt64Max;
   coords[2 * 900 + 1] = kInt64Max - 1;
   Inputs in = two_inputs();
-  in.indices[1] = I64({1000, 2}, coords);
+  in.indices[1] = i64({1000, 2}, coords);
   in.values[1] = distinct_tensor(DType::kFloat32, {1000});
-  for (const int threads : test_util::kThreadCounts) {
+  for (const int threads : kThreadCounts) {
     ExecOptions options;
     options.num_threads = threads;
     options.tile_bytes = 16 * 33;
@@ -265,22 +261,22 @@ TEST(SparseConcatChecks, OffsetOverflowReportsTheFirstEntryWhateverTheChunks) {
 TEST(SparseConcatChecks, OffsetOverflowPrecedence) {
   auto three = [] {
     Inputs in = two_inputs();
-    in.indices.push_back(I64({1, 2}, {0, 0}));
+    in.indices.push_back(i64({1, 2}, {0, 0}));
     in.values.push_back(Tensor::from_values<float>({1}, {3}));
-    in.shapes.push_back(I64({2}, {2, 3}));
+    in.shapes.push_back(i64({2}, {2, 3}));
     return in;
   };
   const std::string overflow = "Index 9223372036854775807 at position 1 overflows int64 when offset by 3";
   Inputs in = three();
-  in.indices[1] = I64({1, 2}, {0, kInt64Max});
+  in.indices[1] = i64({1, 2}, {0, kInt64Max});
   in.values[2] = Tensor::from_values<float>({2}, {3, 4});  // a row check failing at input 2
   ExpectError(in, 1, Code::kInvalidArgument, overflow);
   in = three();
-  in.indices[1] = I64({1, 3}, {0, 0, 0});  // a column check failing at input 1 ...
-  in.indices[2] = I64({1, 2}, {0, kInt64Max});  // ... comes before input 2's overflow
+  in.indices[1] = i64({1, 3}, {0, 0, 0});  // a column check failing at input 1 ...
+  in.indices[2] = i64({1, 2}, {0, kInt64Max});  // ... comes before input 2's overflow
   ExpectError(in, 1, Code::kInvalidArgument, "Order length must be SparseTensor rank.");
   in = three();
-  in.indices[1] = I64({1, 2}, {0, kInt64Max});
+  in.indices[1] = i64({1, 2}, {0, kInt64Max});
   ExecOptions tight;
   tight.memory_limit_bytes = 100;
   EXPECT_TRUE(HasStatus(Concat(in, 1, nullptr, tight), Code::kInvalidArgument, overflow));
@@ -298,23 +294,23 @@ TEST(SparseConcatChecks, OffsetOverflowPrecedence) {
       if (unsorted_first) std::swap(rows0[10], rows0[4000]);
       rows1[2 * 4321 + cd] = kInt64Max - 1;
       rows1[2 * 4700 + cd] = kInt64Max;
-      Inputs big{{I64({nnz, 2}, rows0), I64({nnz, 2}, rows1)},
+      Inputs big{{i64({nnz, 2}, rows0), i64({nnz, 2}, rows1)},
                  {distinct_tensor(DType::kFloat32, {nnz}), distinct_tensor(DType::kFloat32, {nnz}, nnz)},
-                 {I64({2}, {nnz / 3 + 1, 3}), I64({2}, {nnz / 3 + 1, 3})}};
+                 {i64({2}, {nnz / 3 + 1, 3}), i64({2}, {nnz / 3 + 1, 3})}};
       const std::int64_t offset = cd == 0 ? nnz / 3 + 1 : 3;
-      for (const int threads : test_util::kThreadCounts) {
+      for (const int threads : kThreadCounts) {
         for (const std::int64_t tile_bytes : {0, 63, 16 * 100}) {
           SCOPED_TRACE(::testing::Message() << "cd " << cd << " unsorted_first " << unsorted_first
                                             << " threads " << threads << " tile " << tile_bytes);
           ExecOptions options;
           options.num_threads = threads;
           options.tile_bytes = tile_bytes;
-          SparseTensor out{I64({1}, {5}), I64({1}, {6}), I64({1}, {7})};
+          SparseTensor out{i64({1}, {5}), i64({1}, {6}), i64({1}, {7})};
           EXPECT_TRUE(HasStatus(Concat(big, cd, &out, options), Code::kInvalidArgument,
                                 "Index 9223372036854775806 at position 1 overflows int64 when offset by " +
                                     std::to_string(offset)));
-          EXPECT_TRUE(BitEqual(out.indices, I64({1}, {5})));
-          EXPECT_TRUE(BitEqual(out.values, I64({1}, {6})));
+          EXPECT_TRUE(BitEqual(out.indices, i64({1}, {5})));
+          EXPECT_TRUE(BitEqual(out.values, i64({1}, {6})));
         }
       }
     }
@@ -337,67 +333,67 @@ TEST(SparseConcatChecks, MemoryLimitNamesOutputsInOrder) {
 }
 
 TEST(SparseConcatChecks, OutputUntouchedOnError) {
-  SparseTensor out{I64({1}, {5}), I64({1}, {6}), I64({1}, {7})};
+  SparseTensor out{i64({1}, {5}), i64({1}, {6}), i64({1}, {7})};
   const void* buffer = out.values.raw_data();
   EXPECT_FALSE(Concat(two_inputs(), 3, &out).ok());
   ExecOptions tight;
   tight.memory_limit_bytes = 100;
   EXPECT_FALSE(Concat(two_inputs(), 0, &out, tight).ok());
   EXPECT_EQ(out.values.raw_data(), buffer);
-  EXPECT_TRUE(BitEqual(out.indices, I64({1}, {5})));
-  EXPECT_TRUE(BitEqual(out.values, I64({1}, {6})));
-  EXPECT_TRUE(BitEqual(out.shape, I64({1}, {7})));
+  EXPECT_TRUE(BitEqual(out.indices, i64({1}, {5})));
+  EXPECT_TRUE(BitEqual(out.values, i64({1}, {6})));
+  EXPECT_TRUE(BitEqual(out.shape, i64({1}, {7})));
 }
 
 // --- Results -------------------------------------------------------------------------------------
 
 TEST(SparseConcatTest, DocumentationExample) {
-  Inputs in{{I64({3, 2}, {0, 2, 1, 0, 1, 1}), I64({2, 2}, {0, 1, 0, 2})},
+  Inputs in{{i64({3, 2}, {0, 2, 1, 0, 1, 1}), i64({2, 2}, {0, 1, 0, 2})},
             {Tensor::from_values<std::string>({3}, {"a", "b", "c"}),
              Tensor::from_values<std::string>({2}, {"d", "e"})},
-            {I64({2}, {2, 3}), I64({2}, {2, 4})}};
+            {i64({2}, {2, 3}), i64({2}, {2, 4})}};
   for (const std::int64_t cd : {1, -1}) {
     SparseTensor out;
     ASSERT_TRUE(Concat(in, cd, &out).ok());
-    EXPECT_TRUE(BitEqual(out.indices, I64({5, 2}, {0, 2, 0, 4, 0, 5, 1, 0, 1, 1})));
+    EXPECT_TRUE(BitEqual(out.indices, i64({5, 2}, {0, 2, 0, 4, 0, 5, 1, 0, 1, 1})));
     EXPECT_TRUE(BitEqual(out.values, Tensor::from_values<std::string>({5}, {"a", "d", "e", "b", "c"})));
-    EXPECT_TRUE(BitEqual(out.shape, I64({2}, {2, 7})));
+    EXPECT_TRUE(BitEqual(out.shape, i64({2}, {2, 7})));
   }
 }
 
 TEST(SparseConcatTest, TensorFlowsThreeByThreeAndThreeByFive) {
-  Inputs in{{I64({4, 2}, {0, 2, 1, 0, 2, 0, 2, 2}), I64({4, 2}, {1, 1, 2, 0, 2, 3, 2, 4})},
-            {I32({4}, {1, 2, 3, 4}), I32({4}, {1, 2, 1, 0})},
-            {I64({2}, {3, 3}), I64({2}, {3, 5})}};
+  Inputs in{{i64({4, 2}, {0, 2, 1, 0, 2, 0, 2, 2}), i64({4, 2}, {1, 1, 2, 0, 2, 3, 2, 4})},
+            {i32({4}, {1, 2, 3, 4}), i32({4}, {1, 2, 1, 0})},
+            {i64({2}, {3, 3}), i64({2}, {3, 5})}};
   SparseTensor out;
   ASSERT_TRUE(Concat(in, 1, &out).ok());
-  EXPECT_TRUE(BitEqual(out.indices, I64({8, 2}, {0, 2, 1, 0, 1, 4, 2, 0, 2, 2, 2, 3, 2, 6, 2, 7})));
-  EXPECT_TRUE(BitEqual(out.values, I32({8}, {1, 2, 1, 3, 4, 2, 1, 0})));
-  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {3, 8})));
+  EXPECT_TRUE(BitEqual(out.indices, i64({8, 2}, {0, 2, 1, 0, 1, 4, 2, 0, 2, 2, 2, 3, 2, 6, 2, 7})));
+  EXPECT_TRUE(BitEqual(out.values, i32({8}, {1, 2, 1, 3, 4, 2, 1, 0})));
+  EXPECT_TRUE(BitEqual(out.shape, i64({2}, {3, 8})));
 }
 
 TEST(SparseConcatTest, UncheckedCoordinatesAreOffsetAndSorted) {
   // Input 0's coordinate 7 lies beyond its extent 2 and lands among input 1's entries; -1 sorts first.
-  Inputs in{{I64({2, 1}, {7, -1}), I64({2, 1}, {0, 6})},
-            {I32({2}, {10, 11}), I32({2}, {20, 21})},
-            {I64({1}, {2}), I64({1}, {8})}};
+  Inputs in{{i64({2, 1}, {7, -1}), i64({2, 1}, {0, 6})},
+            {i32({2}, {10, 11}), i32({2}, {20, 21})},
+            {i64({1}, {2}), i64({1}, {8})}};
   SparseTensor out;
   ASSERT_TRUE(Concat(in, 0, &out).ok());
-  EXPECT_TRUE(BitEqual(out.indices, I64({4, 1}, {-1, 2, 7, 8})));
-  EXPECT_TRUE(BitEqual(out.values, I32({4}, {11, 20, 10, 21})));
-  EXPECT_TRUE(BitEqual(out.shape, I64({1}, {10})));
+  EXPECT_TRUE(BitEqual(out.indices, i64({4, 1}, {-1, 2, 7, 8})));
+  EXPECT_TRUE(BitEqual(out.values, i32({4}, {11, 20, 10, 21})));
+  EXPECT_TRUE(BitEqual(out.shape, i64({1}, {10})));
 }
 
 TEST(SparseConcatTest, CoordinatesOutsideTheShapeOnOtherDims) {
   // Concat-dim coordinates in range, column 0 outside [0, 2): the sort must not assume the box.
-  Inputs in{{I64({3, 2}, {1, 0, -3, 1, 5, 0}), I64({2, 2}, {0, 1, -3, 0})},
-            {I32({3}, {10, 11, 12}), I32({2}, {20, 21})},
-            {I64({2}, {2, 2}), I64({2}, {2, 3})}};
+  Inputs in{{i64({3, 2}, {1, 0, -3, 1, 5, 0}), i64({2, 2}, {0, 1, -3, 0})},
+            {i32({3}, {10, 11, 12}), i32({2}, {20, 21})},
+            {i64({2}, {2, 2}), i64({2}, {2, 3})}};
   SparseTensor out;
   ASSERT_TRUE(Concat(in, 1, &out).ok());
-  EXPECT_TRUE(BitEqual(out.indices, I64({5, 2}, {-3, 1, -3, 2, 0, 3, 1, 0, 5, 0})));
-  EXPECT_TRUE(BitEqual(out.values, I32({5}, {11, 21, 20, 10, 12})));
-  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {2, 5})));
+  EXPECT_TRUE(BitEqual(out.indices, i64({5, 2}, {-3, 1, -3, 2, 0, 3, 1, 0, 5, 0})));
+  EXPECT_TRUE(BitEqual(out.values, i32({5}, {11, 21, 20, 10, 12})));
+  EXPECT_TRUE(BitEqual(out.shape, i64({2}, {2, 5})));
 }
 
 // The naive oracle: entries offset, concatenated in input order, stable-sorted row-major.
@@ -426,7 +422,7 @@ SparseTensor naive_concat(const Inputs& in, std::int64_t concat_dim) {
   std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return rows[a] < rows[b]; });
   SparseTensor out{Tensor(DType::kInt64, {static_cast<std::int64_t>(rows.size()), rank}),
                    Tensor(in.values[0].dtype(), {static_cast<std::int64_t>(rows.size())}),
-                   I64({rank}, shape)};
+                   i64({rank}, shape)};
   visit_dtype(out.values.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (std::size_t o = 0; o < order.size(); ++o) {
@@ -444,9 +440,9 @@ void add_rows_input(Inputs* in, const std::vector<std::vector<std::int64_t>>& ro
   std::vector<std::int64_t> flat;
   for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
   const auto nnz = static_cast<std::int64_t>(rows.size());
-  in->indices.push_back(I64({nnz, 3}, flat));
+  in->indices.push_back(i64({nnz, 3}, flat));
   in->values.push_back(distinct_tensor(DType::kFloat32, {nnz}, static_cast<std::uint64_t>(k) << 20));
-  in->shapes.push_back(I64({3}, shape));
+  in->shapes.push_back(i64({3}, shape));
 }
 
 // The optimized kernel equals `expected` bit for bit for every thread count and tile given.
@@ -502,9 +498,9 @@ void expect_concat_everywhere(const Inputs& in, std::int64_t cd, const SparseTen
 }
 
 TEST(SparseConcatTest, AllowedOutcomeCheckAcceptsTiePermutationsOnly) {
-  SparseTensor a{I64({3, 1}, {0, 0, 1}), I32({3}, {5, 6, 7}), I64({1}, {2})};
-  SparseTensor b{I64({3, 1}, {0, 0, 1}), I32({3}, {6, 5, 7}), I64({1}, {2})};
-  SparseTensor c{I64({3, 1}, {0, 0, 1}), I32({3}, {5, 7, 6}), I64({1}, {2})};
+  SparseTensor a{i64({3, 1}, {0, 0, 1}), i32({3}, {5, 6, 7}), i64({1}, {2})};
+  SparseTensor b{i64({3, 1}, {0, 0, 1}), i32({3}, {6, 5, 7}), i64({1}, {2})};
+  SparseTensor c{i64({3, 1}, {0, 0, 1}), i32({3}, {5, 7, 6}), i64({1}, {2})};
   EXPECT_TRUE(AllowedOutcome(a, b));
   EXPECT_FALSE(AllowedOutcome(a, c));
 }
@@ -537,17 +533,17 @@ Inputs random_inputs(std::mt19937_64& rng, DType dtype, std::int64_t rank, std::
     if (layout == Layout::kSorted) std::sort(rows.begin(), rows.end());
     std::vector<std::int64_t> flat;
     for (const auto& row : rows) flat.insert(flat.end(), row.begin(), row.end());
-    in.indices.push_back(I64({nnz[k], rank}, flat));
+    in.indices.push_back(i64({nnz[k], rank}, flat));
     in.values.push_back(distinct_tensor(dtype, {nnz[k]}, first_value));
     first_value += static_cast<std::uint64_t>(nnz[k]) + 1;
-    in.shapes.push_back(I64({rank}, shape));
+    in.shapes.push_back(i64({rank}, shape));
   }
   return in;
 }
 
 TEST(SparseConcatTest, TileBoundaryMatrix) {
   std::mt19937_64 rng(29);
-  for (const DType dtype : test_util::kMatrixDtypes) {
+  for (const DType dtype : kMatrixDtypes) {
     for (const std::int64_t rank : {1, 2, 3, 5}) {
       for (const std::int64_t tile : {1, 3, 16}) {
         const std::vector<std::int64_t> sizes = {0, 1, tile - 1, tile, tile + 1, 2 * tile + 1};
@@ -561,7 +557,7 @@ TEST(SparseConcatTest, TileBoundaryMatrix) {
             const SparseTensor expected = naive_concat(in, concat_dim);
             SparseTensor reference_out;
             ASSERT_TRUE(reference::SparseConcat(in.indices, in.values, in.shapes, concat_dim, &reference_out).ok());
-            for (const int threads : test_util::kThreadCounts) {
+            for (const int threads : kThreadCounts) {
               SCOPED_TRACE(::testing::Message()
                            << dtype_name(dtype) << " rank " << rank << " tile " << tile << " layout "
                            << static_cast<int>(layout) << " concat_dim " << concat_dim << " threads " << threads);
@@ -599,9 +595,9 @@ TEST(SparseConcatTest, RadixPlansAgreeWithTheOracle) {
             flat.push_back(common ? 0 : static_cast<std::int64_t>(rng() % span));
             flat.push_back(static_cast<std::int64_t>(rng() % 3));
           }
-          in.indices.push_back(I64({nnz, 2}, flat));
+          in.indices.push_back(i64({nnz, 2}, flat));
           in.values.push_back(distinct_tensor(dtype, {nnz}, static_cast<std::uint64_t>(k) << 16));
-          in.shapes.push_back(I64({2}, {span, 3}));
+          in.shapes.push_back(i64({2}, {span, 3}));
         }
         for (const std::int64_t cd : {0, 1}) {
           const SparseTensor expected = naive_concat(in, cd);
@@ -705,7 +701,7 @@ TEST(SparseConcatTest, OneFaultLateInLargeInputs) {
           add_rows_input(&in, rows, k, {40, 50, 60});
         }
         SCOPED_TRACE(::testing::Message() << "fault " << fault << " cd " << cd << " at " << at);
-        expect_concat_everywhere(in, cd, naive_concat(in, cd), test_util::kThreadCounts, {0, 63, 24 * 1000});
+        expect_concat_everywhere(in, cd, naive_concat(in, cd), kThreadCounts, {0, 63, 24 * 1000});
       }
     }
   }
@@ -713,14 +709,14 @@ TEST(SparseConcatTest, OneFaultLateInLargeInputs) {
 
 // Entries present while the output shape has an empty dim: no entry lies inside the shape.
 TEST(SparseConcatTest, EntriesOfAnEmptyShape) {
-  Inputs in{{I64({2, 2}, {0, 3, 0, 1}), I64({1, 2}, {-2, 0})},
-            {I32({2}, {10, 11}), I32({1}, {20})},
-            {I64({2}, {0, 2}), I64({2}, {0, 2})}};
+  Inputs in{{i64({2, 2}, {0, 3, 0, 1}), i64({1, 2}, {-2, 0})},
+            {i32({2}, {10, 11}), i32({1}, {20})},
+            {i64({2}, {0, 2}), i64({2}, {0, 2})}};
   SparseTensor out;
   ASSERT_TRUE(Concat(in, 1, &out).ok());
-  EXPECT_TRUE(BitEqual(out.indices, I64({3, 2}, {-2, 2, 0, 1, 0, 3})));
-  EXPECT_TRUE(BitEqual(out.values, I32({3}, {20, 11, 10})));
-  EXPECT_TRUE(BitEqual(out.shape, I64({2}, {0, 4})));
+  EXPECT_TRUE(BitEqual(out.indices, i64({3, 2}, {-2, 2, 0, 1, 0, 3})));
+  EXPECT_TRUE(BitEqual(out.values, i32({3}, {20, 11, 10})));
+  EXPECT_TRUE(BitEqual(out.shape, i64({2}, {0, 4})));
 }
 
 }  // namespace

@@ -18,7 +18,7 @@
 namespace opconform::reference {
 namespace {
 
-using namespace opconform::testing_util;
+using namespace opconform::testing;
 
 constexpr std::int64_t k2p32 = std::int64_t{1} << 32;
 constexpr std::int64_t k2p62 = std::int64_t{1} << 62;
@@ -346,9 +346,9 @@ TEST(BatchToSpaceNDGolden, CropsBeyondOneBlockExtent) {
 // ---- Collapsing and the identity path ----
 
 TEST(BatchToSpaceNDCollapsing, FourInternalDimsBetweenTrivialOnesSucceed) {
-  const Tensor x = distinct_values(DType::kInt32, {1, 2, 3, 6, 8, 2, 4, 3, 2});
+  const Tensor x = distinct_tensor(DType::kInt32, {1, 2, 3, 6, 8, 2, 4, 3, 2});
   expect_round_trip(x, {1, 1, 3, 4, 2, 2, 1}, std::vector<std::int64_t>(14, 0));
-  expect_matches_formula(distinct_values(DType::kInt32, {48, 2, 3, 2, 2, 1, 2, 3, 2}), {1, 1, 3, 4, 2, 2, 1},
+  expect_matches_formula(distinct_tensor(DType::kInt32, {48, 2, 3, 2, 2, 1, 2, 3, 2}), {1, 1, 3, 4, 2, 2, 1},
                          std::vector<std::int64_t>(14, 0));
 }
 
@@ -377,7 +377,7 @@ TEST(BatchToSpaceNDCollapsing, IdentityReturnsTheInputAndRequestsNothing) {
 // ---- Parameter dtypes, element dtypes, bit exactness ----
 
 TEST(BatchToSpaceNDDtypes, Int32AndInt64ParametersAgree) {
-  const Tensor input = distinct_values(DType::kFloat32, {8, 1, 3, 1});
+  const Tensor input = distinct_tensor(DType::kFloat32, {8, 1, 3, 1});
   const Tensor expected = b2s(input, i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0}));
   EXPECT_TRUE(BitEqual(b2s(input, i64({2}, {2, 2}), i64({2, 2}, {0, 0, 2, 0})), expected));
   EXPECT_TRUE(BitEqual(b2s(input, i32({2}, {2, 2}), i64({2, 2}, {0, 0, 2, 0})), expected));
@@ -388,7 +388,7 @@ TEST(BatchToSpaceNDDtypes, EveryRegisteredDtypeMatchesTheFormula) {
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dtype = all_dtypes()[d];
     if (!space_batch::check_registered_on_cpu(dtype, "BatchToSpaceND").ok()) continue;
-    const Tensor input = distinct_values(dtype, {12, 2, 2, 2});
+    const Tensor input = distinct_tensor(dtype, {12, 2, 2, 2});
     const Tensor expected = batch_to_space_by_formula(input, {2, 3}, {1, 0, 2, 1});
     EXPECT_TRUE(BitEqual(b2s(input, i32({2}, {2, 3}), i32({2, 2}, {1, 0, 2, 1})), expected))
         << dtype_name(dtype);
@@ -398,8 +398,8 @@ TEST(BatchToSpaceNDDtypes, EveryRegisteredDtypeMatchesTheFormula) {
 TEST(BatchToSpaceNDDtypes, DataMovementIsGenericOverEveryDtype) {
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dtype = all_dtypes()[d];
-    expect_matches_formula(distinct_values(dtype, {12, 2, 2, 2}), {2, 3}, {1, 0, 2, 1});
-    expect_round_trip(distinct_values(dtype, {2, 3, 4, 2}), {2, 3}, {1, 0, 1, 1});
+    expect_matches_formula(distinct_tensor(dtype, {12, 2, 2, 2}), {2, 3}, {1, 0, 2, 1});
+    expect_round_trip(distinct_tensor(dtype, {2, 3, 4, 2}), {2, 3}, {1, 0, 1, 1});
   }
 }
 
@@ -435,16 +435,16 @@ TEST(BatchToSpaceNDFormula, DrawnCasesMatch) {
     shape[0] = product * draw(0, 3);
     for (int r = draw(0, 2); r > 0; --r) shape.push_back(draw(1, 3));
     SCOPED_TRACE("case " + std::to_string(c) + " input " + shape_string(shape));
-    expect_matches_formula(distinct_values(DType::kInt32, shape), block, crops);
+    expect_matches_formula(distinct_tensor(DType::kInt32, shape), block, crops);
   }
 }
 
 TEST(BatchToSpaceNDRoundTrip, UndoesSpaceToBatchND) {
   expect_round_trip(iota_f32({2, 2, 4, 1}), {2, 2}, {0, 0, 2, 0});
   expect_round_trip(iota_f32({3, 5}), {4}, {2, 1});
-  expect_round_trip(distinct_values(DType::kUInt8, {1, 3, 2, 2, 3}), {3, 1, 2}, {0, 0, 1, 1, 0, 2});
-  expect_round_trip(distinct_values(DType::kFloat64, {2, 1, 2, 3, 1, 2}), {2, 2, 3, 1}, {1, 0, 0, 0, 0, 0, 1, 0});
-  expect_round_trip(distinct_values(DType::kInt64, {1, 1, 4, 4, 1, 1}), {1, 2, 2, 1}, std::vector<std::int64_t>(8, 0));
+  expect_round_trip(distinct_tensor(DType::kUInt8, {1, 3, 2, 2, 3}), {3, 1, 2}, {0, 0, 1, 1, 0, 2});
+  expect_round_trip(distinct_tensor(DType::kFloat64, {2, 1, 2, 3, 1, 2}), {2, 2, 3, 1}, {1, 0, 0, 0, 0, 0, 1, 0});
+  expect_round_trip(distinct_tensor(DType::kInt64, {1, 1, 4, 4, 1, 1}), {1, 2, 2, 1}, std::vector<std::int64_t>(8, 0));
   std::mt19937 rng(20240602);
   auto draw = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
   for (int c = 0; c < 40; ++c) {
@@ -459,7 +459,7 @@ TEST(BatchToSpaceNDRoundTrip, UndoesSpaceToBatchND) {
     }
     for (int r = draw(0, 2); r > 0; --r) shape.push_back(draw(1, 3));
     SCOPED_TRACE("case " + std::to_string(c) + " x " + shape_string(shape));
-    expect_round_trip(distinct_values(DType::kInt32, shape), block, pads);
+    expect_round_trip(distinct_tensor(DType::kInt32, shape), block, pads);
   }
 }
 

@@ -17,11 +17,7 @@ namespace {
 
 using reference::DynamicPartition;
 
-using reference_test::BitEqual;
-using reference_test::distinct_value;
-using reference_test::F32;
-using reference_test::I32;
-using reference_test::iota_tensor;
+using namespace opconform::testing;
 
 // A tensor of `dtype` and `shape` holding distinct_value(v) for each v of `values` in order.
 Tensor tensor_of(DType dtype, Shape shape, const std::vector<std::int64_t>& values) {
@@ -47,18 +43,18 @@ std::vector<Tensor> partition_ok(const Tensor& data, const Tensor& partitions,
 // Expects exactly `expected` and the outputs left as they were.
 void expect_error(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
                   const Status& expected, const ExecOptions& options = {}) {
-  const Tensor sentinel = F32({2}, {-7.0f, -8.0f});
+  const Tensor sentinel = f32({2}, {-7.0f, -8.0f});
   std::vector<Tensor> outputs = {sentinel};
   EXPECT_EQ(DynamicPartition(data, partitions, num_partitions, &outputs, options), expected);
   ASSERT_EQ(outputs.size(), 1u) << "outputs were replaced on error";
   EXPECT_EQ(outputs[0].raw_data(), sentinel.raw_data());
-  EXPECT_TRUE(BitEqual(outputs[0], F32({2}, {-7.0f, -8.0f})));
+  EXPECT_TRUE(BitEqual(outputs[0], f32({2}, {-7.0f, -8.0f})));
 }
 
 // --- Pre-checks (README) and check 0 ---------------------------------------------------------
 
 TEST(DynamicPartitionTest, PartitionsNotInt32) {
-  expect_error(F32({2}, {1, 2}), Tensor::from_values<std::int64_t>({2}, {0, 1}), 2,
+  expect_error(f32({2}, {1, 2}), Tensor::from_values<std::int64_t>({2}, {0, 1}), 2,
                Status(Code::kInvalidArgument,
                       "Input 'partitions' of 'DynamicPartition' Op has type int64 that does not "
                       "match expected type of int32."));
@@ -71,20 +67,20 @@ TEST(DynamicPartitionTest, PartitionsNotInt32) {
 
 TEST(DynamicPartitionTest, NumPartitionsBelowMinimum) {
   for (std::int64_t v : {std::int64_t{0}, std::int64_t{-5}, std::int64_t{-4294967296}}) {
-    expect_error(F32({2}, {1, 2}), I32({2}, {0, 1}), v,
+    expect_error(f32({2}, {1, 2}), i32({2}, {0, 1}), v,
                  Status(Code::kInvalidArgument, "Value for attr 'num_partitions' of " +
                                                     std::to_string(v) +
                                                     " must be at least minimum 1"));
   }
   // The attribute minimum comes before kernel registration (README pre-checks 2 then 3).
-  expect_error(Tensor(DType::kQInt8, {2}), I32({2}, {0, 1}), 0,
+  expect_error(Tensor(DType::kQInt8, {2}), i32({2}, {0, 1}), 0,
                Status(Code::kInvalidArgument,
                       "Value for attr 'num_partitions' of 0 must be at least minimum 1"));
 }
 
 TEST(DynamicPartitionTest, QuantizedDtypesAreNotRegistered) {
   for (DType dtype : {DType::kQInt8, DType::kQUInt8, DType::kQInt32}) {
-    expect_error(Tensor(dtype, {2}), I32({2}, {0, 1}), 2,
+    expect_error(Tensor(dtype, {2}), i32({2}, {0, 1}), 2,
                  Status(Code::kUnimplemented,
                         "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible "
                         "with T=" +
@@ -93,14 +89,14 @@ TEST(DynamicPartitionTest, QuantizedDtypesAreNotRegistered) {
 }
 
 TEST(DynamicPartitionTest, NumPartitionsAboveInt32) {
-  expect_error(F32({2}, {1, 2}), I32({2}, {0, 1}), 2147483648,
+  expect_error(f32({2}, {1, 2}), i32({2}, {0, 1}), 2147483648,
                Status(Code::kInvalidArgument,
                       "Attr num_partitions has value 2147483648 out of range for an int32"));
-  expect_error(F32({2}, {1, 2}), I32({2}, {0, 1}), std::int64_t{1} << 62,
+  expect_error(f32({2}, {1, 2}), i32({2}, {0, 1}), std::int64_t{1} << 62,
                Status(Code::kInvalidArgument, "Attr num_partitions has value 4611686018427387904 "
                                               "out of range for an int32"));
   // Registration first (the int32 read happens in TensorFlow's kernel constructor).
-  expect_error(Tensor(DType::kQUInt8, {2}), I32({2}, {0, 1}), 2147483648,
+  expect_error(Tensor(DType::kQUInt8, {2}), i32({2}, {0, 1}), 2147483648,
                Status(Code::kUnimplemented,
                       "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible "
                       "with T=quint8"));
@@ -109,20 +105,20 @@ TEST(DynamicPartitionTest, NumPartitionsAboveInt32) {
 // --- Check 1: data.shape starts with partitions.shape ------------------------------------------
 
 TEST(DynamicPartitionTest, DataShapeMustStartWithPartitionsShape) {
-  expect_error(F32({5}, {1, 2, 3, 4, 5}), I32({6}, {0, 0, 0, 0, 0, 0}), 2,
+  expect_error(f32({5}, {1, 2, 3, 4, 5}), i32({6}, {0, 0, 0, 0, 0, 0}), 2,
                Status(Code::kInvalidArgument,
                       "data.shape must start with partitions.shape, got data.shape = [5], "
                       "partitions.shape = [6]"));
-  expect_error(F32({2}, {1, 2}), I32({2, 1}, {0, 1}), 2,
+  expect_error(f32({2}, {1, 2}), i32({2, 1}, {0, 1}), 2,
                Status(Code::kInvalidArgument,
                       "data.shape must start with partitions.shape, got data.shape = [2], "
                       "partitions.shape = [2,1]"));
-  expect_error(F32({}, {1}), I32({1}, {0}), 2,
+  expect_error(f32({}, {1}), i32({1}, {0}), 2,
                Status(Code::kInvalidArgument,
                       "data.shape must start with partitions.shape, got data.shape = [], "
                       "partitions.shape = [1]"));
   // Before the partition values are looked at.
-  expect_error(F32({2, 3}, {1, 2, 3, 4, 5, 6}), I32({3}, {9, 9, 9}), 2,
+  expect_error(f32({2, 3}, {1, 2, 3, 4, 5, 6}), i32({3}, {9, 9, 9}), 2,
                Status(Code::kInvalidArgument,
                       "data.shape must start with partitions.shape, got data.shape = [2,3], "
                       "partitions.shape = [3]"));
@@ -131,17 +127,17 @@ TEST(DynamicPartitionTest, DataShapeMustStartWithPartitionsShape) {
 // --- Check 2: 0 <= p < num_partitions, with the unflattened position ----------------------------
 
 TEST(DynamicPartitionTest, PartitionOutOfRange) {
-  expect_error(F32({4}, {1, 2, 3, 4}), I32({4}, {0, 3, 99, -1}), 4,
+  expect_error(f32({4}, {1, 2, 3, 4}), i32({4}, {0, 3, 99, -1}), 4,
                Status(Code::kInvalidArgument, "partitions[2] = 99 is not in [0, 4)"));
-  expect_error(F32({4}, {1, 2, 3, 4}), I32({4}, {0, -1, 99, 0}), 4,
+  expect_error(f32({4}, {1, 2, 3, 4}), i32({4}, {0, -1, 99, 0}), 4,
                Status(Code::kInvalidArgument, "partitions[1] = -1 is not in [0, 4)"));
-  expect_error(F32({3}, {1, 2, 3}), I32({}, {17}), 7,
+  expect_error(f32({3}, {1, 2, 3}), i32({}, {17}), 7,
                Status(Code::kInvalidArgument, "partitions = 17 is not in [0, 7)"));
-  expect_error(F32({2, 3, 2}, std::vector<float>(12, 1.f)), I32({2, 3}, {0, 1, 2, 3, 4, 17}), 7,
+  expect_error(f32({2, 3, 2}, std::vector<float>(12, 1.f)), i32({2, 3}, {0, 1, 2, 3, 4, 17}), 7,
                Status(Code::kInvalidArgument, "partitions[1,2] = 17 is not in [0, 7)"));
-  expect_error(F32({2, 2, 2}, std::vector<float>(8, 1.f)), I32({2, 2, 2}, {0, 0, 0, 0, 0, 0, 1, 0}),
+  expect_error(f32({2, 2, 2}, std::vector<float>(8, 1.f)), i32({2, 2, 2}, {0, 0, 0, 0, 0, 0, 1, 0}),
                1, Status(Code::kInvalidArgument, "partitions[1,1,0] = 1 is not in [0, 1)"));
-  expect_error(F32({1}, {1}), I32({1}, {-2147483647 - 1}), 2147483647,
+  expect_error(f32({1}, {1}), i32({1}, {-2147483647 - 1}), 2147483647,
                Status(Code::kInvalidArgument,
                       "partitions[0] = -2147483648 is not in [0, 2147483647)"));
 }
@@ -150,40 +146,40 @@ TEST(DynamicPartitionTest, PartitionOutOfRange) {
 
 TEST(DynamicPartitionTest, GoldenExample) {
   const std::vector<Tensor> outputs =
-      partition_ok(I32({5}, {10, 20, 30, 40, 50}), I32({5}, {0, 0, 1, 1, 0}), 2);
+      partition_ok(i32({5}, {10, 20, 30, 40, 50}), i32({5}, {0, 0, 1, 1, 0}), 2);
   ASSERT_EQ(outputs.size(), 2u);
-  EXPECT_TRUE(BitEqual(outputs[0], I32({3}, {10, 20, 50})));
-  EXPECT_TRUE(BitEqual(outputs[1], I32({2}, {30, 40})));
+  EXPECT_TRUE(BitEqual(outputs[0], i32({3}, {10, 20, 50})));
+  EXPECT_TRUE(BitEqual(outputs[1], i32({2}, {30, 40})));
 }
 
 TEST(DynamicPartitionTest, SlicesAndEmptyPartitions) {
   // partitions [2,2] over data [2,2,3]: slices of 3, in row-major order of the partitions.
-  const Tensor data = F32({2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
-  const std::vector<Tensor> outputs = partition_ok(data, I32({2, 2}, {3, 0, 3, 3}), 4);
+  const Tensor data = f32({2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  const std::vector<Tensor> outputs = partition_ok(data, i32({2, 2}, {3, 0, 3, 3}), 4);
   ASSERT_EQ(outputs.size(), 4u);
-  EXPECT_TRUE(BitEqual(outputs[0], F32({1, 3}, {4, 5, 6})));
-  EXPECT_TRUE(BitEqual(outputs[1], F32({0, 3}, {})));
-  EXPECT_TRUE(BitEqual(outputs[2], F32({0, 3}, {})));
-  EXPECT_TRUE(BitEqual(outputs[3], F32({3, 3}, {1, 2, 3, 7, 8, 9, 10, 11, 12})));
+  EXPECT_TRUE(BitEqual(outputs[0], f32({1, 3}, {4, 5, 6})));
+  EXPECT_TRUE(BitEqual(outputs[1], f32({0, 3}, {})));
+  EXPECT_TRUE(BitEqual(outputs[2], f32({0, 3}, {})));
+  EXPECT_TRUE(BitEqual(outputs[3], f32({3, 3}, {1, 2, 3, 7, 8, 9, 10, 11, 12})));
 }
 
 TEST(DynamicPartitionTest, ScalarPartitions) {
-  const Tensor data = F32({2, 3}, {1, 2, 3, 4, 5, 6});
-  const std::vector<Tensor> outputs = partition_ok(data, I32({}, {1}), 3);
+  const Tensor data = f32({2, 3}, {1, 2, 3, 4, 5, 6});
+  const std::vector<Tensor> outputs = partition_ok(data, i32({}, {1}), 3);
   ASSERT_EQ(outputs.size(), 3u);
-  EXPECT_TRUE(BitEqual(outputs[0], F32({0, 2, 3}, {})));
-  EXPECT_TRUE(BitEqual(outputs[1], F32({1, 2, 3}, {1, 2, 3, 4, 5, 6})));
-  EXPECT_TRUE(BitEqual(outputs[2], F32({0, 2, 3}, {})));
+  EXPECT_TRUE(BitEqual(outputs[0], f32({0, 2, 3}, {})));
+  EXPECT_TRUE(BitEqual(outputs[1], f32({1, 2, 3}, {1, 2, 3, 4, 5, 6})));
+  EXPECT_TRUE(BitEqual(outputs[2], f32({0, 2, 3}, {})));
   // Scalar data too.
-  const std::vector<Tensor> scalars = partition_ok(F32({}, {2.5f}), I32({}, {0}), 1);
-  EXPECT_TRUE(BitEqual(scalars[0], F32({1}, {2.5f})));
+  const std::vector<Tensor> scalars = partition_ok(f32({}, {2.5f}), i32({}, {0}), 1);
+  EXPECT_TRUE(BitEqual(scalars[0], f32({1}, {2.5f})));
 }
 
 TEST(DynamicPartitionTest, EmptyInputs) {
-  const std::vector<Tensor> outputs = partition_ok(F32({0, 4}, {}), I32({0}, {}), 3);
-  for (const Tensor& output : outputs) EXPECT_TRUE(BitEqual(output, F32({0, 4}, {})));
+  const std::vector<Tensor> outputs = partition_ok(f32({0, 4}, {}), i32({0}, {}), 3);
+  for (const Tensor& output : outputs) EXPECT_TRUE(BitEqual(output, f32({0, 4}, {})));
   // A trailing shape with zero elements: counts are kept, no element is copied.
-  const std::vector<Tensor> zero_width = partition_ok(F32({3, 0}, {}), I32({3}, {1, 1, 0}), 2);
+  const std::vector<Tensor> zero_width = partition_ok(f32({3, 0}, {}), i32({3}, {1, 1, 0}), 2);
   EXPECT_EQ(zero_width[0].shape(), (Shape{1, 0}));
   EXPECT_EQ(zero_width[1].shape(), (Shape{2, 0}));
 }
@@ -194,8 +190,8 @@ TEST(DynamicPartitionTest, StableSplitForEveryRegisteredDtype) {
     if (dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32) continue;
     SCOPED_TRACE(std::string(dtype_name(dtype)));
     // Rows 0..5 of 2 elements each go to partitions 2, 0, 2, 1, 0, 2.
-    const Tensor data = iota_tensor(dtype, {6, 2}, 0);
-    const std::vector<Tensor> outputs = partition_ok(data, I32({6}, {2, 0, 2, 1, 0, 2}), 3);
+    const Tensor data = distinct_tensor(dtype, {6, 2}, 0);
+    const std::vector<Tensor> outputs = partition_ok(data, i32({6}, {2, 0, 2, 1, 0, 2}), 3);
     ASSERT_EQ(outputs.size(), 3u);
     EXPECT_TRUE(BitEqual(outputs[0], tensor_of(dtype, {2, 2}, {2, 3, 8, 9})));
     EXPECT_TRUE(BitEqual(outputs[1], tensor_of(dtype, {1, 2}, {6, 7})));
@@ -207,7 +203,7 @@ TEST(DynamicPartitionTest, NaNPayloadsAndNegativeZeroAreCopiedBitForBit) {
   const std::uint32_t bits[4] = {0x7fa00001u, 0xffc12345u, 0x80000000u, 0x7f800001u};
   Tensor data(DType::kFloat32, {4});
   std::memcpy(data.raw_data(), bits, sizeof bits);
-  const std::vector<Tensor> outputs = partition_ok(data, I32({4}, {1, 0, 1, 0}), 2);
+  const std::vector<Tensor> outputs = partition_ok(data, i32({4}, {1, 0, 1, 0}), 2);
   const std::uint32_t expected0[2] = {0xffc12345u, 0x7f800001u};
   const std::uint32_t expected1[2] = {0x7fa00001u, 0x80000000u};
   ASSERT_EQ(outputs[0].shape(), Shape{2});
@@ -218,13 +214,13 @@ TEST(DynamicPartitionTest, NaNPayloadsAndNegativeZeroAreCopiedBitForBit) {
 
 // Stitch(Partition(range(n), p, k), Partition(x, p, k)) == x (spec, properties).
 TEST(DynamicPartitionTest, RoundTripThroughDynamicStitch) {
-  const Tensor x = iota_tensor(DType::kString, {3, 2, 2}, 0);
-  const Tensor p = I32({3, 2}, {4, 1, 1, 0, 4, 1});
-  const std::vector<Tensor> positions = partition_ok(I32({3, 2}, {0, 1, 2, 3, 4, 5}), p, 5);
+  const Tensor x = distinct_tensor(DType::kString, {3, 2, 2}, 0);
+  const Tensor p = i32({3, 2}, {4, 1, 1, 0, 4, 1});
+  const std::vector<Tensor> positions = partition_ok(i32({3, 2}, {0, 1, 2, 3, 4, 5}), p, 5);
   const std::vector<Tensor> parts = partition_ok(x, p, 5);
   Tensor merged;
   ASSERT_TRUE(reference::DynamicStitch(positions, parts, &merged).ok());
-  EXPECT_TRUE(BitEqual(merged, iota_tensor(DType::kString, {6, 2}, 0)));
+  EXPECT_TRUE(BitEqual(merged, distinct_tensor(DType::kString, {6, 2}, 0)));
 }
 
 // --- Check 3: memory -----------------------------------------------------------------------------
@@ -233,7 +229,7 @@ TEST(DynamicPartitionTest, MemoryLimitNamesTheFirstOutputOverIt) {
   // Slices of 100 float32 (400 bytes) go to partitions 0, 2, 2, 5. Running totals:
   // output 0: 64 + 400 = 464, output 1: 528, output 2: 592 + 800 = 1392, ...
   const Tensor data(DType::kFloat32, {4, 100});
-  const Tensor partitions = I32({4}, {0, 2, 2, 5});
+  const Tensor partitions = i32({4}, {0, 2, 2, 5});
   ExecOptions options;
   options.memory_limit_bytes = 1000;
   expect_error(data, partitions, 8,
@@ -264,7 +260,7 @@ TEST(DynamicPartitionTest, MemoryLimitNamesTheFirstOutputOverIt) {
 TEST(DynamicPartitionTest, MemoryLimitAgreesWithRequestsInOrder) {
   for (DType dtype : {DType::kFloat64, DType::kString, DType::kBool}) {
     const Tensor data(dtype, {6, 3});
-    const Tensor partitions = I32({6}, {5, 1, 5, 0, 3, 1});
+    const Tensor partitions = i32({6}, {5, 1, 5, 0, 3, 1});
     const std::int64_t num_partitions = 9;
     std::vector<Shape> shapes;
     for (std::int64_t count : {1, 2, 0, 1, 0, 2, 0, 0, 0}) shapes.push_back({count, 3});
@@ -290,31 +286,31 @@ TEST(DynamicPartitionTest, HugeNumPartitionsUnderASmallLimit) {
   ExecOptions options;
   options.memory_limit_bytes = 1 << 20;
   // 64 * (q + 1) + 12 > 2^20 first at q = 16383.
-  expect_error(F32({3}, {1, 2, 3}), I32({3}, {0, 1, 2}), 2147483647,
+  expect_error(f32({3}, {1, 2, 3}), i32({3}, {0, 1, 2}), 2147483647,
                Status(Code::kResourceExhausted,
                       "OOM when allocating tensor with shape[0] and type float32"),
                options);
   // Under the default 4 GiB: 64 * (q + 1) + 12 > 2^32 first at q = 67108863.
-  expect_error(F32({3}, {1, 2, 3}), I32({3}, {0, 1, 2147483646}), 2147483647,
+  expect_error(f32({3}, {1, 2, 3}), i32({3}, {0, 1, 2147483646}), 2147483647,
                Status(Code::kResourceExhausted,
                       "OOM when allocating tensor with shape[0] and type float32"));
   // Data in the last partition: the limit is crossed at an empty output before it.
   options.memory_limit_bytes = 4096;
-  expect_error(F32({2, 2}, {1, 2, 3, 4}), I32({2}, {2147483646, 2147483646}), 2147483647,
+  expect_error(f32({2, 2}, {1, 2, 3, 4}), i32({2}, {2147483646, 2147483646}), 2147483647,
                Status(Code::kResourceExhausted,
                       "OOM when allocating tensor with shape[0,2] and type float32"),
                options);
   // A limit too small for the first output names it.
   options.memory_limit_bytes = 70;
-  expect_error(F32({2, 2}, {1, 2, 3, 4}), I32({2}, {0, 0}), 2147483647,
+  expect_error(f32({2, 2}, {1, 2, 3, 4}), i32({2}, {0, 0}), 2147483647,
                Status(Code::kResourceExhausted,
                       "OOM when allocating tensor with shape[2,2] and type float32"),
                options);
 }
 
 TEST(DynamicPartitionTest, InputsAreNotModified) {
-  const Tensor data = iota_tensor(DType::kString, {3}, 0);
-  const Tensor partitions = I32({3}, {1, 0, 1});
+  const Tensor data = distinct_tensor(DType::kString, {3}, 0);
+  const Tensor partitions = i32({3}, {1, 0, 1});
   const Tensor data_before = data.clone();
   const Tensor partitions_before = partitions.clone();
   partition_ok(data, partitions, 2);

@@ -16,7 +16,7 @@
 namespace opconform::reference {
 namespace {
 
-using namespace opconform::testing_util;
+using namespace opconform::testing;
 
 constexpr std::int64_t k2p31 = std::int64_t{1} << 31;
 constexpr std::int64_t k2p32 = std::int64_t{1} << 32;
@@ -428,7 +428,7 @@ TEST(SpaceToBatchNDDtypes, EveryRegisteredDtypeMatchesTheFormula) {
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dtype = all_dtypes()[d];
     if (!space_batch::check_registered_on_cpu(dtype, "SpaceToBatchND").ok()) continue;
-    const Tensor input = distinct_values(dtype, {2, 3, 4, 2});
+    const Tensor input = distinct_tensor(dtype, {2, 3, 4, 2});
     const Tensor expected = space_to_batch_by_formula(input, {2, 3}, {1, 0, 1, 1});
     EXPECT_TRUE(BitEqual(s2b(input, i32({2}, {2, 3}), i32({2, 2}, {1, 0, 1, 1})), expected))
         << dtype_name(dtype);
@@ -440,7 +440,7 @@ TEST(SpaceToBatchNDDtypes, DataMovementIsGenericOverEveryDtype) {
   // the padding is T{} for each.
   for (int d = 0; d < kNumDTypes; ++d) {
     const DType dtype = all_dtypes()[d];
-    expect_matches_formula(distinct_values(dtype, {2, 3, 4, 2}), {2, 3}, {1, 0, 1, 1});
+    expect_matches_formula(distinct_tensor(dtype, {2, 3, 4, 2}), {2, 3}, {1, 0, 1, 1});
   }
   Tensor output;
   ASSERT_TRUE(space_batch::SpaceToBatchNDAnyDType(
@@ -484,7 +484,7 @@ TEST(SpaceToBatchNDFormula, DrawnCasesMatch) {
     }
     for (int r = draw(0, 2); r > 0; --r) shape.push_back(draw(1, 3));
     SCOPED_TRACE("case " + std::to_string(c) + " input " + shape_string(shape));
-    expect_matches_formula(distinct_values(DType::kInt32, shape), block, pads);
+    expect_matches_formula(distinct_tensor(DType::kInt32, shape), block, pads);
   }
 }
 

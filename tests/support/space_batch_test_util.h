@@ -1,65 +1,18 @@
-// Test helpers shared by the SpaceToBatchND and BatchToSpaceND unit tests: index tensors,
-// inputs with distinct values of every dtype, bit-exact comparison (tensor_test_util.h), the
-// spec's index formulas (independent of the xtensor steps), and a runner that checks an output
-// is left untouched on error.
+// Test helpers shared by the SpaceToBatchND and BatchToSpaceND unit tests: the spec's index
+// formulas (independent of the xtensor steps), and a runner that checks an output is left
+// untouched on error. Tensors and comparison: tensor_test_util.h.
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cstdint>
-#include <cstring>
-#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "opconform/ops.h"
 #include "tensor_test_util.h"
 
-namespace opconform::testing_util {
-
-inline Tensor i32(Shape shape, std::vector<std::int32_t> values) {
-  return Tensor::from_values<std::int32_t>(std::move(shape), values);
-}
-inline Tensor i64(Shape shape, std::vector<std::int64_t> values) {
-  return Tensor::from_values<std::int64_t>(std::move(shape), values);
-}
-inline Tensor f32(Shape shape, std::vector<float> values) {
-  return Tensor::from_values<float>(std::move(shape), values);
-}
-// float32 1, 2, ..., n (row-major), the payload of the spec's golden examples.
-inline Tensor iota_f32(Shape shape) {
-  Tensor t(DType::kFloat32, std::move(shape));
-  for (std::int64_t i = 0; i < t.num_elements(); ++i) t.data<float>()[i] = static_cast<float>(i + 1);
-  return t;
-}
-
-// A tensor whose elements are pairwise distinct and differ from T{} (for 1-byte dtypes while
-// it has fewer than 256 elements; bool alternates): a wrong permutation cannot go unseen.
-inline Tensor distinct_values(DType dtype, Shape shape) {
-  Tensor t(dtype, std::move(shape));
-  visit_dtype(dtype, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    T* data = t.data<T>();
-    for (std::int64_t k = 0; k < t.num_elements(); ++k) {
-      if constexpr (std::is_same_v<T, std::string>) {
-        data[k] = "s" + std::to_string(k) + std::string(static_cast<std::size_t>(k % 40), 'x');
-      } else if constexpr (std::is_same_v<T, bool>) {
-        data[k] = k % 2 == 0;
-      } else {
-        unsigned char bytes[sizeof(T)];
-        std::uint64_t v = static_cast<std::uint64_t>(k + 1) * 0x9E3779B97F4A7C15ull;
-        v |= 1;  // odd, so the lowest byte is never 0
-        for (std::size_t j = 0; j < sizeof(T); ++j) bytes[j] = static_cast<unsigned char>(v >> (8 * (j % 8)));
-        bytes[0] = static_cast<unsigned char>(k + 1);  // distinct low byte below 256 elements
-        std::memcpy(&data[k], bytes, sizeof(T));
-      }
-    }
-  });
-  return t;
-}
-
-using test_support::BitEqual;
-using test_support::coordinate_string;
+namespace opconform::testing {
 
 // Row-major strides of a shape.
 inline std::vector<std::int64_t> strides_of(const Shape& shape) {
@@ -196,6 +149,4 @@ inline Status status_of(OpFn op, const Tensor& input, const Tensor& block, const
   return run_op(op, input, block, pairs, &output, options);
 }
 
-inline Status invalid(std::string message) { return Status(Code::kInvalidArgument, std::move(message)); }
-
-}  // namespace opconform::testing_util
+}  // namespace opconform::testing

@@ -12,7 +12,7 @@
 namespace opconform::validator {
 namespace {
 
-using namespace opconform::validator::testing;
+using namespace opconform::testing;
 
 struct Sizes {
   int valid = 0, non_empty = 0;

@@ -17,7 +17,7 @@
 namespace opconform::validator {
 namespace {
 
-using namespace opconform::validator::testing;
+using namespace opconform::testing;
 
 std::set<std::string> junit_names(const std::string& junit) {
   std::set<std::string> names;

@@ -17,7 +17,7 @@
 namespace opconform::validator {
 namespace {
 
-using namespace opconform::validator::testing;
+using namespace opconform::testing;
 
 std::string hostile(const std::string& mode, const std::string& argument) {
   return std::string("exec:") + OPCONFORM_TEST_HOSTILE + " " + mode + " " + argument;

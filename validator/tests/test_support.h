@@ -19,8 +19,12 @@
 #include <nlohmann/json.hpp>
 
 #include "opconform/validator/validate.h"
+#include "tensor_test_util.h"
 
-namespace opconform::validator::testing {
+namespace opconform::testing {
+
+using validator::run_validate;
+using validator::ValidateOptions;
 
 namespace fs = std::filesystem;
 
@@ -61,13 +65,6 @@ inline fs::path fresh_dir(const std::string& name) {
 
 inline std::string data_file(const std::string& name) {
   return std::string(OPCONFORM_TEST_DATA_DIR) + "/" + name + ".json";
-}
-
-inline std::string read_text(const fs::path& path) {
-  std::ifstream f(path);
-  std::stringstream s;
-  s << f.rdbuf();
-  return s.str();
 }
 
 // A folder holding `copies` copies of each named test vector.
@@ -142,4 +139,4 @@ inline RunOutcome run_validator(ValidateOptions o, const std::string& name) {
   return r;
 }
 
-}  // namespace opconform::validator::testing
+}  // namespace opconform::testing

@@ -6,7 +6,7 @@
 namespace opconform::validator {
 namespace {
 
-using namespace opconform::validator::testing;
+using namespace opconform::testing;
 
 TEST(Timing, TimeBoundsTheWholeRunAlsoWhenEveryCaseHangs) {
   ValidateOptions o = options_for(OPCONFORM_FAKE_HANG);

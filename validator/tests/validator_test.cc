@@ -15,10 +15,12 @@
 #include "opconform/validator/validate.h"
 
 #include "../asan.h"
+#include "test_support.h"
 
 namespace opconform::validator {
 namespace {
 
+using namespace opconform::testing;
 namespace fs = std::filesystem;
 
 // A validator bug must not take the machine's memory: cap this process's address space (the
@@ -33,40 +35,8 @@ namespace fs = std::filesystem;
   return true;
 }();
 
-struct Result {
-  int exit_code = -1;
-  std::string out, err;
-  nlohmann::json report;
-  fs::path dir;
-
-  std::int64_t count(std::string_view verdict) const {
-    std::int64_t n = 0;
-    if (!report.contains("counts")) return 0;
-    for (const auto& [op, counts] : report["counts"].items())
-      if (counts.contains(std::string(verdict))) n += counts[std::string(verdict)].get<std::int64_t>();
-    return n;
-  }
-  // The first failing record with this outcome.
-  nlohmann::json failure(std::string_view verdict) const {
-    for (const auto& f : report.value("failures", nlohmann::json::array()))
-      if (f["outcome"] == verdict) return f;
-    return nlohmann::json();
-  }
-};
-
-fs::path fresh_dir(const std::string& name) {
-  static int counter = 0;
-  fs::path dir = fs::path(::testing::TempDir()) / ("validator-" + std::to_string(::getpid()) + "-" +
-                                                  std::to_string(counter++) + "-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string data(const std::string& name) { return std::string(OPCONFORM_TEST_DATA_DIR) + "/" + name + ".json"; }
-
-Result validate(ValidateOptions options, const std::string& name) {
-  Result r;
+RunOutcome validate(ValidateOptions options, const std::string& name) {
+  RunOutcome r;
   r.dir = fresh_dir(name);
   options.json_path = (r.dir / "report.json").string();
   options.junit_path = (r.dir / "junit.xml").string();
@@ -91,16 +61,14 @@ Result validate(ValidateOptions options, const std::string& name) {
 ValidateOptions replay(const std::string& impl, std::vector<std::string> names) {
   ValidateOptions o;
   o.impl = impl;
-  for (const std::string& n : names) o.replay.push_back(data(n));
+  for (const std::string& n : names) o.replay.push_back(data_file(n));
   return o;
 }
-
-#define EXPECT_CONTAINS(text, part) EXPECT_NE(std::string(text).find(part), std::string::npos) << (text)
 
 TEST(Validate, BundledPluginPassesCorpusAndGeneratedCases) {
   ValidateOptions o;
   o.cases = 300;
-  const Result r = validate(o, "bundled");
+  const RunOutcome r = validate(o, "bundled");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.report["failed"], 0);
   EXPECT_GE(r.report["cases"].get<std::int64_t>(), 700);  // the corpus and 300 generated cases
@@ -133,13 +101,13 @@ TEST(Validate, ExecTransportThroughTheWorkerPasses) {
   o.impl = std::string("exec:") + OPCONFORM_TEST_WORKER + " " + OPCONFORM_TEST_BUNDLED_PLUGIN;
   o.ops = {Op::kDynamicStitch, Op::kSpaceToBatchND};
   o.cases = 40;
-  const Result r = validate(o, "exec-worker");
+  const RunOutcome r = validate(o, "exec-worker");
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_GT(r.count("agree"), 10);
 }
 
 TEST(Validate, LoadFailuresAreReportedClearly) {
-  Result r = validate(replay(OPCONFORM_FAKE_MISSING_SYMBOL, {"stitch_float32"}), "missing-symbol");
+  RunOutcome r = validate(replay(OPCONFORM_FAKE_MISSING_SYMBOL, {"stitch_float32"}), "missing-symbol");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_CONTAINS(r.err, "the manifest lists DynamicStitch but the symbol opconform_dynamic_stitch is missing");
 
@@ -161,7 +129,7 @@ TEST(Validate, LoadFailuresAreReportedClearly) {
 }
 
 TEST(Validate, GarbageShapesAreAFault) {
-  const Result r = validate(replay(OPCONFORM_FAKE_GARBAGE_SHAPES, {"stitch_int16", "stitch_float32"}), "garbage");
+  const RunOutcome r = validate(replay(OPCONFORM_FAKE_GARBAGE_SHAPES, {"stitch_int16", "stitch_float32"}), "garbage");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("fault"), 1);
   EXPECT_EQ(r.count("agree"), 1);
@@ -169,7 +137,7 @@ TEST(Validate, GarbageShapesAreAFault) {
 }
 
 TEST(Validate, UnwrittenOutputsShowAsPoisonOrFault) {
-  const Result r = validate(replay(OPCONFORM_FAKE_WRITES_NOTHING, {"stitch_int16", "stitch_bool", "stitch_float32"}),
+  const RunOutcome r = validate(replay(OPCONFORM_FAKE_WRITES_NOTHING, {"stitch_int16", "stitch_bool", "stitch_float32"}),
                             "writes-nothing");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("mismatch"), 1);  // int16: the poison pattern compared, and named as such
@@ -181,7 +149,7 @@ TEST(Validate, UnwrittenOutputsShowAsPoisonOrFault) {
 }
 
 TEST(Validate, OutOfBoundsWritesHitTheGuard) {
-  const Result r = validate(replay(OPCONFORM_FAKE_OUT_OF_BOUNDS, {"stitch_int16", "stitch_float32"}), "oob");
+  const RunOutcome r = validate(replay(OPCONFORM_FAKE_OUT_OF_BOUNDS, {"stitch_int16", "stitch_float32"}), "oob");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("fault"), 1);
   EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "wrote past the end");
@@ -189,7 +157,7 @@ TEST(Validate, OutOfBoundsWritesHitTheGuard) {
 }
 
 TEST(Validate, CrashesAreRecordedAndTheRunGoesOn) {
-  const Result r = validate(
+  const RunOutcome r = validate(
       replay(OPCONFORM_FAKE_CRASH, {"stitch_int16", "stitch_float32", "stitch_int8", "stitch_float32_big"}), "crash");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("crash"), 2);
@@ -208,11 +176,11 @@ TEST(Validate, CrashesAreRecordedAndTheRunGoesOn) {
 // meet the short timeout (one that answers after a hang: timing_test.cc).
 TEST(Validate, HangsTimeOut) {
   const fs::path hangs = fresh_dir("hangs");
-  for (const char* copy : {"a.json", "b.json"}) fs::copy_file(data("stitch_int16"), hangs / copy);
+  for (const char* copy : {"a.json", "b.json"}) fs::copy_file(data_file("stitch_int16"), hangs / copy);
   ValidateOptions o = replay(OPCONFORM_FAKE_HANG, {});
   o.replay = {hangs.string()};
   o.timeout_seconds = 1;
-  const Result r = validate(o, "hang");
+  const RunOutcome r = validate(o, "hang");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("timeout"), 2);
 }
@@ -220,20 +188,20 @@ TEST(Validate, HangsTimeOut) {
 TEST(Validate, RunawayAllocationIsOutOfMemory) {
   ValidateOptions o = replay(OPCONFORM_FAKE_OOM, {"stitch_int16", "stitch_float32"});
   o.worker_memory_mib = 512;
-  const Result r = validate(o, "oom");
+  const RunOutcome r = validate(o, "oom");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.count("out-of-memory"), 1) << r.out;
   EXPECT_EQ(r.count("agree"), 1);
 }
 
 TEST(Validate, UnknownStatusCodeIsAFault) {
-  const Result r = validate(replay(OPCONFORM_FAKE_BAD_STATUS, {"stitch_int16", "stitch_float32"}), "bad-status");
+  const RunOutcome r = validate(replay(OPCONFORM_FAKE_BAD_STATUS, {"stitch_int16", "stitch_float32"}), "bad-status");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "unknown status code 42");
 }
 
 TEST(Validate, AnErrorAfterAnAllocationIsAFaultUnlessResourceExhausted) {
-  const Result r = validate(
+  const RunOutcome r = validate(
       replay(OPCONFORM_FAKE_ALLOCATES_THEN_FAILS, {"stitch_int16", "stitch_int8", "stitch_float32"}),
       "allocates-then-fails");
   EXPECT_EQ(r.exit_code, 1);
@@ -247,7 +215,7 @@ TEST(Validate, AnErrorAfterAnAllocationIsAFaultUnlessResourceExhausted) {
 TEST(Validate, WrongResultsAreBucketedSavedAndReplayable) {
   const std::vector<std::string> names = {"stitch_float32", "stitch_int64", "stitch_uint8_negative_index",
                                           "stitch_float32_negative_index"};
-  Result r = validate(replay(OPCONFORM_FAKE_WRONG_RESULTS, names), "wrong-results");
+  RunOutcome r = validate(replay(OPCONFORM_FAKE_WRONG_RESULTS, names), "wrong-results");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("mismatch"), 1);
   EXPECT_EQ(r.count("value-vs-error"), 1);
@@ -265,7 +233,7 @@ TEST(Validate, WrongResultsAreBucketedSavedAndReplayable) {
     ValidateOptions again;
     again.impl = OPCONFORM_FAKE_WRONG_RESULTS;
     again.replay = {f["saved"].get<std::string>()};
-    const Result rr = validate(again, std::string("replay-") + verdict);
+    const RunOutcome rr = validate(again, std::string("replay-") + verdict);
     EXPECT_EQ(rr.exit_code, 1);
     EXPECT_EQ(rr.count(verdict), 1) << rr.out;
   }
@@ -281,7 +249,7 @@ TEST(Validate, GeneratedFailuresAreShrunk) {
   o.impl = OPCONFORM_FAKE_WRONG_RESULTS;
   o.run_corpus = false;
   o.cases = 60;
-  const Result r = validate(o, "shrink");
+  const RunOutcome r = validate(o, "shrink");
   EXPECT_EQ(r.exit_code, 1);
   const nlohmann::json f = r.failure("mismatch");
   ASSERT_TRUE(f.contains("saved")) << r.out;
@@ -294,7 +262,7 @@ TEST(Validate, GeneratedFailuresAreShrunk) {
 }
 
 TEST(Validate, DeclaredLimitsMustBeMetWithACleanError) {
-  const Result r = validate(replay(OPCONFORM_FAKE_LIMITED, {"stitch_float32", "stitch_int16", "stitch_rank3"}),
+  const RunOutcome r = validate(replay(OPCONFORM_FAKE_LIMITED, {"stitch_float32", "stitch_int16", "stitch_rank3"}),
                             "limited");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("agree"), 1);
@@ -306,7 +274,7 @@ TEST(Validate, DeclaredLimitsMustBeMetWithACleanError) {
 TEST(Validate, PythonProgramThroughTheSubprocessProtocol) {
   if (std::string(OPCONFORM_PYTHON).empty()) GTEST_SKIP() << "no Python 3";
   const std::string impl = std::string("exec:") + OPCONFORM_PYTHON + " " + OPCONFORM_PYTHON_FAKE;
-  const Result r = validate(replay(impl, {"stitch_float32_big", "stitch_trigger_1313", "stitch_int16",
+  const RunOutcome r = validate(replay(impl, {"stitch_float32_big", "stitch_trigger_1313", "stitch_int16",
                                           "stitch_float32_negative_index", "stitch_float32"}),
                             "python");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
