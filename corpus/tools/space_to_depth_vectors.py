@@ -306,7 +306,7 @@ def contract_vectors():
         rank_text = "Input rank should be 4 instead of %d" if op == S2D else "Input rank should be: 4 instead of: %d"
         for shape in ([], [4], [1, 2, 2], [1, 2, 2, 1, 1]):
             chk("check_rank_%d" % len(shape), T("float32", shape, distinct("float32", shape)), 2,
-                invalid(rank_text % len(shape)), "rank", "step 2")
+                invalid(rank_text % len(shape)), "input-rank", "step 2")
         # Steps 3-5.
         if op == S2D:
             chk("check_divisible_width", T("float32", [1, 2, 3, 1], tf_range(6)), 2,
@@ -337,23 +337,23 @@ def contract_vectors():
                 "step 4, deviation: W*b overflows int64", tags=("deviation",))
             chk("check_output_shape_overflow", T("float32", [2**20, 2**20, 2**20, 0]), 2**10,
                 invalid("Encountered overflow when multiplying 1125899906842624 with 1073741824, result: -1"),
-                "output-shape", "step 5, appending the output width to [2^20, 2^30]")
+                "output-shape-overflow", "step 5, appending the output width to [2^20, 2^30]")
             chk("check_output_shape_overflow_wrapped", T("float32", [2**31, 1, 2**30, 0]), 2,
                 invalid("Encountered overflow when multiplying 4294967296 with 2147483648, result: "
-                        "-9223372036854775808"), "output-shape", "step 5, the product 2^63 comes back wrapped")
+                        "-9223372036854775808"), "output-shape-overflow", "step 5, the product 2^63 comes back wrapped")
         # Step 6, memory: 64 + 16 * 4 = 128 bytes for 16 float32 elements.
         big = T("float32", [1, 4, 4, 1] if op == S2D else [1, 2, 2, 4], tf_range(16))
         out_text = "[1,2,2,4]" if op == S2D else "[1,4,4,1]"
-        chk("memory_limit_exact_fit", big, 2, outputs(result_of(op, big, 2)), "memory",
+        chk("memory_limit_exact_fit", big, 2, outputs(result_of(op, big, 2)), "memory-limit",
             "step 6, 64 + 16 * 4 = 128 bytes fit a limit of 128", memory_limit=128)
         chk("memory_limit_one_short", big, 2,
             error("RESOURCE_EXHAUSTED", "OOM when allocating tensor with shape%s and type float32" % out_text),
-            "memory", "step 6, a limit of 127", memory_limit=127)
+            "memory-limit", "step 6, a limit of 127", memory_limit=127)
         empty = T("float32", [0, 2, 2, 4])
         chk("memory_limit_empty_output", empty, 2,
             error("RESOURCE_EXHAUSTED", "OOM when allocating tensor with shape%s and type float32"
                   % ("[0,1,1,16]" if op == S2D else "[0,4,4,1]")),
-            "memory", "step 6, an empty output still requests 64 bytes", memory_limit=63)
+            "memory-limit", "step 6, an empty output still requests 64 bytes", memory_limit=63)
         # Empty tensors.
         for shape, b in (([2, 0, 6, 3], 3), ([2, 4, 6, 0], 2)) if op == S2D else (([2, 0, 3, 8], 2), ([2, 5, 3, 0], 7)):
             inp = T("int32", shape)

@@ -27,7 +27,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using json = nlohmann::json;
-using testing_util::BitEqual;
+using testing::BitEqual;
 
 // corpus/vectors, found above the working directory or the executable (ctest runs in the
 // build tree, inside the source tree).
@@ -114,10 +114,10 @@ void replay(const fs::path& file, int* count) {
   const json& expected = v.at("expected");
   for (bool optimized : {false, true}) {
     SCOPED_TRACE(optimized ? "optimized" : "reference");
-    const testing_util::DepthSpaceFn fn = s2d ? (optimized ? &optimized::SpaceToDepth : &reference::SpaceToDepth)
+    const testing::DepthSpaceFn fn = s2d ? (optimized ? &optimized::SpaceToDepth : &reference::SpaceToDepth)
                                               : (optimized ? &optimized::DepthToSpace : &reference::DepthToSpace);
     Tensor output;
-    const Status status = testing_util::run_depth_space(fn, input, block, format, &output, options);
+    const Status status = testing::run_depth_space(fn, input, block, format, &output, options);
     if (expected.contains("error")) {
       EXPECT_EQ(code_name(status.code()), expected.at("error").at("code").get<std::string>()) << status;
       EXPECT_EQ(status.message(), expected.at("error").at("message").get<std::string>());

@@ -16,7 +16,7 @@
 namespace opconform::optimized {
 namespace {
 
-using namespace opconform::testing_util;
+using namespace opconform::testing;
 
 struct OpPair {
   const char* name;
@@ -86,9 +86,9 @@ TEST(DepthSpaceOptimized, MemoryLimitAsTheReference) {
   for (std::int64_t limit : {0, 63, 64, 127, 128, 64 + 64 * 8 - 1, 64 + 64 * 8}) {
     ExecOptions options;
     options.memory_limit_bytes = limit;
-    expect_same_outcome(kS2D, distinct_values(DType::kFloat64, {2, 4, 4, 2}), 2, "NHWC", options);
-    expect_same_outcome(kD2S, distinct_values(DType::kFloat64, {2, 2, 2, 8}), 2, "NHWC", options);
-    expect_same_outcome(kS2D, distinct_values(DType::kString, {1, 2, 2, 1}), 2, "NHWC", options);
+    expect_same_outcome(kS2D, distinct_tensor(DType::kFloat64, {2, 4, 4, 2}), 2, "NHWC", options);
+    expect_same_outcome(kD2S, distinct_tensor(DType::kFloat64, {2, 2, 2, 8}), 2, "NHWC", options);
+    expect_same_outcome(kS2D, distinct_tensor(DType::kString, {1, 2, 2, 1}), 2, "NHWC", options);
     expect_same_outcome(kD2S, Tensor(DType::kInt8, {0, 3, 3, 4}), 2, "NHWC", options);
   }
 }
@@ -109,13 +109,13 @@ TEST(DepthSpaceOptimized, RandomCasesMatchReferenceFormulaAndRoundTrip) {
     options.tile_bytes = tiles[pick(0, 5)];
     SCOPED_TRACE(shape_string(space) + " b=" + std::to_string(b) + " " + std::string(dtype_name(dtype)) + " " +
                  knobs_string(options));
-    const Tensor x = distinct_values(dtype, space);
+    const Tensor x = distinct_tensor(dtype, space);
     const Tensor depth = run_ok(kS2D.optimized, x, b, options);
     EXPECT_TRUE(BitEqual(depth, depth_space_by_formula(x, b, true)));
     EXPECT_TRUE(BitEqual(depth, run_ok(kS2D.reference, x, b)));
     const Tensor back = run_ok(kD2S.optimized, depth, b, options);
     EXPECT_TRUE(BitEqual(back, x));
-    const Tensor packed = distinct_values(dtype, depth.shape());
+    const Tensor packed = distinct_tensor(dtype, depth.shape());
     EXPECT_TRUE(BitEqual(run_ok(kD2S.optimized, packed, b, options), run_ok(kD2S.reference, packed, b)));
   }
 }
@@ -127,14 +127,14 @@ TEST(DepthSpaceOptimized, LargeInputsWithDefaultKnobs) {
   checks.enabled = true;
   set_buffer_checks(checks);
   for (DType dtype : {DType::kUInt8, DType::kFloat32, DType::kComplex128}) {
-    const Tensor x = distinct_values(dtype, {2, 64, 96, 5});
+    const Tensor x = distinct_tensor(dtype, {2, 64, 96, 5});
     for (int threads : {0, 1, 3}) {
       ExecOptions options;
       options.num_threads = threads;
       const Tensor depth = run_ok(kS2D.optimized, x, 4, options);
       EXPECT_TRUE(BitEqual(depth, run_ok(kS2D.reference, x, 4)));
       EXPECT_TRUE(BitEqual(run_ok(kD2S.optimized, depth, 4, options), x));
-      const Tensor wide = distinct_values(dtype, {1, 3, 2049, 2});
+      const Tensor wide = distinct_tensor(dtype, {1, 3, 2049, 2});
       EXPECT_TRUE(BitEqual(run_ok(kS2D.optimized, wide, 3, options), depth_space_by_formula(wide, 3, true)));
     }
   }

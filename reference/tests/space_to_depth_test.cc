@@ -14,7 +14,7 @@
 namespace opconform::reference {
 namespace {
 
-using namespace opconform::testing_util;
+using namespace opconform::testing;
 
 constexpr std::int64_t kInt32Max = std::numeric_limits<std::int32_t>::max();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
@@ -270,7 +270,7 @@ TEST(DepthSpaceResults, EveryRegisteredDtypeMatchesTheFormulaAndRoundTrips) {
   for (int i = 0; i < kNumDTypes; ++i) {
     const DType dtype = all_dtypes()[i];
     SCOPED_TRACE(dtype_name(dtype));
-    const Tensor space = distinct_values(dtype, {2, 6, 4, 3});
+    const Tensor space = distinct_tensor(dtype, {2, 6, 4, 3});
     const bool s2d = dtype != DType::kQUInt8 && dtype != DType::kQInt32;
     const bool d2s = s2d && dtype != DType::kQInt8;
     if (!s2d) continue;
@@ -278,7 +278,7 @@ TEST(DepthSpaceResults, EveryRegisteredDtypeMatchesTheFormulaAndRoundTrips) {
     EXPECT_TRUE(BitEqual(depth, depth_space_by_formula(space, 2, true)));
     if (!d2s) continue;
     EXPECT_TRUE(BitEqual(run_ok(kD2S, depth, 2), space));
-    const Tensor packed = distinct_values(dtype, {1, 2, 3, 18});
+    const Tensor packed = distinct_tensor(dtype, {1, 2, 3, 18});
     EXPECT_TRUE(BitEqual(run_ok(kD2S, packed, 3), depth_space_by_formula(packed, 3, false)));
   }
 }
@@ -292,7 +292,7 @@ TEST(DepthSpaceResults, RandomShapesMatchTheFormulaAndRoundTrip) {
     const DType dtype = all_dtypes()[pick(0, kNumDTypes - 1)];
     if (dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32) continue;
     SCOPED_TRACE(shape_string(space) + " b=" + std::to_string(b) + " " + std::string(dtype_name(dtype)));
-    const Tensor x = distinct_values(dtype, space);
+    const Tensor x = distinct_tensor(dtype, space);
     const Tensor depth = run_ok(kS2D, x, b);
     EXPECT_TRUE(BitEqual(depth, depth_space_by_formula(x, b, true)));
     EXPECT_TRUE(BitEqual(run_ok(kD2S, depth, b), x));
@@ -301,7 +301,7 @@ TEST(DepthSpaceResults, RandomShapesMatchTheFormulaAndRoundTrip) {
 
 // Strings move by value, payloads of any length.
 TEST(DepthSpaceResults, DepthToSpaceOfSpaceToDepthIsIdentityOnStrings) {
-  const Tensor x = distinct_values(DType::kString, {1, 4, 6, 2});
+  const Tensor x = distinct_tensor(DType::kString, {1, 4, 6, 2});
   EXPECT_TRUE(BitEqual(run_ok(kD2S, run_ok(kS2D, x, 2), 2), x));
 }
 

@@ -14,7 +14,7 @@
 #include "opconform/ops.h"
 #include "space_batch_test_util.h"
 
-namespace opconform::testing_util {
+namespace opconform::testing {
 
 using DepthSpaceFn = Status (*)(const Tensor&, std::int64_t, std::string_view, Tensor*, const ExecOptions&);
 
@@ -136,4 +136,4 @@ inline std::vector<TfCase> tf_depth_to_space_cases() {
   };
 }
 
-}  // namespace opconform::testing_util
+}  // namespace opconform::testing

@@ -36,6 +36,9 @@ using PartitionKernel = Status(const Tensor& data, const Tensor& partitions,
 using SparseConcatKernel = Status(std::span<const Tensor> indices, std::span<const Tensor> values,
                                   std::span<const Tensor> shapes, std::int64_t concat_dim,
                                   SparseTensor* output, const ExecOptions& options);
+using DepthSpaceKernel = Status(const Tensor& input, std::int64_t block_size,
+                                std::string_view data_format, Tensor* output,
+                                const ExecOptions& options);
 
 enum class Op {
 #define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) k##Name,

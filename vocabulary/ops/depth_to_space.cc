@@ -1,0 +1,19 @@
+// The registry entry of DepthToSpace (docs/contract/space_to_depth.md).
+#include "opconform/op_registry.h"
+
+namespace opconform {
+namespace {
+constexpr Slot kInputs[] = {{"input", false, "T"}};
+constexpr std::string_view kAttrs[] = {"block_size"};
+constexpr std::string_view kStringAttrs[] = {"data_format"};
+constexpr Slot kOutputs[] = {{"output", false, "T"}};
+
+Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
+  return table.depth_to_space(call.tensor("input"), call.attr("block_size"), call.string_attr("data_format"),
+                              &output_tensor(outputs, "output"), options);
+}
+}  // namespace
+
+extern const OpInfo kDepthToSpaceInfo = {Op::kDepthToSpace, {kInputs, kAttrs, kOutputs, kStringAttrs}, &invoke};
+
+}  // namespace opconform
