@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 
+#include "opconform/generators/depth_space.h"
 #include "opconform/generators/op_generators.h"
 #include "opconform/generators/payload.h"
 #include "opconform/generators/rules.h"
@@ -636,6 +637,8 @@ std::map<std::string_view, Breaker> breakers(Op op) {
     case Op::kParallelDynamicStitch: return stitch_breakers();
     case Op::kDynamicPartition: return partition_breakers();
     case Op::kSparseConcat: return sparse_concat_breakers();
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace: return depth_space_breakers(op);
   }
   return {};
 }
@@ -653,6 +656,8 @@ const std::map<std::string_view, Breaker>& cached_breakers(Op op) {
 struct Exclusion {
   std::string_view first, second, why;
 };
+constexpr std::string_view kNonZeroDepth =
+    "a depth that b*b does not divide is not 0, so the input would hold the 2^63 / b^2 elements the overflow needs";
 constexpr std::string_view kNoOutput =
     "an input that fails this check has no output whose size could exceed the memory limit";
 constexpr std::string_view kOneInput = "with N = 1 there is no second member or offset for this check to look at";
@@ -690,6 +695,10 @@ std::vector<Exclusion> exclusions(Op op) {
       e.push_back({"concat-size-overflow", "output-shape-overflow", kNoShape});
       return e;
     }
+    case Op::kSpaceToDepth: return {{"output-dims", "memory-limit", kNoOutput}};
+    case Op::kDepthToSpace:
+      return {{"output-dims", "memory-limit", kNoOutput}, {"output-shape-overflow", "memory-limit", kNoOutput},
+              {"divisibility", "output-shape-overflow", kNonZeroDepth}};
   }
   return {};
 }

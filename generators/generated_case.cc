@@ -4,6 +4,7 @@
 
 #include "opconform/conformance/format.h"
 #include "opconform/generators/batch_to_space_nd.h"
+#include "opconform/generators/depth_space.h"
 #include "opconform/generators/dynamic_partition.h"
 #include "opconform/generators/dynamic_stitch.h"
 #include "opconform/generators/space_to_batch_nd.h"
@@ -75,6 +76,10 @@ std::vector<DType> registered_dtypes(Op op) {
       return all;
     case Op::kDynamicPartition:
     case Op::kSparseConcat:
+      return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32});
+    case Op::kSpaceToDepth:  // TF_CALL_ALL_TYPES and qint8
+      return dtypes_except({DType::kQUInt8, DType::kQInt32});
+    case Op::kDepthToSpace:  // TF_CALL_ALL_TYPES
       return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32});
   }
   return all;
@@ -179,6 +184,8 @@ std::optional<std::vector<PredictedOutput>> predicted_outputs(const conformance:
     case Op::kParallelDynamicStitch: return dynamic_stitch_outputs(c);
     case Op::kDynamicPartition: return dynamic_partition_outputs(c);
     case Op::kSparseConcat: return sparse_concat_outputs(c);
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace: return depth_space_outputs(c);
   }
   return std::nullopt;
 }

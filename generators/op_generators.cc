@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "opconform/generators/batch_to_space_nd.h"
+#include "opconform/generators/depth_space.h"
 #include "opconform/generators/dynamic_partition.h"
 #include "opconform/generators/dynamic_stitch.h"
 #include "opconform/generators/payload.h"
@@ -65,6 +66,8 @@ rc::Gen<GeneratedCase> valid_case(Op op) {
     case Op::kParallelDynamicStitch: return valid_dynamic_stitch(op);
     case Op::kDynamicPartition: return valid_dynamic_partition();
     case Op::kSparseConcat: return valid_sparse_concat();
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace: return valid_depth_space(op);
   }
   throw std::logic_error("unknown op");
 }
@@ -77,6 +80,8 @@ rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule) {
     case Op::kParallelDynamicStitch: return invalid_dynamic_stitch(op, rule);
     case Op::kDynamicPartition: return invalid_dynamic_partition(rule);
     case Op::kSparseConcat: return invalid_sparse_concat(rule);
+    case Op::kSpaceToDepth:
+    case Op::kDepthToSpace: return invalid_depth_space(op, rule);
   }
   throw std::logic_error("unknown op");
 }

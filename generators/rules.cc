@@ -147,6 +147,35 @@ const Rule kSparseConcat[] = {
     OOM,
 };
 
+// SpaceToDepth and DepthToSpace (docs/contract/space_to_depth.md): pre-checks 2 and 3, then
+// steps 1-6; `rank` is the op's rank message, `divisibility` its step 3 message.
+#define DEPTH_SPACE_FIRST_RULES(op)                                                              \
+  {"block-size-minimum", kInvalid, "Value for attr 'block_size' of " INT " must be at least minimum 2", \
+   "pre-check 2a"},                                                                              \
+  {"data-format-allowed", kInvalid,                                                              \
+   R"(Value for attr 'data_format' of "[^]*" is not in the list of allowed values: "NHWC", "NCHW", "NCHW_VECT_C")", \
+   "pre-check 2b"},                                                                              \
+  REGISTRATION(op),                                                                              \
+  {"nhwc-only", kInvalid, "Only NHWC data_format supported on CPU. Got (NCHW|NCHW_VECT_C)", "pre-check 3b"}, \
+  {"block-size-int32", kInvalid, R"(Attr block_size has value \d+ out of range for an int32)", "step 1"}
+
+const Rule kSpaceToDepth[] = {
+    DEPTH_SPACE_FIRST_RULES("SpaceToDepth"),
+    {"input-rank", kInvalid, "Input rank should be 4 instead of " INT, "step 2"},
+    {"divisibility", kInvalid, R"(Image width \d+ and height \d+ should be divisible by block_size: \d+)", "step 3"},
+    {"output-dims", kInvalid, R"(output depth \d+ \* \d+ \* \d+ overflows int64)", "step 4 (deviation)"},
+    OOM,
+};
+
+const Rule kDepthToSpace[] = {
+    DEPTH_SPACE_FIRST_RULES("DepthToSpace"),
+    {"input-rank", kInvalid, "Input rank should be: 4 instead of: " INT, "step 2"},
+    {"divisibility", kInvalid, R"(Input depth dimension \d+ should be divisible by: \d+)", "step 3"},
+    {"output-dims", kInvalid, R"(output (height|width) \d+ \* \d+ overflows int64)", "step 4 (deviation)"},
+    SHAPE_OVERFLOW("step 5"),
+    OOM,
+};
+
 #undef SHAPE
 #undef INT
 #undef OOM
@@ -156,6 +185,7 @@ const Rule kSparseConcat[] = {
 #undef SPACE_BATCH_SHAPE_RULES
 #undef MAX_INTERNAL_DIMS
 #undef STITCH_RULES
+#undef DEPTH_SPACE_FIRST_RULES
 
 std::span<const Rule> table(Op op) {
   switch (op) {
@@ -165,6 +195,8 @@ std::span<const Rule> table(Op op) {
     case Op::kParallelDynamicStitch: return kParallelDynamicStitch;
     case Op::kDynamicPartition: return kDynamicPartition;
     case Op::kSparseConcat: return kSparseConcat;
+    case Op::kSpaceToDepth: return kSpaceToDepth;
+    case Op::kDepthToSpace: return kDepthToSpace;
   }
   return {};
 }

@@ -47,12 +47,11 @@ void check_coverage(Op op) {
       << op_name(op) << ": errors that match no check of the spec";
 }
 
-TEST(RuleCoverage, SpaceToBatchND) { check_coverage(Op::kSpaceToBatchND); }
-TEST(RuleCoverage, BatchToSpaceND) { check_coverage(Op::kBatchToSpaceND); }
-TEST(RuleCoverage, DynamicStitch) { check_coverage(Op::kDynamicStitch); }
-TEST(RuleCoverage, ParallelDynamicStitch) { check_coverage(Op::kParallelDynamicStitch); }
-TEST(RuleCoverage, DynamicPartition) { check_coverage(Op::kDynamicPartition); }
-TEST(RuleCoverage, SparseConcat) { check_coverage(Op::kSparseConcat); }
+// One test per op of the registry: RuleCoverage.<Op>.
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) \
+  TEST(RuleCoverage, Name) { check_coverage(Op::k##Name); }
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
 
 }  // namespace
 }  // namespace opconform::properties

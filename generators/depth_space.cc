@@ -1,0 +1,321 @@
+// Case generators of SpaceToDepth and DepthToSpace (docs/contract/space_to_depth.md).
+//
+// Valid cases are built by construction: NHWC inputs whose spatial dims (SpaceToDepth) or depth
+// (DepthToSpace) the block divides, block 2..4 mostly and now and then up to 2^31 - 1 (on
+// empty inputs), any registered dtype, zero-size dims anywhere. One case in eight is "huge but
+// empty": a zero in one dim and huge dims around it that keep every checked product in range.
+//
+// Invalid cases: one generator per rule of the op (check order of the contract page), each
+// failing exactly that check first.
+#include <algorithm>
+#include <string>
+
+#include "opconform/generators/depth_space.h"
+#include "opconform/generators/payload.h"
+#include "rule_generators.h"
+
+namespace opconform::generators {
+namespace {
+
+constexpr std::string_view kBadFormats[] = {"nhwc", "", "NHCW", "NHWC ", "NCHW_VECT", "CHWN"};
+
+bool is_space_to_depth(Op op) { return op == Op::kSpaceToDepth; }
+
+struct Draw {
+  Op op = Op::kSpaceToDepth;
+  DType dtype = DType::kFloat32;
+  std::int64_t block = 2;
+  std::string data_format = "NHWC";
+  Shape shape;  // the input, [N, H, W, C] for a valid case
+};
+
+GeneratedCase build(const Draw& d, std::string_view rule = {}) {
+  conformance::Values inputs;
+  inputs.emplace("input", *gen_payload(d.dtype, d.shape));
+  GeneratedCase g = make_case(d.op, std::move(inputs), {{"block_size", d.block}}, std::string(rule));
+  g.c.string_attrs["data_format"] = d.data_format;
+  return g;
+}
+
+// A small valid NHWC input: SpaceToDepth's H and W multiples of b, DepthToSpace's C a multiple
+// of b*b, at most kMaxCaseElements elements.
+Draw draw_valid(Op op) {
+  Draw d;
+  d.op = op;
+  d.dtype = *gen_dtype_among(registered_dtypes(op));
+  d.block = *rc::gen::weightedElement<std::int64_t>({{6, 2}, {3, 3}, {1, 4}});
+  const std::int64_t b = d.block;
+  SizeBudget budget(kMaxCaseElements);
+  if (is_space_to_depth(op)) {
+    budget.take(b * b);
+    const std::int64_t h = budget.draw(0, 3), w = budget.draw(0, 3);
+    d.shape = {budget.draw(0, 3), h * b, w * b, budget.draw(0, 4)};
+  } else {
+    budget.take(b * b);
+    const std::int64_t c = budget.draw(0, 3);
+    d.shape = {budget.draw(0, 3), budget.draw(0, 3), budget.draw(0, 3), c * b * b};
+  }
+  return d;
+}
+
+// An empty input with huge dims: one dim is zero, the others are as large as the op's checked
+// products allow (SpaceToDepth: C*b*b fits int64; DepthToSpace: H*b and W*b fit, and the
+// output's running element count stays below 2^63 before its zero).
+Draw draw_huge_empty(Op op) {
+  Draw d;
+  d.op = op;
+  d.dtype = *gen_dtype_among(registered_dtypes(op));
+  d.block = draw_edge(2, kInt32Max);
+  const std::int64_t b = d.block;
+  const int zero = *rc::gen::inRange(0, 4);
+  if (is_space_to_depth(op)) {
+    // Output [N, H/b, W/b, C*b*b]: a dim before the zero stays small (N <= 2, H and W = b, so the
+    // input's N*H*W <= 2b^2 < 2^63), one after it is huge.
+    const auto spatial = [&](int i) { return i < zero ? b : b * draw_log_uniform(1, headroom(b)); };
+    const std::int64_t depth = zero < 3 ? draw_log_uniform(1, headroom(b * b)) : 1;
+    d.shape = {zero == 0 ? 0 : *rc::gen::inRange<std::int64_t>(1, 3), zero == 1 ? 0 : spatial(1),
+               zero == 2 ? 0 : spatial(2), zero == 3 ? 0 : depth};
+  } else {
+    // Output [N, H*b, W*b, C/(b*b)]: the dims before the zero small, after it as large as fits.
+    // (N, H and W before the zero are 1: the output's N * (H*b) * (W*b) stays within b^2 < 2^62.)
+    const auto spatial = [&](int i) { return i < zero ? 1 : draw_log_uniform(1, headroom(b)); };
+    const std::int64_t depth = zero < 3 ? b * b * draw_log_uniform(1, headroom(b * b)) : 0;
+    d.shape = {zero == 0 ? 0 : 1, zero == 1 ? 0 : spatial(1), zero == 2 ? 0 : spatial(2), zero == 3 ? 0 : depth};
+  }
+  return d;
+}
+
+// --- invalid cases -------------------------------------------------------------------------
+
+GeneratedCase draw_invalid(Op op, std::string_view rule);
+
+// A valid case or one failing a check listed after `rule` (the earlier check must win).
+GeneratedCase draw_base_after(Op op, std::string_view rule) {
+  return valid_or_failing(rules_after(op, rule), [op] { return build(draw_valid(op)); },
+                          [op](std::string_view later) { return draw_invalid(op, later); });
+}
+
+template <class Edit>
+GeneratedCase after(Op op, std::string_view rule, Edit edit) {
+  GeneratedCase g = draw_base_after(op, rule);
+  edit(g.c);
+  g.rule = rule;
+  return g;
+}
+
+// Pre-check 2a: block_size below 2.
+GeneratedCase block_below_2(Op op, std::string_view rule) {
+  return after(op, rule, [](conformance::Case& c) { c.attrs["block_size"] = draw_edge(kInt64Min, 1); });
+}
+// Pre-check 2b: a data_format outside the three allowed strings.
+GeneratedCase format_not_allowed(Op op, std::string_view rule) {
+  return after(op, rule, [](conformance::Case& c) {
+    c.string_attrs["data_format"] = std::string(*rc::gen::elementOf(std::vector<std::string_view>(
+        std::begin(kBadFormats), std::end(kBadFormats))));
+  });
+}
+// Pre-check 3a: T not registered.
+GeneratedCase input_unregistered(Op op, std::string_view rule) {
+  return after(op, rule, [op](conformance::Case& c) {
+    Tensor& input = std::get<Tensor>(c.inputs.at("input"));
+    input = *gen_payload(*gen_dtype_among(unregistered_dtypes(op)), input.shape());
+  });
+}
+// Pre-check 3b: NCHW or NCHW_VECT_C on the CPU.
+GeneratedCase format_not_nhwc(Op op, std::string_view rule) {
+  return after(op, rule, [](conformance::Case& c) {
+    c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
+  });
+}
+// Step 1: block_size past int32.
+GeneratedCase block_past_int32(Op op, std::string_view rule) {
+  return after(op, rule, [](conformance::Case& c) { c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max); });
+}
+// Step 2: an input of rank other than 4.
+GeneratedCase rank_not_4(Op op, std::string_view rule) {
+  Draw d = draw_valid(op);
+  const int rank = *rc::gen::element(0, 1, 2, 3, 5, 6);
+  SizeBudget budget(kMaxCaseElements);
+  d.shape.assign(static_cast<std::size_t>(rank), 0);
+  for (auto& dim : d.shape) dim = budget.draw(0, 4);
+  return build(d, rule);
+}
+// Step 3: SpaceToDepth's H or W, or DepthToSpace's C, not a multiple of the block.
+GeneratedCase not_divisible(Op op, std::string_view rule) {
+  Draw d = draw_valid(op);
+  const std::int64_t b = d.block, off = *rc::gen::inRange<std::int64_t>(1, b);
+  if (!is_space_to_depth(op)) {
+    d.shape[3] += off;  // C mod b*b in [1, b - 1]
+  } else {
+    const int which = *rc::gen::inRange(0, 3);  // H, W or both
+    if (which != 1) d.shape[1] += off;
+    if (which != 0) d.shape[2] += off;
+  }
+  if (*rc::gen::weightedElement<bool>({{4, false}, {1, true}})) {  // a huge block on an empty input
+    d.block = draw_edge(5, kInt32Max);
+    d.shape[0] = 0;
+    if (is_space_to_depth(op)) d.shape[1] = d.block + 1;
+    else d.shape[3] = d.block * d.block - 1;
+  }
+  return build(d, rule);
+}
+// Step 4 (deviation): SpaceToDepth's C*b*b, DepthToSpace's H*b or W*b overflows int64 (only an
+// empty input gets there).
+GeneratedCase output_dim_overflow(Op op, std::string_view rule) {
+  Draw d = draw_valid(op);
+  d.block = draw_edge(2, kInt32Max);
+  const std::int64_t b = d.block;
+  // N and the other spatial dim are 0 or 1, so the input's own element count stays in range.
+  const auto bit = [] { return *rc::gen::inRange<std::int64_t>(0, 2); };
+  if (is_space_to_depth(op)) {
+    d.shape = {bit(), 0, b * bit(), draw_edge(kInt64Max / (b * b) + 1, kInt64Max)};
+  } else if (*rc::gen::arbitrary<bool>()) {
+    d.shape = {bit(), draw_edge(kInt64Max / b + 1, kInt64Max), bit(), 0};
+  } else {
+    d.shape = {bit(), bit(), draw_edge(kInt64Max / b + 1, kInt64Max), 0};
+  }
+  return build(d, rule);
+}
+// Step 5 (DepthToSpace): the output [N, H*b, W*b, 0]'s running element count passes 2^63
+// before its zero depth.
+// With b = 2^e and N = 2^k0, H = 2^k1, W = 2^k2: the input's count N*H*W = 2^(k0+k1+k2) stays
+// below 2^63 while the output's N*(H*b)*(W*b) = 2^(k0+k1+k2+2e) reaches it.
+GeneratedCase output_shape_overflow(Op op, std::string_view rule) {
+  Draw d = draw_valid(op);
+  const int e = *rc::gen::inRange(1, 11);
+  d.block = std::int64_t{1} << e;
+  const int sum = *rc::gen::inRange(63 - 2 * e, 63);  // k0 + k1 + k2
+  const int k1 = *rc::gen::inRange(0, std::min(sum, 62 - e) + 1);
+  const int k2 = *rc::gen::inRange(0, std::min(sum - k1, 62 - e) + 1);
+  const int k0 = sum - k1 - k2;
+  d.shape = {std::int64_t{1} << k0, std::int64_t{1} << k1, std::int64_t{1} << k2, 0};
+  return build(d, rule);
+}
+// Step 6: a valid case under a limit below its request.
+GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
+  return with_memory_limit_below_request(build(draw_valid(op), rule));
+}
+
+using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
+constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
+    {"block-size-minimum", block_below_2},     {"data-format-allowed", format_not_allowed},
+    {"registration", input_unregistered},      {"nhwc-only", format_not_nhwc},
+    {"block-size-int32", block_past_int32},    {"input-rank", rank_not_4},
+    {"divisibility", not_divisible},           {"output-dims", output_dim_overflow},
+    {"output-shape-overflow", output_shape_overflow}, {"memory-limit", request_past_memory_limit},
+};
+
+GeneratedCase draw_invalid(Op op, std::string_view rule) { return generator_for(kRuleGenerators, rule, op)(op, rule); }
+
+// --- check-pair breakers --------------------------------------------------------------------
+
+Tensor& input_of(conformance::Case& c) { return std::get<Tensor>(c.inputs.at("input")); }
+
+// The input reshaped to `shape` with a fresh payload; false when that has too many elements
+// (an empty shape may have huge dims).
+bool with_shape(conformance::Case& c, Shape shape) {
+  Tensor& input = input_of(c);
+  const std::int64_t n = checked_num_elements(shape);
+  if (n < 0 || n > 4 * kMaxCaseElements) return false;
+  input = *gen_payload(input.dtype(), std::move(shape));
+  return true;
+}
+// The input with one dim changed to `value`.
+bool with_dim(conformance::Case& c, int dim, std::int64_t value) {
+  if (input_of(c).rank() <= dim) return false;
+  Shape shape = input_of(c).shape();
+  shape[dim] = value;
+  return with_shape(c, std::move(shape));
+}
+
+}  // namespace
+
+std::map<std::string_view, DepthSpaceBreaker> depth_space_breakers(Op op) {
+  std::map<std::string_view, DepthSpaceBreaker> b;
+  b["block-size-minimum"] = [](conformance::Case& c) {
+    c.attrs["block_size"] = *rc::gen::element<std::int64_t>(1, 0, -1, kInt64Min);
+    return true;
+  };
+  b["data-format-allowed"] = [](conformance::Case& c) {
+    c.string_attrs["data_format"] = std::string(*rc::gen::elementOf(std::vector<std::string_view>(
+        std::begin(kBadFormats), std::end(kBadFormats))));
+    return true;
+  };
+  b["registration"] = [op](conformance::Case& c) {
+    Tensor& input = input_of(c);
+    input = *gen_payload(*gen_dtype_among(unregistered_dtypes(op)), input.shape());
+    return true;
+  };
+  b["nhwc-only"] = [](conformance::Case& c) {
+    c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
+    return true;
+  };
+  b["block-size-int32"] = [](conformance::Case& c) {
+    c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max);
+    return true;
+  };
+  b["input-rank"] = [](conformance::Case& c) {
+    Tensor& input = input_of(c);
+    Shape shape = input.shape();
+    if (shape.size() == 4 && *rc::gen::arbitrary<bool>()) shape.push_back(1);
+    else shape.resize(shape.size() == 4 ? 3 : 4 + 1, 1);
+    const std::int64_t n = checked_num_elements(shape);
+    if (n < 0 || n > 4 * kMaxCaseElements) return false;
+    input = *gen_payload(input.dtype(), shape);
+    return true;
+  };
+  b["divisibility"] = [op](conformance::Case& c) {
+    const std::int64_t block = c.attrs.at("block_size");
+    const Tensor& input = input_of(c);
+    if (input.rank() != 4 || block < 2 || block > 64) return false;
+    if (is_space_to_depth(op)) return with_dim(c, 1, input.dim(1) / block * block + 1);
+    return with_dim(c, 3, input.dim(3) / (block * block) * block * block + 1);
+  };
+  // An empty input whose output depth (SpaceToDepth) or height (DepthToSpace) passes int64.
+  b["output-dims"] = [op](conformance::Case& c) {
+    const std::int64_t block = c.attrs.at("block_size");
+    const Tensor& input = input_of(c);
+    if (input.rank() != 4 || block < 2 || block > kInt32Max) return false;
+    const Shape& s = input.shape();
+    if (is_space_to_depth(op)) return with_shape(c, {s[0], 0, s[2], draw_edge(kInt64Max / (block * block) + 1, kInt64Max)});
+    return with_shape(c, {std::min<std::int64_t>(s[0], 1), draw_edge(kInt64Max / block + 1, kInt64Max),
+                          std::min<std::int64_t>(s[2], 1), 0});
+  };
+  return b;
+}
+
+rc::Gen<GeneratedCase> valid_depth_space(Op op) {
+  return rc::gen::exec([op] {
+    return build(*rc::gen::weightedElement<bool>({{7, false}, {1, true}}) ? draw_huge_empty(op) : draw_valid(op));
+  });
+}
+
+rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view rule) {
+  return rc::gen::exec([op, rule = std::string(rule)] { return draw_invalid(op, rule); });
+}
+
+std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformance::Case& c) {
+  const Tensor& input = input_tensor(c, "input");
+  const std::int64_t b = c.attrs.at("block_size");
+  const auto format = c.string_attrs.find("data_format");
+  const std::vector<DType> registered = registered_dtypes(c.op);
+  if (b < 2 || b > kInt32Max || format == c.string_attrs.end() || format->second != "NHWC" || input.rank() != 4 ||
+      std::find(registered.begin(), registered.end(), input.dtype()) == registered.end())
+    return std::nullopt;
+  const std::int64_t n = input.dim(0), h = input.dim(1), w = input.dim(2), depth = input.dim(3);
+  Shape out;
+  if (is_space_to_depth(c.op)) {
+    std::int64_t out_depth = 0;
+    if (h % b != 0 || w % b != 0 || __builtin_mul_overflow(depth, b * b, &out_depth)) return std::nullopt;
+    out = {n, h / b, w / b, out_depth};
+  } else {
+    std::int64_t out_h = 0, out_w = 0;
+    if (depth % (b * b) != 0 || __builtin_mul_overflow(h, b, &out_h) || __builtin_mul_overflow(w, b, &out_w))
+      return std::nullopt;
+    out = {n, out_h, out_w, depth / (b * b)};
+  }
+  if (checked_num_elements(out) < 0) return std::nullopt;
+  return std::vector<PredictedOutput>{{input.dtype(), out}};
+}
+
+}  // namespace opconform::generators

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: Apache-2.0
+// Case generators of SpaceToDepth and DepthToSpace (docs/contract/space_to_depth.md).
+//
+// Valid cases are built by construction: NHWC inputs whose spatial dims (SpaceToDepth) or depth
+// (DepthToSpace) the block divides, block 2..4, any registered dtype, zero-size dims anywhere;
+// one case in eight is "huge but empty" (a zero dim, huge dims around it, a block up to
+// 2^31 - 1, every checked product in range).
+//
+// Invalid cases: one generator per rule of the op, each failing exactly that check first
+// (block_size at 1, 0, int64 min, 2^31 and beyond; near-miss data_format strings; NCHW and
+// NCHW_VECT_C; ranks 0-3, 5, 6; spatial dims or depth off a multiple by 1..b-1, also with a
+// huge block on an empty input; output dims and output element counts past 2^63 on empty
+// inputs; a memory limit below the request).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string_view>
+
+#include "opconform/generators/generated_case.h"
+
+namespace opconform::generators {
+
+rc::Gen<GeneratedCase> valid_depth_space(Op op);
+rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view rule);
+
+std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformance::Case& c);
+
+// Check-pair breakers (check_pairs.h): each breaks its rule on a case, changing only what that
+// check reads; false when the case leaves it no room.
+using DepthSpaceBreaker = std::function<bool(conformance::Case&)>;
+std::map<std::string_view, DepthSpaceBreaker> depth_space_breakers(Op op);
+
+}  // namespace opconform::generators

@@ -1,0 +1,40 @@
+// Properties of SpaceToDepth (docs/contract/space_to_depth.md): the five every op has
+// (support/op_properties.h), then the page's laws, each checked on both layers.
+#include <gtest/gtest.h>
+#include <rapidcheck/gtest.h>
+
+#include "depth_space_laws.h"
+#include "opconform/generators/depth_space.h"
+#include "opconform/generators/op_generators.h"
+
+namespace opconform::properties {
+namespace {
+
+constexpr Op kOp = Op::kSpaceToDepth;
+
+RC_GTEST_PROP(SpaceToDepth, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
+RC_GTEST_PROP(SpaceToDepth, DifferentialInvalid, ()) { differential_invalid(*generators::any_invalid_case(kOp)); }
+// Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
+TEST(SpaceToDepth, CheckOrderPairs) { check_order_sweep(kOp); }
+RC_GTEST_PROP(SpaceToDepth, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
+RC_GTEST_PROP(SpaceToDepth, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
+RC_GTEST_PROP(SpaceToDepth, NoAllocationBeforeAnError, ()) {
+  no_allocation_before_an_error(*generators::any_invalid_case(kOp));
+}
+RC_GTEST_PROP(SpaceToDepth, Determinism, ()) {
+  determinism(*rc::gen::oneOf(generators::any_case(kOp), generators::large_valid_case(kOp)),
+              *generators::gen_exec_choice());
+}
+
+// output[n, y/b, x/b, ((y%b)*b + x%b)*C + c] = input[n, y, x, c], on element bytes.
+RC_GTEST_PROP(SpaceToDepth, IndexFormula, ()) {
+  index_formula_law(*generators::valid_depth_space(kOp));
+}
+
+// DepthToSpace with the same block gives the input back, bit for bit.
+RC_GTEST_PROP(SpaceToDepth, DepthToSpaceUndoesIt, ()) {
+  round_trip_law(*generators::valid_depth_space(kOp), Op::kDepthToSpace);
+}
+
+}  // namespace
+}  // namespace opconform::properties
