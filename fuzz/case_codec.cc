@@ -46,7 +46,7 @@ const std::vector<DType>& every_dtype() {
 }
 const std::vector<DType> kIndexDTypes = {DType::kInt32, DType::kInt64};
 // What a string attr can be: data_format's values, and near misses of them.
-constexpr std::string_view kStringAttrChoices[] = {"NHWC", "NCHW", "NCHW_VECT_C", "nhwc", "", "NHWC "};
+constexpr std::string_view kStringAttrChoices[] = {"NHWC", "NCHW", "NCHW_VECT_C", "nhwc", "", "NHWC ", "NHCW", "HWCN"};
 // TensorFlow's CPU registrations of SpaceToBatchND/BatchToSpaceND first.
 const std::vector<DType> kSpaceBatchDTypes = {
     DType::kFloat32, DType::kInt32,  DType::kUInt8,  DType::kFloat64,
