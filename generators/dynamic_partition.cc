@@ -2,11 +2,26 @@
 
 #include <algorithm>
 
+#include "breakers.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 
 namespace opconform::generators {
 namespace {
+
+// The rules (rules/dynamic_partition.inc): their enum and Rule table.
+enum class DynamicPartitionRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/dynamic_partition.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kDynamicPartitionRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/dynamic_partition.inc"
+#undef OPCONFORM_RULE
+};
+using PartitionRule = DynamicPartitionRule;
+constexpr std::size_t kNumPartitionRules = std::size(kDynamicPartitionRules);
 
 struct Draw {
   DType dtype = DType::kFloat32;
@@ -79,7 +94,7 @@ Draw draw_valid() {
 // One generator per rule (kRuleGenerators below): each draws a case that fails `rule` first and
 // names `rule` as the check it fails.
 
-GeneratedCase draw_invalid(std::string_view rule);
+GeneratedCase draw_invalid(std::size_t rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(std::string_view rule) {
@@ -162,21 +177,28 @@ GeneratedCase request_past_memory_limit(std::string_view rule) {
   return with_memory_limit_below_request(build(d, rule));
 }
 
-// The generators of the rules, in check order (rules.cc).
+// The generators of the rules, by rule (a rule without one does not compile).
 using GenerateFn = GeneratedCase (*)(std::string_view rule);
-constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
-    {"arg-types", partitions_not_int32},
-    {"num-partitions-min", num_partitions_below_1},
-    {"registration", data_unregistered},
-    {"num-partitions-int32", num_partitions_past_int32},
-    {"shape-prefix", data_shape_not_prefixed},
-    {"partition-range", partition_out_of_range},
-    {"memory-limit", request_past_memory_limit},
-};
+constexpr auto kRuleGenerators = by_rule<kNumPartitionRules, PartitionRule, GenerateFn>(
+    {
+        {PartitionRule::kArgTypes, partitions_not_int32},
+        {PartitionRule::kNumPartitionsMin, num_partitions_below_1},
+        {PartitionRule::kRegistration, data_unregistered},
+        {PartitionRule::kNumPartitionsInt32, num_partitions_past_int32},
+        {PartitionRule::kShapePrefix, data_shape_not_prefixed},
+        {PartitionRule::kPartitionRange, partition_out_of_range},
+        {PartitionRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
 
-GeneratedCase draw_invalid(std::string_view rule) {
-  return generator_for(kRuleGenerators, rule, Op::kDynamicPartition)(rule);
+GeneratedCase draw_invalid(std::size_t rule) { return kRuleGenerators.at(rule)(kDynamicPartitionRules[rule].id); }
+
+rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t rule) {
+  return rc::gen::exec([rule] { return draw_invalid(rule); });
 }
+
+// Every dtype but the quantized ones.
+std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
 
 }  // namespace
 
@@ -186,7 +208,7 @@ rc::Gen<GeneratedCase> valid_dynamic_partition() {
   });
 }
 rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view rule) {
-  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(rule); });
+  return invalid_by_index(Op::kDynamicPartition, rule_index(Op::kDynamicPartition, rule));
 }
 
 // Also nullopt above 2^24 partitions (their headers alone pass 1 GiB: not a valid case here).
@@ -211,5 +233,81 @@ std::optional<std::vector<PredictedOutput>> dynamic_partition_outputs(const conf
   }
   return outputs;
 }
+
+// --- breakers (check_pairs.h) --------------------------------------------------------------
+
+namespace breakers {
+namespace {
+
+bool break_arg_types(conformance::Case& c) {
+  tensor(c, "partitions") = retyped(tensor(c, "partitions"), other_dtype(DType::kInt32));
+  return true;
+}
+
+bool break_num_partitions_min(conformance::Case& c) {
+  c.attrs["num_partitions"] = *rc::gen::element<std::int64_t>(0, -1, kInt32Min, kInt64Min);
+  return true;
+}
+
+bool break_registration(conformance::Case& c) {
+  tensor(c, "data") = retyped(tensor(c, "data"), *gen_dtype_among(unregistered_dtypes(Op::kDynamicPartition)));
+  return true;
+}
+
+bool break_num_partitions_int32(conformance::Case& c) {
+  c.attrs["num_partitions"] = draw_edge(kInt32Max + 1, kInt64Max);
+  return true;
+}
+
+bool break_shape_prefix(conformance::Case& c) {
+  Tensor& data = tensor(c, "data");
+  if (tensor(c, "partitions").rank() == 0 || data.rank() == 0) return false;
+  Shape shape = data.shape();
+  shape[0] = shape[0] > 0 && *rc::gen::arbitrary<bool>() ? shape[0] - 1 : shape[0] + 1;
+  return reshape_fresh(data, shape);
+}
+
+bool break_partition_range(conformance::Case& c) {
+  Tensor& partitions = tensor(c, "partitions");
+  const std::int64_t n = c.attrs.at("num_partitions");
+  if (partitions.dtype() != DType::kInt32 || partitions.num_elements() == 0) return false;
+  const std::int64_t bad = n <= kInt32Max && *rc::gen::arbitrary<bool>() ? n : -1;
+  partitions.data<std::int32_t>()[*rc::gen::inRange<std::int64_t>(0, partitions.num_elements())] =
+      static_cast<std::int32_t>(bad);
+  return true;
+}
+
+// The breakers of the rules, by rule; memory-limit, checked last, needs none.
+constexpr auto kPartitionBreakers = by_rule<kNumPartitionRules, PartitionRule, BreakFn>(
+    {
+        {PartitionRule::kArgTypes, break_arg_types},
+        {PartitionRule::kNumPartitionsMin, break_num_partitions_min},
+        {PartitionRule::kRegistration, break_registration},
+        {PartitionRule::kNumPartitionsInt32, break_num_partitions_int32},
+        {PartitionRule::kShapePrefix, break_shape_prefix},
+        {PartitionRule::kPartitionRange, break_partition_range},
+    },
+    false);
+
+constexpr std::string_view kSameAttr = "both checks bound the same attr from opposite sides";
+
+// Pairs no single input breaks together, with the reason.
+constexpr Exclusion kPartitionExclusions[] = {
+    excluded(PartitionRule::kNumPartitionsMin, PartitionRule::kNumPartitionsInt32, kSameAttr),
+    excluded(PartitionRule::kNumPartitionsMin, PartitionRule::kMemoryLimit, kNoOutput),
+};
+
+}  // namespace
+}  // namespace breakers
+
+constinit const OpGenerators kDynamicPartitionGenerators = {
+    kDynamicPartitionRules,
+    registered,
+    [](Op) { return valid_dynamic_partition(); },
+    invalid_by_index,
+    dynamic_partition_outputs,
+    breakers::kPartitionBreakers,
+    breakers::kPartitionExclusions,
+};
 
 }  // namespace opconform::generators

@@ -4,12 +4,40 @@
 #include <numeric>
 #include <random>
 
+#include "breakers.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
+
+// The rules of both stitches: one enum (rules/dynamic_stitch.inc), one Rule table per op
+// (rules/parallel_dynamic_stitch.inc includes DynamicStitch's list).
+enum class StitchRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/dynamic_stitch.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kDynamicStitchRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/dynamic_stitch.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kParallelDynamicStitchRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/parallel_dynamic_stitch.inc"
+#undef OPCONFORM_RULE
+};
+constexpr std::size_t kNumStitchRules = std::size(kDynamicStitchRules);
+// The generator and breaker tables below serve both ops: their lists must stay one.
+consteval bool same_ids(std::span<const Rule> a, std::span<const Rule> b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    if (a[i].id != b[i].id) return false;
+  return true;
+}
+static_assert(same_ids(kDynamicStitchRules, kParallelDynamicStitchRules));
 
 // A stitch case before it becomes tensors.
 struct Draw {
@@ -140,17 +168,17 @@ Draw draw_valid_nonempty(Op op) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below): each draws a case of `op` that fails `rule`
+// One generator per rule (kRuleGenerators below, by rule): each draws a case of `op` that fails `rule`
 // first and names `rule` as the check it fails.
 
-GeneratedCase draw_invalid(Op op, std::string_view rule);
+GeneratedCase draw_invalid(Op op, std::size_t rule);
 
 // A base for the pre-check rules: a valid case or one failing a later check with at least one
 // list member.
 GeneratedCase draw_base(Op op) {
   return valid_or_failing(
-      rules_after(op, "attr-n"), [op] { return build(draw_valid(op, StitchMode::kAny)); },
-      [op](std::string_view later) { return draw_invalid(op, later); });
+      rules_after(op, rule_index(StitchRule::kAttrN)), [op] { return build(draw_valid(op, StitchMode::kAny)); },
+      [op](std::size_t later) { return draw_invalid(op, later); });
 }
 
 // README pre-check 1: an index tensor of a dtype other than int32.
@@ -288,21 +316,32 @@ GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
   return with_memory_limit_below_request(build(draw_valid(op, StitchMode::kSmall), rule));
 }
 
-// The generators of the rules, in check order (rules.cc).
+// The generators of the rules, by rule (a rule without one does not compile).
 using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
-constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
-    {"arg-types-indices", index_not_int32},
-    {"arg-types-data", data_dtypes_differ},
-    {"attr-n", no_indices},
-    {"list-length", list_lengths_differ},
-    {"index-range", negative_index},
-    {"data-shape-prefix", data_shape_not_prefixed},
-    {"trailing-shape", trailing_shapes_differ},
-    {"output-shape-overflow", output_shape_overflows},
-    {"memory-limit", request_past_memory_limit},
-};
+constexpr auto kRuleGenerators = by_rule<kNumStitchRules, StitchRule, GenerateFn>(
+    {
+        {StitchRule::kArgTypesIndices, index_not_int32},
+        {StitchRule::kArgTypesData, data_dtypes_differ},
+        {StitchRule::kAttrN, no_indices},
+        {StitchRule::kListLength, list_lengths_differ},
+        {StitchRule::kIndexRange, negative_index},
+        {StitchRule::kDataShapePrefix, data_shape_not_prefixed},
+        {StitchRule::kTrailingShape, trailing_shapes_differ},
+        {StitchRule::kOutputShapeOverflow, output_shape_overflows},
+        {StitchRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
 
-GeneratedCase draw_invalid(Op op, std::string_view rule) { return generator_for(kRuleGenerators, rule, op)(op, rule); }
+GeneratedCase draw_invalid(Op op, std::size_t rule) {
+  return kRuleGenerators.at(rule)(op, op_generators(op).rules[rule].id);
+}
+
+rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
+  return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
+}
+
+// Every dtype: both stitches are registered for all of them.
+std::vector<DType> every_dtype() { return std::vector<DType>(all_dtypes(), all_dtypes() + kNumDTypes); }
 
 }  // namespace
 
@@ -310,7 +349,7 @@ rc::Gen<GeneratedCase> valid_dynamic_stitch(Op op, StitchMode mode) {
   return rc::gen::exec([op, mode] { return build(draw_valid(op, mode)); });
 }
 rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view rule) {
-  return rc::gen::exec([op, rule = std::string(rule)] { return draw_invalid(op, rule); });
+  return invalid_by_index(op, rule_index(op, rule));
 }
 
 std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conformance::Case& c) {
@@ -337,5 +376,124 @@ std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conform
     if (!shape.add_dim(data[0].dim(d)).ok()) return std::nullopt;
   return std::vector<PredictedOutput>{{data[0].dtype(), shape.dims()}};
 }
+
+// --- breakers (check_pairs.h) --------------------------------------------------------------
+
+namespace breakers {
+namespace {
+
+bool break_arg_types_indices(conformance::Case& c) {
+  return member_not_of(c, "indices", DType::kInt32);
+}
+
+bool break_arg_types_data(conformance::Case& c) {
+  return member_unlike_first(c, "data");
+}
+
+bool break_attr_n(conformance::Case& c) {
+  list(c, "indices").clear();
+  return !list(c, "data").empty();
+}
+
+bool break_list_length(conformance::Case& c) {
+  auto& data = list(c, "data");
+  if (data.empty()) return false;
+  data.push_back(data.back().clone());
+  return true;
+}
+
+// A negative index where the largest index is not the only one (the output size stays).
+bool break_index_range(conformance::Case& c) {
+  auto& indices = list(c, "indices");
+  std::int64_t max = -1, count_max = 0;
+  std::vector<std::pair<std::size_t, std::int64_t>> spots;
+  for (std::size_t m = 0; m < indices.size(); ++m) {
+    if (indices[m].dtype() != DType::kInt32) return false;
+    for (std::int64_t i = 0; i < indices[m].num_elements(); ++i) {
+      const std::int64_t v = indices[m].index_value(i);
+      if (v > max) max = v, count_max = 0;
+      if (v == max) ++count_max;
+      spots.emplace_back(m, i);
+    }
+  }
+  std::vector<std::pair<std::size_t, std::int64_t>> free;
+  for (const auto& [m, i] : spots)
+    if (indices[m].index_value(i) < max || count_max > 1) free.emplace_back(m, i);
+  if (free.empty()) return false;
+  const auto [m, i] = *rc::gen::elementOf(free);
+  indices[m].data<std::int32_t>()[i] = static_cast<std::int32_t>(draw_edge(kInt32Min, -1));
+  return true;
+}
+
+bool break_data_shape_prefix(conformance::Case& c) {
+  auto& indices = list(c, "indices");
+  auto& data = list(c, "data");
+  std::vector<std::size_t> ranked;
+  for (std::size_t m = 0; m < std::min(indices.size(), data.size()); ++m)
+    if (indices[m].rank() >= 1 && data[m].rank() >= 1) ranked.push_back(m);
+  if (ranked.empty()) return false;
+  Tensor& t = data[*rc::gen::elementOf(ranked)];
+  Shape shape = t.shape();
+  shape[0] = shape[0] > 0 && *rc::gen::arbitrary<bool>() ? shape[0] - 1 : shape[0] + 1;
+  return reshape_fresh(t, shape);
+}
+
+bool break_trailing_shape(conformance::Case& c) {
+  if (list(c, "data").size() < 2) return false;
+  Tensor& t = any_member(c, "data", 1);
+  Shape shape = t.shape();
+  shape.push_back(1);
+  t = reshaped(t, shape);
+  return true;
+}
+
+// The breakers of the rules, by rule; memory-limit, checked last, needs none.
+constexpr auto kStitchBreakers = by_rule<kNumStitchRules, StitchRule, BreakFn>(
+    {
+        {StitchRule::kArgTypesIndices, break_arg_types_indices},
+        {StitchRule::kArgTypesData, break_arg_types_data},
+        {StitchRule::kAttrN, break_attr_n},
+        {StitchRule::kListLength, break_list_length},
+        {StitchRule::kIndexRange, break_index_range},
+        {StitchRule::kDataShapePrefix, break_data_shape_prefix},
+        {StitchRule::kTrailingShape, break_trailing_shape},
+    },
+    false);
+
+constexpr std::string_view kNoIndices = "with N = 0 there is no indices tensor to have a wrong type";
+constexpr std::string_view kNoLists = "with N = 0 there are no indices or data left for this check to look at";
+
+// Pairs no single input breaks together, with the reason.
+constexpr Exclusion kStitchExclusions[] = {
+    excluded(StitchRule::kOutputShapeOverflow, StitchRule::kMemoryLimit, kNoOutput),
+    excluded(StitchRule::kArgTypesIndices, StitchRule::kAttrN, kNoIndices),
+    excluded(StitchRule::kAttrN, StitchRule::kIndexRange, kNoLists),
+    excluded(StitchRule::kAttrN, StitchRule::kDataShapePrefix, kNoLists),
+    excluded(StitchRule::kAttrN, StitchRule::kTrailingShape, kNoLists),
+    excluded(StitchRule::kAttrN, StitchRule::kOutputShapeOverflow, kNoLists),
+    excluded(StitchRule::kAttrN, StitchRule::kMemoryLimit, kNoLists),
+};
+
+}  // namespace
+}  // namespace breakers
+
+constinit const OpGenerators kDynamicStitchGenerators = {
+    kDynamicStitchRules,
+    every_dtype,
+    [](Op op) { return valid_dynamic_stitch(op); },
+    invalid_by_index,
+    dynamic_stitch_outputs,
+    breakers::kStitchBreakers,
+    breakers::kStitchExclusions,
+};
+constinit const OpGenerators kParallelDynamicStitchGenerators = {
+    kParallelDynamicStitchRules,
+    every_dtype,
+    [](Op op) { return valid_dynamic_stitch(op); },
+    invalid_by_index,
+    dynamic_stitch_outputs,
+    breakers::kStitchBreakers,
+    breakers::kStitchExclusions,
+};
 
 }  // namespace opconform::generators

@@ -3,12 +3,7 @@
 #include <algorithm>
 
 #include "opconform/conformance/format.h"
-#include "opconform/generators/batch_to_space_nd.h"
-#include "opconform/generators/depth_space.h"
-#include "opconform/generators/dynamic_partition.h"
-#include "opconform/generators/dynamic_stitch.h"
-#include "opconform/generators/space_to_batch_nd.h"
-#include "opconform/generators/sparse_concat.h"
+#include "rule_generators.h"
 
 namespace opconform::generators {
 
@@ -63,27 +58,7 @@ Tensor reshaped(const Tensor& t, Shape shape) {
   return out;
 }
 
-std::vector<DType> registered_dtypes(Op op) {
-  std::vector<DType> all(all_dtypes(), all_dtypes() + kNumDTypes);
-  switch (op) {
-    case Op::kSpaceToBatchND:
-    case Op::kBatchToSpaceND:  // TF_CALL_REAL_NUMBER_TYPES
-      return {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16,
-              DType::kInt8,    DType::kInt16,   DType::kInt32,   DType::kInt64,
-              DType::kUInt8,   DType::kUInt16,  DType::kUInt32,  DType::kUInt64};
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch:
-      return all;
-    case Op::kDynamicPartition:
-    case Op::kSparseConcat:
-      return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32});
-    case Op::kSpaceToDepth:  // TF_CALL_ALL_TYPES and qint8
-      return dtypes_except({DType::kQUInt8, DType::kQInt32});
-    case Op::kDepthToSpace:  // TF_CALL_ALL_TYPES
-      return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32});
-  }
-  return all;
-}
+std::vector<DType> registered_dtypes(Op op) { return op_generators(op).registered_dtypes(); }
 
 std::vector<DType> unregistered_dtypes(Op op) { return dtypes_except(registered_dtypes(op)); }
 
@@ -177,17 +152,7 @@ std::vector<std::int64_t> factors_reaching_2pow63(int m, std::int64_t dmax) {
 }
 
 std::optional<std::vector<PredictedOutput>> predicted_outputs(const conformance::Case& c) {
-  switch (c.op) {
-    case Op::kSpaceToBatchND: return space_to_batch_nd_outputs(c);
-    case Op::kBatchToSpaceND: return batch_to_space_nd_outputs(c);
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch: return dynamic_stitch_outputs(c);
-    case Op::kDynamicPartition: return dynamic_partition_outputs(c);
-    case Op::kSparseConcat: return sparse_concat_outputs(c);
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace: return depth_space_outputs(c);
-  }
-  return std::nullopt;
+  return op_generators(c.op).predicted_outputs(c);
 }
 
 std::int64_t predicted_request_bytes(const std::vector<PredictedOutput>& outputs) {

@@ -3,14 +3,9 @@
 #include <algorithm>
 #include <vector>
 
-#include "opconform/generators/batch_to_space_nd.h"
-#include "opconform/generators/depth_space.h"
-#include "opconform/generators/dynamic_partition.h"
-#include "opconform/generators/dynamic_stitch.h"
 #include "opconform/generators/payload.h"
 #include "opconform/generators/rules.h"
-#include "opconform/generators/space_to_batch_nd.h"
-#include "opconform/generators/sparse_concat.h"
+#include "rule_generators.h"
 
 namespace opconform::generators {
 namespace {
@@ -58,32 +53,23 @@ Tensor repeated_rows(const Tensor& m, std::int64_t times, bool row_by_row) {
 
 }  // namespace
 
-rc::Gen<GeneratedCase> valid_case(Op op) {
-  switch (op) {
-    case Op::kSpaceToBatchND: return valid_space_to_batch_nd();
-    case Op::kBatchToSpaceND: return valid_batch_to_space_nd();
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch: return valid_dynamic_stitch(op);
-    case Op::kDynamicPartition: return valid_dynamic_partition();
-    case Op::kSparseConcat: return valid_sparse_concat();
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace: return valid_depth_space(op);
-  }
-  throw std::logic_error("unknown op");
+const OpGenerators& op_generators(Op op) {
+  // Each op's hooks, defined in its own generator file, in op_list.inc's order.
+  static constexpr const OpGenerators* kHooks[] = {
+#define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) &k##Name##Generators,
+#include "opconform/op_list.inc"
+#undef OPCONFORM_OP
+  };
+  static_assert(std::size(kHooks) == kNumOps);
+  const int i = static_cast<int>(op);
+  if (i < 0 || i >= kNumOps) throw std::logic_error("unknown op");
+  return *kHooks[i];
 }
 
+rc::Gen<GeneratedCase> valid_case(Op op) { return op_generators(op).valid(op); }
+
 rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule) {
-  switch (op) {
-    case Op::kSpaceToBatchND: return invalid_space_to_batch_nd(rule);
-    case Op::kBatchToSpaceND: return invalid_batch_to_space_nd(rule);
-    case Op::kDynamicStitch:
-    case Op::kParallelDynamicStitch: return invalid_dynamic_stitch(op, rule);
-    case Op::kDynamicPartition: return invalid_dynamic_partition(rule);
-    case Op::kSparseConcat: return invalid_sparse_concat(rule);
-    case Op::kSpaceToDepth:
-    case Op::kDepthToSpace: return invalid_depth_space(op, rule);
-  }
-  throw std::logic_error("unknown op");
+  return op_generators(op).invalid(op, rule_index(op, rule));
 }
 
 rc::Gen<GeneratedCase> any_invalid_case(Op op) {

@@ -5,11 +5,39 @@
 #include "opconform/generators/batch_to_space_nd.h"
 #include "opconform/generators/payload.h"
 #include "opconform/generators/space_to_batch_nd.h"
+#include "breakers.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
+
+// The rules of both ops (rules/space_to_batch_nd.inc, rules/batch_to_space_nd.inc): their
+// enums and Rule tables.
+enum class SpaceToBatchNDRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/space_to_batch_nd.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kSpaceToBatchNDRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/space_to_batch_nd.inc"
+#undef OPCONFORM_RULE
+};
+enum class BatchToSpaceNDRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/batch_to_space_nd.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kBatchToSpaceNDRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/batch_to_space_nd.inc"
+#undef OPCONFORM_RULE
+};
+using S2BRule = SpaceToBatchNDRule;
+using B2SRule = BatchToSpaceNDRule;
+constexpr std::size_t kNumS2BRules = std::size(kSpaceToBatchNDRules);
+constexpr std::size_t kNumB2SRules = std::size(kBatchToSpaceNDRules);
 
 // One case of either op before it becomes tensors: block dim i has block[i], the pair
 // (start[i], end[i]) (paddings or crops) and the input's spatial size size[i].
@@ -251,17 +279,19 @@ Draw draw_valid(Op op, SpaceBatchMode mode) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below): each draws a case of `op` that fails `rule`
+// One generator per rule (the tables below): each draws a case of `op` that fails `rule`
 // first and names `rule` as the check it fails.
 
-GeneratedCase draw_invalid(Op op, std::string_view rule);
+GeneratedCase draw_invalid(Op op, std::size_t rule);
 
 // A base for the pre-check rules: a valid case or one failing one of the op's own checks (the
 // pre-check must win over both).
 GeneratedCase draw_base(Op op) {
   return valid_or_failing(
-      rules_after(op, "registration"), [op] { return build(draw_valid(op, SpaceBatchMode::kAny)); },
-      [op](std::string_view own) { return draw_invalid(op, own); });
+      rules_after(op, op == Op::kSpaceToBatchND ? rule_index(S2BRule::kRegistration)
+                                                : rule_index(B2SRule::kRegistration)),
+      [op] { return build(draw_valid(op, SpaceBatchMode::kAny)); },
+      [op](std::size_t own) { return draw_invalid(op, own); });
 }
 
 // A base case whose `input` gets a payload of a dtype drawn from `dtypes`.
@@ -280,10 +310,13 @@ int draw_span_dim(const Draw& d) {
   return *rc::gen::inRange(first, last + 1);
 }
 
-// README pre-check 1: block_shape or the pairs of a dtype other than int32 and int64.
-GeneratedCase index_input_not_int(Op op, std::string_view rule) {
-  const std::string input = rule == "arg-types-block-shape" ? "block_shape" : pairs_name(op);
-  return base_with_dtype(op, input, dtypes_except({DType::kInt32, DType::kInt64}), rule);
+// README pre-check 1: block_shape of a dtype other than int32 and int64.
+GeneratedCase block_shape_not_int(Op op, std::string_view rule) {
+  return base_with_dtype(op, "block_shape", dtypes_except({DType::kInt32, DType::kInt64}), rule);
+}
+// README pre-check 1: the pairs of a dtype other than int32 and int64.
+GeneratedCase pairs_not_int(Op op, std::string_view rule) {
+  return base_with_dtype(op, pairs_name(op), dtypes_except({DType::kInt32, DType::kInt64}), rule);
 }
 
 // README pre-check 3: T not registered.
@@ -625,35 +658,50 @@ GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
   return with_memory_limit_below_request(build(draw_valid(op, SpaceBatchMode::kNotIdentity), rule));
 }
 
-// The generators of both ops' rules, in check order (rules.cc).
+// The generators of each op's rules, by rule (a rule without one does not compile).
 using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
-constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
-    {"arg-types-block-shape", index_input_not_int},
-    {"arg-types-paddings", index_input_not_int},
-    {"arg-types-crops", index_input_not_int},
-    {"registration", input_unregistered},
-    {"block-shape-rank", block_shape_not_vector},
-    {"input-rank", input_rank_too_small},
-    {"paddings-shape", pairs_not_m_by_2},
-    {"crops-shape", pairs_not_m_by_2},
-    {"block-positive", block_not_positive},
-    {"block-product", block_product_wraps},
-    {"block-product-overflow", block_product_past_int64},
-    {"block-product-positive", block_product_not_positive},
-    {"batch-divisible", batch_not_divisible},
-    {"max-internal-dims", too_many_internal_dims},
-    {"batch-overflow", batch_times_blocks_overflows},
-    {"output-shape-overflow", output_shape_overflows},
-    {"paddings-negative", negative_pair},
-    {"crops-negative", negative_pair},
-    {"padded-overflow", padded_size_overflows},
-    {"divisibility", padded_not_divisible},
-    {"cropped-overflow", cropped_size_past_int64},
-    {"cropped-negative", cropped_size_negative},
-    {"memory-limit", request_past_memory_limit},
-};
+constexpr auto kS2BGenerators = by_rule<kNumS2BRules, S2BRule, GenerateFn>(
+    {
+        {S2BRule::kArgTypesBlockShape, block_shape_not_int},
+        {S2BRule::kArgTypesPaddings, pairs_not_int},
+        {S2BRule::kRegistration, input_unregistered},
+        {S2BRule::kBlockShapeRank, block_shape_not_vector},
+        {S2BRule::kInputRank, input_rank_too_small},
+        {S2BRule::kPaddingsShape, pairs_not_m_by_2},
+        {S2BRule::kBlockPositive, block_not_positive},
+        {S2BRule::kBlockProduct, block_product_wraps},
+        {S2BRule::kMaxInternalDims, too_many_internal_dims},
+        {S2BRule::kBatchOverflow, batch_times_blocks_overflows},
+        {S2BRule::kOutputShapeOverflow, output_shape_overflows},
+        {S2BRule::kPaddingsNegative, negative_pair},
+        {S2BRule::kPaddedOverflow, padded_size_overflows},
+        {S2BRule::kDivisibility, padded_not_divisible},
+        {S2BRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
+constexpr auto kB2SGenerators = by_rule<kNumB2SRules, B2SRule, GenerateFn>(
+    {
+        {B2SRule::kArgTypesBlockShape, block_shape_not_int},
+        {B2SRule::kArgTypesCrops, pairs_not_int},
+        {B2SRule::kRegistration, input_unregistered},
+        {B2SRule::kBlockShapeRank, block_shape_not_vector},
+        {B2SRule::kInputRank, input_rank_too_small},
+        {B2SRule::kCropsShape, pairs_not_m_by_2},
+        {B2SRule::kBlockProductOverflow, block_product_past_int64},
+        {B2SRule::kBlockProductPositive, block_product_not_positive},
+        {B2SRule::kBatchDivisible, batch_not_divisible},
+        {B2SRule::kMaxInternalDims, too_many_internal_dims},
+        {B2SRule::kCropsNegative, negative_pair},
+        {B2SRule::kCroppedOverflow, cropped_size_past_int64},
+        {B2SRule::kCroppedNegative, cropped_size_negative},
+        {B2SRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
 
-GeneratedCase draw_invalid(Op op, std::string_view rule) { return generator_for(kRuleGenerators, rule, op)(op, rule); }
+GeneratedCase draw_invalid(Op op, std::size_t rule) {
+  if (op == Op::kSpaceToBatchND) return kS2BGenerators.at(rule)(op, kSpaceToBatchNDRules[rule].id);
+  return kB2SGenerators.at(rule)(op, kBatchToSpaceNDRules[rule].id);
+}
 
 // --- predicted outputs ---------------------------------------------------------------------
 
@@ -682,19 +730,30 @@ std::optional<Parsed> parse(const conformance::Case& c) {
   return p;
 }
 
+rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
+  return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
+}
+
+// TF_CALL_REAL_NUMBER_TYPES: what tf-cpu registers of both ops.
+std::vector<DType> real_number_types() {
+  return {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16,
+          DType::kInt8,    DType::kInt16,   DType::kInt32,   DType::kInt64,
+          DType::kUInt8,   DType::kUInt16,  DType::kUInt32,  DType::kUInt64};
+}
+
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode) {
   return rc::gen::exec([mode] { return build(draw_valid(Op::kSpaceToBatchND, mode)); });
 }
 rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule) {
-  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(Op::kSpaceToBatchND, rule); });
+  return invalid_by_index(Op::kSpaceToBatchND, rule_index(Op::kSpaceToBatchND, rule));
 }
 rc::Gen<GeneratedCase> valid_batch_to_space_nd(SpaceBatchMode mode) {
   return rc::gen::exec([mode] { return build(draw_valid(Op::kBatchToSpaceND, mode)); });
 }
 rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view rule) {
-  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(Op::kBatchToSpaceND, rule); });
+  return invalid_by_index(Op::kBatchToSpaceND, rule_index(Op::kBatchToSpaceND, rule));
 }
 
 std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conformance::Case& c) {
@@ -743,5 +802,328 @@ std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conf
     if (!shape.add_dim(p->input[d]).ok()) return std::nullopt;
   return std::vector<PredictedOutput>{{p->dtype, shape.dims()}};
 }
+
+// --- breakers (check_pairs.h) --------------------------------------------------------------
+
+namespace breakers {
+namespace {
+
+// The block dims of a case whose block_shape is [m] and pairs [m, 2] (else nullopt).
+struct Blocks {
+  std::vector<std::int64_t> block, pairs;
+  int m() const { return static_cast<int>(block.size()); }
+  bool trivial(int i) const { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; }
+  int first_nontrivial() const {
+    for (int i = 0; i < m(); ++i)
+      if (!trivial(i)) return i;
+    return m() > 0 ? 0 : -1;
+  }
+  I128 product() const { return exact_product(block); }
+};
+std::optional<Blocks> blocks_of(conformance::Case& c) {
+  const Tensor& block = tensor(c, "block_shape");
+  const Tensor& pairs = tensor(c, pairs_name(c.op));
+  for (const Tensor* t : {&block, &pairs})
+    if (t->dtype() != DType::kInt32 && t->dtype() != DType::kInt64) return std::nullopt;
+  if (block.rank() != 1 || pairs.rank() != 2 || pairs.dim(0) != block.dim(0) || pairs.dim(1) != 2) return std::nullopt;
+  return Blocks{index_values(block), index_values(pairs)};
+}
+// Writes the block values (int64 when a value leaves int32) and the pairs (int64 always when
+// `wide_pairs`).
+void set_blocks(conformance::Case& c, const Blocks& b, bool wide_pairs = false) {
+  const auto fits32 = [](const std::vector<std::int64_t>& v) {
+    return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x >= kInt32Min && x <= kInt32Max; });
+  };
+  Tensor& block = tensor(c, "block_shape");
+  Tensor& pairs = tensor(c, pairs_name(c.op));
+  block = index_tensor(fits32(b.block) ? block.dtype() : DType::kInt64, {b.m()}, b.block);
+  pairs = index_tensor(!wide_pairs && fits32(b.pairs) ? pairs.dtype() : DType::kInt64, {b.m(), 2}, b.pairs);
+}
+
+std::int64_t index_max(const Tensor& t) { return t.dtype() == DType::kInt32 ? kInt32Max : kInt64Max; }
+
+// Raises block values (keeping their signs, none zero) until |product| > 2^63 - 1 + extra.
+bool raise_block_product(conformance::Case& c, Blocks& b, I128 target) {
+  const std::int64_t dmax = index_max(tensor(c, "block_shape"));
+  const int start = *rc::gen::inRange(0, b.m());
+  for (int k = 0; k < b.m(); ++k) {
+    const int i = (start + k) % b.m();
+    I128 others = 1;
+    for (int k = 0; k < b.m(); ++k)
+      if (k != i) others *= b.block[k] < 0 ? -b.block[k] : b.block[k];
+    if (others >= target) return true;
+    const I128 need = (target + others - 1) / others;
+    const std::int64_t sign = b.block[i] < 0 ? -1 : 1;
+    if (need <= dmax) {
+      b.block[i] = sign * static_cast<std::int64_t>(need);
+      return true;
+    }
+    b.block[i] = sign * dmax;
+  }
+  return false;
+}
+
+bool break_arg_types_block_shape(conformance::Case& c) {
+  tensor(c, "block_shape") = retyped(tensor(c, "block_shape"), non_index_dtype());
+  return true;
+}
+
+bool break_pairs_type(conformance::Case& c) {
+  tensor(c, pairs_name(c.op)) = retyped(tensor(c, pairs_name(c.op)), non_index_dtype());
+  return true;
+}
+
+bool break_registration(conformance::Case& c) {
+  tensor(c, "input") = retyped(tensor(c, "input"), *gen_dtype_among(unregistered_dtypes(c.op)));
+  return true;
+}
+
+bool break_block_shape_rank(conformance::Case& c) {
+  Tensor& block = tensor(c, "block_shape");
+  if (block.rank() != 1) return false;
+  const std::int64_t m = block.dim(0);
+  std::vector<Shape> shapes = {{1, m}, {m, 1}};
+  if (m == 1) shapes.push_back({});
+  block = reshaped(block, *rc::gen::elementOf(shapes));
+  return true;
+}
+
+bool break_input_rank(conformance::Case& c) {
+  Tensor& input = tensor(c, "input");
+  const Tensor& block = tensor(c, "block_shape");
+  const std::int64_t m = block.rank() == 1 ? block.dim(0) : 0;
+  if (input.rank() <= m) return false;
+  const auto rank = static_cast<std::size_t>(*rc::gen::inRange<std::int64_t>(0, m + 1));
+  const Shape shape(input.shape().begin(), input.shape().begin() + static_cast<std::ptrdiff_t>(rank));
+  return reshape_fresh(input, shape);
+}
+
+bool break_pairs_shape(conformance::Case& c) {
+  Tensor& t = tensor(c, pairs_name(c.op));
+  if (t.rank() != 2) return false;
+  const std::int64_t m = t.dim(0);
+  t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{m, 2, 1}, {1, m, 2}, {2 * m}}));
+  return true;
+}
+
+bool break_block_positive(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl || bl->m() == 0) return false;
+  const int i = *rc::gen::inRange(0, bl->m());
+  bl->block[i] = bl->block[i] > 0 && *rc::gen::arbitrary<bool>() ? -bl->block[i] : 0;
+  set_blocks(c, *bl);
+  return true;
+}
+
+bool break_block_product(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl || bl->m() < 2 || bl->product() <= 0) return false;
+  if (!raise_block_product(c, *bl, kTwoPow63)) return false;
+  set_blocks(c, *bl);
+  return true;
+}
+
+bool break_block_product_overflow(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl || bl->m() < 2 || bl->product() == 0) return false;
+  if (!raise_block_product(c, *bl, kTwoPow63 + 1)) return false;
+  set_blocks(c, *bl);
+  return true;
+}
+
+bool break_block_product_positive(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl || bl->m() == 0) return false;
+  bl->block[*rc::gen::inRange(0, bl->m())] = 0;
+  set_blocks(c, *bl);
+  return true;
+}
+
+bool break_batch_divisible(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  Tensor& input = tensor(c, "input");
+  if (!bl || input.rank() == 0 || bl->product() < 2 || bl->product() > kInt64Max) return false;
+  Shape shape = input.shape();
+  shape[0] += 1;
+  return reshape_fresh(input, shape);
+}
+
+// Five more block dims of block 2 and size 0 after the others: more than four internal dims.
+bool break_max_internal_dims(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  Tensor& input = tensor(c, "input");
+  if (!bl || input.rank() < bl->m() + 1) return false;
+  Shape shape = input.shape();
+  for (int k = 0; k < 5; ++k) {
+    bl->block.push_back(2);
+    bl->pairs.insert(bl->pairs.end(), {0, 0});
+    shape.insert(shape.begin() + 1 + bl->m() - 1, 0);
+  }
+  if (c.op != Op::kSpaceToBatchND) {
+    if (shape[0] > kInt64Max / 32) return false;
+    shape[0] *= 32;
+  }
+  set_blocks(c, *bl);
+  return reshape_fresh(input, shape);
+}
+
+// B * P overflows; the input stays empty (a dim of size 0 after the batch).
+bool break_batch_overflow(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  Tensor& input = tensor(c, "input");
+  if (!bl || input.rank() < 1) return false;
+  const I128 p = bl->product();
+  if (p < 2 || p > kInt64Max) return false;
+  Shape shape = input.shape();
+  if (std::find(shape.begin() + 1, shape.end(), 0) == shape.end()) shape.push_back(0);
+  shape[0] = draw_edge(static_cast<std::int64_t>((kTwoPow63 + p - 1) / p), kInt64Max);
+  return reshape_fresh(input, shape);
+}
+
+// Two leading trivial dims, of sizes s and 0: the output's element count overflows at s,
+// before any internal dim is looked at; the input stays empty.
+bool break_output_shape_overflow(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  Tensor& input = tensor(c, "input");
+  if (!bl || input.rank() < bl->m() + 1) return false;
+  const I128 p = bl->product();
+  if (p < 2 || p > kInt64Max) return false;
+  Shape shape = input.shape();
+  shape[0] = std::max<std::int64_t>(shape[0], 1);
+  const I128 batch_out = static_cast<I128>(shape[0]) * p;
+  if (batch_out >= kTwoPow63) return false;
+  const I128 lo = (kTwoPow63 + batch_out - 1) / batch_out, hi = (kTwoPow63 - 1) / shape[0];
+  if (lo > hi) return false;
+  const std::int64_t s = draw_edge(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
+  shape.insert(shape.begin() + 1, {s, 0});
+  bl->block.insert(bl->block.begin(), {1, 1});
+  bl->pairs.insert(bl->pairs.begin(), {0, 0, 0, 0});
+  set_blocks(c, *bl);
+  return reshape_fresh(input, shape);
+}
+
+// The per-dim checks: broken at the first internal dim, which is checked first.
+bool break_negative_pair(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl || bl->m() == 0) return false;
+  const int i = bl->first_nontrivial();
+  bl->pairs[2 * i + *rc::gen::inRange(0, 2)] = -*rc::gen::inRange<std::int64_t>(1, 3);
+  set_blocks(c, *bl);
+  return true;
+}
+
+bool break_padded_overflow(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  const Tensor& input = tensor(c, "input");
+  if (!bl || bl->m() == 0 || input.rank() < bl->m() + 1) return false;
+  const int i = bl->first_nontrivial();
+  if (input.dim(1 + i) + bl->pairs[2 * i] == 0) bl->pairs[2 * i] = 1;
+  bl->pairs[2 * i + 1] = kInt64Max;
+  set_blocks(c, *bl, true);
+  return true;
+}
+
+bool break_divisibility(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl) return false;
+  for (int i = 0; i < bl->m(); ++i) {
+    if (bl->block[i] < 2 || bl->pairs[2 * i + 1] == kInt64Max) continue;
+    bl->pairs[2 * i + 1] += 1;
+    set_blocks(c, *bl);
+    return true;
+  }
+  return false;
+}
+
+bool break_cropped_overflow(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  if (!bl || bl->m() == 0) return false;
+  const int i = bl->first_nontrivial();
+  bl->pairs[2 * i] = bl->pairs[2 * i + 1] = kInt64Max;
+  set_blocks(c, *bl, true);
+  return true;
+}
+
+bool break_cropped_negative(conformance::Case& c) {
+  auto bl = blocks_of(c);
+  const Tensor& input = tensor(c, "input");
+  if (!bl || bl->m() == 0 || input.rank() < bl->m() + 1) return false;
+  const int i = bl->first_nontrivial();
+  const I128 end = static_cast<I128>(input.dim(1 + i)) * bl->block[i] - bl->pairs[2 * i] + 1;
+  if (end < 0 || end > kInt64Max) return false;
+  bl->pairs[2 * i + 1] = static_cast<std::int64_t>(end);
+  set_blocks(c, *bl);
+  return true;
+}
+
+// The breakers of each op's rules, by rule; memory-limit, checked last, needs none.
+constexpr auto kS2BBreakers = by_rule<kNumS2BRules, S2BRule, BreakFn>(
+    {
+        {S2BRule::kArgTypesBlockShape, break_arg_types_block_shape},
+        {S2BRule::kArgTypesPaddings, break_pairs_type},
+        {S2BRule::kRegistration, break_registration},
+        {S2BRule::kBlockShapeRank, break_block_shape_rank},
+        {S2BRule::kInputRank, break_input_rank},
+        {S2BRule::kPaddingsShape, break_pairs_shape},
+        {S2BRule::kBlockPositive, break_block_positive},
+        {S2BRule::kBlockProduct, break_block_product},
+        {S2BRule::kMaxInternalDims, break_max_internal_dims},
+        {S2BRule::kBatchOverflow, break_batch_overflow},
+        {S2BRule::kOutputShapeOverflow, break_output_shape_overflow},
+        {S2BRule::kPaddingsNegative, break_negative_pair},
+        {S2BRule::kPaddedOverflow, break_padded_overflow},
+        {S2BRule::kDivisibility, break_divisibility},
+    },
+    false);
+constexpr auto kB2SBreakers = by_rule<kNumB2SRules, B2SRule, BreakFn>(
+    {
+        {B2SRule::kArgTypesBlockShape, break_arg_types_block_shape},
+        {B2SRule::kArgTypesCrops, break_pairs_type},
+        {B2SRule::kRegistration, break_registration},
+        {B2SRule::kBlockShapeRank, break_block_shape_rank},
+        {B2SRule::kInputRank, break_input_rank},
+        {B2SRule::kCropsShape, break_pairs_shape},
+        {B2SRule::kBlockProductOverflow, break_block_product_overflow},
+        {B2SRule::kBlockProductPositive, break_block_product_positive},
+        {B2SRule::kBatchDivisible, break_batch_divisible},
+        {B2SRule::kMaxInternalDims, break_max_internal_dims},
+        {B2SRule::kCropsNegative, break_negative_pair},
+        {B2SRule::kCroppedOverflow, break_cropped_overflow},
+        {B2SRule::kCroppedNegative, break_cropped_negative},
+    },
+    false);
+
+// Pairs no single input breaks together, with the reason.
+constexpr Exclusion kS2BExclusions[] = {
+    excluded(S2BRule::kOutputShapeOverflow, S2BRule::kMemoryLimit, kNoOutput),
+    excluded(S2BRule::kPaddedOverflow, S2BRule::kMemoryLimit, kNoOutput),
+    excluded(S2BRule::kBatchOverflow, S2BRule::kMemoryLimit, kNoOutput),
+};
+constexpr Exclusion kB2SExclusions[] = {
+    excluded(B2SRule::kBlockProductOverflow, B2SRule::kMemoryLimit, kNoOutput),
+    excluded(B2SRule::kCroppedOverflow, B2SRule::kMemoryLimit, kNoOutput),
+};
+
+}  // namespace
+}  // namespace breakers
+
+constinit const OpGenerators kSpaceToBatchNDGenerators = {
+    kSpaceToBatchNDRules,
+    real_number_types,
+    [](Op) { return valid_space_to_batch_nd(); },
+    invalid_by_index,
+    space_to_batch_nd_outputs,
+    breakers::kS2BBreakers,
+    breakers::kS2BExclusions,
+};
+constinit const OpGenerators kBatchToSpaceNDGenerators = {
+    kBatchToSpaceNDRules,
+    real_number_types,
+    [](Op) { return valid_batch_to_space_nd(); },
+    invalid_by_index,
+    batch_to_space_nd_outputs,
+    breakers::kB2SBreakers,
+    breakers::kB2SExclusions,
+};
 
 }  // namespace opconform::generators

@@ -4,12 +4,27 @@
 #include <numeric>
 #include <random>
 
+#include "breakers.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
+
+// The rules (rules/sparse_concat.inc): their enum and Rule table.
+enum class SparseConcatRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/sparse_concat.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kSparseConcatRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/sparse_concat.inc"
+#undef OPCONFORM_RULE
+};
+using SCRule = SparseConcatRule;
+constexpr std::size_t kNumSCRules = std::size(kSparseConcatRules);
 
 // A SparseConcat case before it becomes tensors: input i has dense shape shapes[i] and
 // entries coords[i] (rows of `columns[i]` coordinates).
@@ -163,7 +178,7 @@ void ensure_some_entries(Draw& d, int i) {
 // names `rule` as the check it fails. Every generator from shape-overflow on begins with one
 // draw_valid(SparseMode::kAny), which keeps the cases a seed gives stable.
 
-GeneratedCase draw_invalid(std::string_view rule);
+GeneratedCase draw_invalid(std::size_t rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(std::string_view rule) {
@@ -201,13 +216,14 @@ Tensor int64_tensor(Shape shape) {
 }
 
 // README pre-check 1: an indices or shapes member of a dtype other than int64.
-GeneratedCase index_member_not_int64(std::string_view rule) {
+GeneratedCase index_member_not_int64(std::string_view rule, const char* name) {
   GeneratedCase g = draw_base_after(rule);
-  retype_member(g, rule == "arg-types-indices" ? "indices" : "shapes",
-                *gen_dtype_among(dtypes_except({DType::kInt64})));
+  retype_member(g, name, *gen_dtype_among(dtypes_except({DType::kInt64})));
   g.rule = rule;
   return g;
 }
+GeneratedCase indices_not_int64(std::string_view rule) { return index_member_not_int64(rule, "indices"); }
+GeneratedCase shapes_not_int64(std::string_view rule) { return index_member_not_int64(rule, "shapes"); }
 
 // README pre-check 1: a values member (after the first) of another dtype than values[0].
 GeneratedCase values_dtypes_differ(std::string_view rule) {
@@ -463,37 +479,44 @@ GeneratedCase request_past_memory_limit(std::string_view rule) {
   return with_memory_limit_below_request(build(draw_valid(SparseMode::kAny), rule));
 }
 
-// The generators of the rules, in check order (rules.cc).
+// The generators of the rules, by rule (a rule without one does not compile).
 using GenerateFn = GeneratedCase (*)(std::string_view rule);
-constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
-    {"arg-types-indices", index_member_not_int64},
-    {"arg-types-values", values_dtypes_differ},
-    {"arg-types-shapes", index_member_not_int64},
-    {"attr-n", fewer_than_2_inputs},
-    {"list-length-values", values_length_differs},
-    {"list-length-shapes", shapes_length_differs},
-    {"concat-dim-int32", concat_dim_past_int32},
-    {"registration", values_unregistered},
-    {"indices-matrix", indices_not_matrix},
-    {"values-vector", values_not_vector},
-    {"shapes-vector", shapes_not_vector},
-    {"shape-overflow", shape_product_negative},
-    {"too-many-dims", too_many_dims},
-    {"concat-dim-range", concat_dim_out_of_range},
-    {"rank-match", ranks_differ},
-    {"shape-match", shapes_differ},
-    {"concat-size-overflow", concat_size_overflows},
-    {"output-shape-overflow", output_shape_overflows},
-    {"total-nnz-overflow", total_entries_overflow},
-    {"rows-match", rows_differ},
-    {"order-length", columns_not_rank},
-    {"index-offset-overflow", index_offset_overflows},
-    {"memory-limit", request_past_memory_limit},
-};
+constexpr auto kRuleGenerators = by_rule<kNumSCRules, SCRule, GenerateFn>(
+    {
+        {SCRule::kArgTypesIndices, indices_not_int64},
+        {SCRule::kArgTypesValues, values_dtypes_differ},
+        {SCRule::kArgTypesShapes, shapes_not_int64},
+        {SCRule::kAttrN, fewer_than_2_inputs},
+        {SCRule::kListLengthValues, values_length_differs},
+        {SCRule::kListLengthShapes, shapes_length_differs},
+        {SCRule::kConcatDimInt32, concat_dim_past_int32},
+        {SCRule::kRegistration, values_unregistered},
+        {SCRule::kIndicesMatrix, indices_not_matrix},
+        {SCRule::kValuesVector, values_not_vector},
+        {SCRule::kShapesVector, shapes_not_vector},
+        {SCRule::kShapeOverflow, shape_product_negative},
+        {SCRule::kTooManyDims, too_many_dims},
+        {SCRule::kConcatDimRange, concat_dim_out_of_range},
+        {SCRule::kRankMatch, ranks_differ},
+        {SCRule::kShapeMatch, shapes_differ},
+        {SCRule::kConcatSizeOverflow, concat_size_overflows},
+        {SCRule::kOutputShapeOverflow, output_shape_overflows},
+        {SCRule::kTotalNnzOverflow, total_entries_overflow},
+        {SCRule::kRowsMatch, rows_differ},
+        {SCRule::kOrderLength, columns_not_rank},
+        {SCRule::kIndexOffsetOverflow, index_offset_overflows},
+        {SCRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
 
-GeneratedCase draw_invalid(std::string_view rule) {
-  return generator_for(kRuleGenerators, rule, Op::kSparseConcat)(rule);
+GeneratedCase draw_invalid(std::size_t rule) { return kRuleGenerators.at(rule)(kSparseConcatRules[rule].id); }
+
+rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t rule) {
+  return rc::gen::exec([rule] { return draw_invalid(rule); });
 }
+
+// Every dtype but the quantized ones.
+std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
 
 }  // namespace
 
@@ -507,7 +530,7 @@ rc::Gen<GeneratedCase> valid_sparse_concat(SparseMode mode, int min_inputs) {
   });
 }
 rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view rule) {
-  return rc::gen::exec([rule = std::string(rule)] { return draw_invalid(rule); });
+  return invalid_by_index(Op::kSparseConcat, rule_index(Op::kSparseConcat, rule));
 }
 
 std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conformance::Case& c) {
@@ -525,5 +548,301 @@ std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conforma
   return std::vector<PredictedOutput>{
       {DType::kInt64, {nnz, r}}, {values[0].dtype(), {nnz}}, {DType::kInt64, {r}}};
 }
+
+// --- breakers (check_pairs.h) --------------------------------------------------------------
+
+namespace breakers {
+namespace {
+
+// shapes[k] as values, when it is an int64 vector.
+std::optional<std::vector<std::int64_t>> shape_values(const Tensor& t) {
+  if (t.dtype() != DType::kInt64 || t.rank() != 1) return std::nullopt;
+  return index_values(t);
+}
+
+// The rank r of shapes[0] (an int64 vector) and the concat axis in [0, r), when both are.
+struct ConcatAxis {
+  std::int64_t r, cd;
+};
+std::optional<ConcatAxis> concat_axis(conformance::Case& c) {
+  const auto first = shape_values(list(c, "shapes")[0]);
+  if (!first) return std::nullopt;
+  const auto r = static_cast<std::int64_t>(first->size());
+  const std::int64_t given = c.attrs.at("concat_dim");
+  const std::int64_t cd = given < 0 ? given + r : given;
+  if (cd < 0 || cd >= r) return std::nullopt;
+  return ConcatAxis{r, cd};
+}
+
+bool break_arg_types_indices(conformance::Case& c) {
+  return member_not_of(c, "indices", DType::kInt64);
+}
+
+bool break_arg_types_values(conformance::Case& c) {
+  return member_unlike_first(c, "values");
+}
+
+bool break_arg_types_shapes(conformance::Case& c) {
+  return member_not_of(c, "shapes", DType::kInt64);
+}
+
+// N = 1: the same number of members dropped from the end of every list.
+bool break_attr_n(conformance::Case& c) {
+  const std::size_t drop = list(c, "indices").size() - 1;
+  for (const char* name : {"indices", "values", "shapes"}) {
+    auto& l = list(c, name);
+    if (l.size() <= drop) return false;
+    l.resize(l.size() - drop);
+  }
+  return true;
+}
+
+bool break_list_length_values(conformance::Case& c) {
+  auto& values = list(c, "values");
+  values.push_back(values.back().clone());
+  return true;
+}
+
+bool break_list_length_shapes(conformance::Case& c) {
+  auto& shapes = list(c, "shapes");
+  shapes.push_back(shapes.back().clone());
+  return true;
+}
+
+bool break_concat_dim_int32(conformance::Case& c) {
+  c.attrs["concat_dim"] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max)
+                                                       : draw_edge(kInt64Min, kInt32Min - 1);
+  return true;
+}
+
+bool break_registration(conformance::Case& c) {
+  const DType dtype = *gen_dtype_among(unregistered_dtypes(Op::kSparseConcat));
+  for (Tensor& t : list(c, "values")) t = retyped(t, dtype);
+  return true;
+}
+
+bool break_indices_matrix(conformance::Case& c) {
+  Tensor& t = any_member(c, "indices");
+  if (t.rank() != 2) return false;
+  t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{t.num_elements()}, {t.dim(0), t.dim(1), 1}}));
+  return true;
+}
+
+bool break_values_vector(conformance::Case& c) {
+  return vector_member_made_matrix(c, "values");
+}
+
+bool break_shapes_vector(conformance::Case& c) {
+  return vector_member_made_matrix(c, "shapes");
+}
+
+bool break_shape_overflow(conformance::Case& c) {
+  Tensor& t = any_member(c, "shapes");
+  auto v = shape_values(t);
+  if (!v || v->empty()) return false;
+  (*v)[*rc::gen::inRange<std::size_t>(0, v->size())] = -*rc::gen::inRange<std::int64_t>(1, 3);
+  t = index_tensor(DType::kInt64, t.shape(), *v);
+  return true;
+}
+
+// 255 dims: shapes[0] (checked before the concat dim) or a later member (checked first in
+// its turn of step 8).
+bool break_too_many_dims(conformance::Case& c) {
+  auto& shapes = list(c, "shapes");
+  const std::size_t k = *rc::gen::arbitrary<bool>() ? 0 : *rc::gen::inRange<std::size_t>(0, shapes.size());
+  auto v = shape_values(shapes[k]);
+  if (!v) return false;
+  v->resize(std::max<std::size_t>(v->size(), 255), 1);
+  shapes[k] = index_tensor(DType::kInt64, {static_cast<std::int64_t>(v->size())}, *v);
+  return true;
+}
+
+bool break_concat_dim_range(conformance::Case& c) {
+  auto v = shape_values(list(c, "shapes")[0]);
+  if (!v) return false;
+  const auto r = static_cast<std::int64_t>(v->size());
+  c.attrs["concat_dim"] = *rc::gen::arbitrary<bool>() ? draw_edge(r, kInt32Max) : draw_edge(kInt32Min, -r - 1);
+  return true;
+}
+
+bool break_rank_match(conformance::Case& c) {
+  if (list(c, "shapes").size() < 2) return false;
+  Tensor& t = any_member(c, "shapes", 1);
+  auto v = shape_values(t);
+  if (!v) return false;
+  if (!v->empty() && *rc::gen::arbitrary<bool>()) v->pop_back();
+  else v->push_back(1);
+  t = index_tensor(DType::kInt64, {static_cast<std::int64_t>(v->size())}, *v);
+  return true;
+}
+
+bool break_shape_match(conformance::Case& c) {
+  auto& shapes = list(c, "shapes");
+  const auto axis = concat_axis(c);
+  if (!axis || shapes.size() < 2) return false;
+  const auto [r, cd] = *axis;
+  const std::size_t k = *rc::gen::inRange<std::size_t>(1, shapes.size());
+  auto v = shape_values(shapes[k]);
+  if (!v || static_cast<std::int64_t>(v->size()) != r) return false;
+  std::vector<std::size_t> others;
+  for (std::int64_t j = 0; j < r; ++j)
+    if (j != cd && (*v)[j] < kInt64Max) others.push_back(static_cast<std::size_t>(j));
+  if (others.empty()) return false;
+  (*v)[*rc::gen::elementOf(others)] += 1;
+  shapes[k] = index_tensor(DType::kInt64, shapes[k].shape(), *v);
+  return true;
+}
+
+// The concat-dim sum passes 2^63 - 1 at the first member with a non-zero sum before it.
+bool break_concat_size_overflow(conformance::Case& c) {
+  auto& shapes = list(c, "shapes");
+  const auto axis = concat_axis(c);
+  if (!axis) return false;
+  const auto [r, cd] = *axis;
+  I128 sum = 0;
+  for (std::size_t k = 0; k < shapes.size(); ++k) {
+    auto v = shape_values(shapes[k]);
+    if (!v || static_cast<std::int64_t>(v->size()) != r) return false;
+    if (k > 0 && sum > 0) {
+      (*v)[cd] = kInt64Max;
+      shapes[k] = index_tensor(DType::kInt64, shapes[k].shape(), *v);
+      return true;
+    }
+    sum += (*v)[cd];
+  }
+  return false;
+}
+
+// The concat-dim sizes of members 0 and 1 set so each member's own element count fits but the
+// output's, counted after member 1, passes 2^63 - 1 (the other dims, shared, multiply to >= 2).
+bool break_output_shape_overflow(conformance::Case& c) {
+  auto& shapes = list(c, "shapes");
+  auto first = shape_values(shapes[0]);
+  auto second = shapes.size() >= 2 ? shape_values(shapes[1]) : std::nullopt;
+  const auto axis = concat_axis(c);
+  if (!axis || !second || first->size() != second->size()) return false;
+  const auto [r, cd] = *axis;
+  I128 others = 1;
+  for (std::int64_t j = 0; j < r; ++j) {
+    if (j == cd) continue;
+    if ((*first)[j] <= 0) return false;
+    others *= (*first)[j];
+    if (others >= kTwoPow63) return false;
+  }
+  if (others < 2) return false;
+  const I128 half = ((kTwoPow63 / 2) + others - 1) / others;  // half * others in [2^62, 2^63)
+  (*first)[cd] = (*second)[cd] = static_cast<std::int64_t>(half);
+  shapes[0] = index_tensor(DType::kInt64, shapes[0].shape(), *first);
+  shapes[1] = index_tensor(DType::kInt64, shapes[1].shape(), *second);
+  return true;
+}
+
+// Two members with 2^62 rows of zero columns: the total passes 2^63 - 1.
+bool break_total_nnz_overflow(conformance::Case& c) {
+  auto& indices = list(c, "indices");
+  if (indices.size() < 2) return false;
+  const std::size_t k = *rc::gen::inRange<std::size_t>(0, indices.size() - 1);
+  for (std::size_t i : {k, k + 1}) indices[i] = Tensor(DType::kInt64, {std::int64_t{1} << 62, 0});
+  return true;
+}
+
+// Checked per member in order: broken in member 0, whose turn comes first.
+bool break_rows_match(conformance::Case& c) {
+  Tensor& values = list(c, "values")[0];
+  if (values.rank() != 1) return false;
+  return reshape_fresh(values, {values.dim(0) + 1});
+}
+
+bool break_order_length(conformance::Case& c) {
+  Tensor& indices = list(c, "indices")[0];
+  if (indices.dtype() != DType::kInt64 || indices.rank() != 2) return false;
+  Tensor wider(DType::kInt64, {indices.dim(0), indices.dim(1) + 1});
+  for (std::int64_t row = 0; row < indices.dim(0); ++row)
+    for (std::int64_t col = 0; col < indices.dim(1); ++col)
+      wider.data<std::int64_t>()[row * (indices.dim(1) + 1) + col] = indices.data<std::int64_t>()[row * indices.dim(1) + col];
+  indices = std::move(wider);
+  return true;
+}
+
+bool break_index_offset_overflow(conformance::Case& c) {
+  auto& indices = list(c, "indices");
+  auto& shapes = list(c, "shapes");
+  const auto axis = concat_axis(c);
+  if (!axis) return false;
+  const auto [r, cd] = *axis;
+  I128 offset = 0;
+  for (std::size_t k = 0; k < indices.size() && k < shapes.size(); ++k) {
+    Tensor& t = indices[k];
+    if (offset > 0 && t.dtype() == DType::kInt64 && t.rank() == 2 && t.dim(1) == r && t.dim(0) > 0) {
+      t.data<std::int64_t>()[cd] = kInt64Max;
+      return true;
+    }
+    auto v = shape_values(shapes[k]);
+    if (!v || static_cast<std::int64_t>(v->size()) != r) return false;
+    offset += (*v)[cd];
+  }
+  return false;
+}
+
+// The breakers of the rules, by rule; memory-limit, checked last, needs none.
+constexpr auto kSCBreakers = by_rule<kNumSCRules, SCRule, BreakFn>(
+    {
+        {SCRule::kArgTypesIndices, break_arg_types_indices},
+        {SCRule::kArgTypesValues, break_arg_types_values},
+        {SCRule::kArgTypesShapes, break_arg_types_shapes},
+        {SCRule::kAttrN, break_attr_n},
+        {SCRule::kListLengthValues, break_list_length_values},
+        {SCRule::kListLengthShapes, break_list_length_shapes},
+        {SCRule::kConcatDimInt32, break_concat_dim_int32},
+        {SCRule::kRegistration, break_registration},
+        {SCRule::kIndicesMatrix, break_indices_matrix},
+        {SCRule::kValuesVector, break_values_vector},
+        {SCRule::kShapesVector, break_shapes_vector},
+        {SCRule::kShapeOverflow, break_shape_overflow},
+        {SCRule::kTooManyDims, break_too_many_dims},
+        {SCRule::kConcatDimRange, break_concat_dim_range},
+        {SCRule::kRankMatch, break_rank_match},
+        {SCRule::kShapeMatch, break_shape_match},
+        {SCRule::kConcatSizeOverflow, break_concat_size_overflow},
+        {SCRule::kOutputShapeOverflow, break_output_shape_overflow},
+        {SCRule::kTotalNnzOverflow, break_total_nnz_overflow},
+        {SCRule::kRowsMatch, break_rows_match},
+        {SCRule::kOrderLength, break_order_length},
+        {SCRule::kIndexOffsetOverflow, break_index_offset_overflow},
+    },
+    false);
+
+constexpr std::string_view kOneInput = "with N = 1 there is no second member or offset for this check to look at";
+constexpr std::string_view kNoShape =
+    "once the concat-dim sum overflows there is no output shape whose element count could overflow";
+
+// Pairs no single input breaks together, with the reason.
+constexpr Exclusion kSCExclusions[] = {
+    excluded(SCRule::kAttrN, SCRule::kRankMatch, kOneInput),
+    excluded(SCRule::kAttrN, SCRule::kShapeMatch, kOneInput),
+    excluded(SCRule::kAttrN, SCRule::kConcatSizeOverflow, kOneInput),
+    excluded(SCRule::kAttrN, SCRule::kOutputShapeOverflow, kOneInput),
+    excluded(SCRule::kAttrN, SCRule::kTotalNnzOverflow, kOneInput),
+    excluded(SCRule::kAttrN, SCRule::kIndexOffsetOverflow, kOneInput),
+    excluded(SCRule::kAttrN, SCRule::kMemoryLimit, kOneInput),
+    excluded(SCRule::kConcatSizeOverflow, SCRule::kMemoryLimit, kNoOutput),
+    excluded(SCRule::kOutputShapeOverflow, SCRule::kMemoryLimit, kNoOutput),
+    excluded(SCRule::kTotalNnzOverflow, SCRule::kMemoryLimit, kNoOutput),
+    excluded(SCRule::kShapeOverflow, SCRule::kMemoryLimit, kNoOutput),
+    excluded(SCRule::kConcatSizeOverflow, SCRule::kOutputShapeOverflow, kNoShape),
+};
+
+}  // namespace
+}  // namespace breakers
+
+constinit const OpGenerators kSparseConcatGenerators = {
+    kSparseConcatRules,
+    registered,
+    [](Op) { return valid_sparse_concat(); },
+    invalid_by_index,
+    sparse_concat_outputs,
+    breakers::kSCBreakers,
+    breakers::kSCExclusions,
+};
 
 }  // namespace opconform::generators

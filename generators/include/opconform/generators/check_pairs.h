@@ -39,6 +39,10 @@ struct InfeasiblePair {
 std::vector<CheckPair> feasible_pairs(Op op);
 std::vector<InfeasiblePair> infeasible_pairs(Op op);
 
+// Whether the op has a breaker for `rule` (a rule id of rules_of(op)): every rule has one
+// unless each pair it comes first in is infeasible.
+bool has_breaker(Op op, std::string_view rule);
+
 // A case breaking both rules of `pair` (GeneratedCase::rule = pair.first, ::also_breaks =
 // pair.second). Throws rc::GenerationFailure when the drawn case of `second` leaves `first`
 // no room (the caller draws again).
