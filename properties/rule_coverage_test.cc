@@ -1,20 +1,84 @@
+// Rule tables: every rule of every op of the registry (kAllOps) has an invalid-case generator,
+// and a breaker or, for each later rule, a stated exclusion (generators/check_pairs.h).
+//
 // Rule coverage: every check of an op (generators/rules.h) was hit at least once by the
 // op's property run. ctest runs RuleCoverage.<Op> after all of the op's properties (its fixture's
 // setup, run also when the check is run alone) and reads the hit counts each property test wrote to
 // $OPCONFORM_RULE_COVERAGE_DIR/<Op>/<Suite>.<Test>.counts.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "opconform/generators/check_pairs.h"
+#include "opconform/generators/op_generators.h"
 #include "opconform/generators/rules.h"
 
 namespace opconform::properties {
 namespace {
+
+// The index of rule `id` in `rules`, or rules.size().
+std::size_t index_of(std::span<const generators::Rule> rules, std::string_view id) {
+  std::size_t i = 0;
+  while (i < rules.size() && rules[i].id != id) ++i;
+  return i;
+}
+
+TEST(RuleTables, EveryRuleOfEveryOpHasAGeneratorAndABreakerOrAnExclusion) {
+  for (Op op : kAllOps) {
+    const std::span<const generators::Rule> rules = generators::rules_of(op);
+    EXPECT_FALSE(rules.empty()) << op_name(op) << " has no rules";
+    const std::vector<generators::InfeasiblePair> infeasible = generators::infeasible_pairs(op);
+    for (const generators::InfeasiblePair& p : infeasible) {
+      const std::size_t first = index_of(rules, p.pair.first), second = index_of(rules, p.pair.second);
+      EXPECT_LT(first, rules.size()) << op_name(op) << ": an exclusion names no rule " << p.pair.first;
+      EXPECT_LT(second, rules.size()) << op_name(op) << ": an exclusion names no rule " << p.pair.second;
+      EXPECT_LT(first, second) << op_name(op) << ": exclusion (" << p.pair.first << ", " << p.pair.second
+                               << ") is not in check order";
+      EXPECT_FALSE(p.why.empty()) << op_name(op) << ": exclusion (" << p.pair.first << ", " << p.pair.second
+                                  << ") states no reason";
+    }
+    const auto is_excluded = [&](std::string_view first, std::string_view second) {
+      return std::any_of(infeasible.begin(), infeasible.end(), [&](const generators::InfeasiblePair& p) {
+        return p.pair.first == first && p.pair.second == second;
+      });
+    };
+    std::size_t pairs = 0;
+    for (std::size_t a = 0; a < rules.size(); ++a) {
+      const std::string_view id = rules[a].id;
+      EXPECT_EQ(index_of(rules, id), a) << op_name(op) << ": rule id " << id << " listed twice";
+      // The generator: one case drawn, naming the rule as the check it fails first.
+      std::optional<generators::GeneratedCase> g;
+      try {
+        g = generators::invalid_case(op, id)(rc::Random(a + 1), 10).value();
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << op_name(op) << ": no case for rule " << id << ": " << e.what();
+      }
+      if (g) {
+        EXPECT_EQ(g->rule, id) << op_name(op);
+        EXPECT_EQ(g->c.op, op) << op_name(op) << ": rule " << id;
+      }
+      // The breaker, unless every pair the rule comes first in is excluded.
+      const bool breaker = generators::has_breaker(op, id);
+      for (std::size_t b = a + 1; b < rules.size(); ++b) {
+        if (!is_excluded(id, rules[b].id)) ++pairs;
+        EXPECT_TRUE(breaker || is_excluded(id, rules[b].id))
+            << op_name(op) << ": rule " << id << " has no breaker and the pair (" << id << ", " << rules[b].id
+            << ") no exclusion";
+      }
+    }
+    EXPECT_EQ(generators::feasible_pairs(op).size(), pairs) << op_name(op);
+  }
+}
 
 std::filesystem::path coverage_dir() {
   const char* value = std::getenv("OPCONFORM_RULE_COVERAGE_DIR");
