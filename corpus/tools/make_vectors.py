@@ -8,14 +8,21 @@ runs an implementation. The format is corpus/README.md ("opconform-vector/1").
     python3 corpus/tools/make_vectors.py            # (re)write the files
     python3 corpus/tools/make_vectors.py --check    # only check that the files on disk match
 Standard library only.
+
+A tag check:<Op>:<id> names a rule of the op's list generators/rules/<folder>.inc (the ids are
+read from there, so the generators and the corpus cannot disagree), a group of its rules (the
+prefix before a "-": arg-types for arg-types-block-shape and arg-types-paddings), or one of
+the op's PATH_TAGS; any other id stops the script.
 """
 import json
 import math
 import os
+import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS_DIR = os.path.normpath(os.path.join(HERE, "..", "vectors"))
+RULES_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "generators", "rules"))
 
 FOLDER = {
     "SpaceToBatchND": "space_to_batch_nd",
@@ -25,6 +32,47 @@ FOLDER = {
     "DynamicPartition": "dynamic_partition",
     "SparseConcat": "sparse_concat",
 }
+# Check tags that name no rule: the success paths no check owns (check 7 of the space-batch
+# ops, SparseConcat's empty result).
+PATH_TAGS = {
+    "SpaceToBatchND": ("identity",),
+    "BatchToSpaceND": ("identity",),
+    "SparseConcat": ("empty-result",),
+}
+
+RULE_LINE = re.compile(r'^\s*OPCONFORM_RULE\(\s*(k\w+)\s*,\s*"([^"]+)"\s*,')
+INCLUDE_LINE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
+
+
+def read_rule_ids(path):
+    """The rule ids of a list generators/rules/<folder>.inc, in check order (its #includes
+    followed)."""
+    ids = []
+    with open(path, encoding="utf-8") as f:
+        for number, line in enumerate(f, 1):
+            include = INCLUDE_LINE.match(line)
+            rule = RULE_LINE.match(line)
+            if include:
+                ids += read_rule_ids(os.path.join(os.path.dirname(path), include.group(1)))
+            elif rule:
+                ids.append(rule.group(2))
+            elif "OPCONFORM_RULE" in line and not line.lstrip().startswith("//"):
+                sys.exit("%s:%d: a rule line this script cannot read: %s" % (path, number, line.strip()))
+    if not ids:
+        sys.exit("%s: no rules" % path)
+    return ids
+
+
+RULES = {op: read_rule_ids(os.path.join(RULES_DIR, folder + ".inc")) for op, folder in FOLDER.items()}
+
+
+def known_check(op, rule):
+    """Whether check:<op>:<rule> names a rule, a group of rules or a path tag of the op."""
+    ids = RULES.get(op, ())
+    return (rule in ids or any(i.startswith(rule + "-") for i in ids)
+            or rule in PATH_TAGS.get(op, ()))
+
+
 DTYPES = ("float32 float64 float16 bfloat16 int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
           "bool complex64 complex128 string qint8 quint8 qint32").split()
 
@@ -98,6 +146,8 @@ def alternative(profiles, outcome, why):
 
 
 def check(op, rule):
+    if not known_check(op, rule):
+        sys.exit("check:%s:%s names no rule of generators/rules/%s.inc" % (op, rule, FOLDER.get(op, "?")))
     return "check:%s:%s" % (op, rule)
 
 
@@ -1269,6 +1319,12 @@ def self_check(folder, name, v):
         assert "unspecified" in v["tags"], where
     if "alternatives" in v:
         assert "deviation" in v["tags"] or "quirk" in v["tags"], where
+    for tag in v["tags"]:
+        if tag.startswith("check:"):
+            _, op, rule = tag.split(":", 2)
+            if not known_check(op, rule):
+                sys.exit("%s: tag %s names no rule of generators/rules/%s.inc"
+                         % (where, tag, FOLDER.get(op, "?")))
     exp = v["expected"]
     if "message:code-only" in v["tags"]:
         assert "error" in exp, where
