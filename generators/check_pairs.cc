@@ -16,7 +16,8 @@ namespace opconform::generators {
 std::vector<InfeasiblePair> infeasible_pairs(Op op) {
   const OpGenerators& hooks = op_generators(op);
   std::vector<InfeasiblePair> out;
-  for (const Exclusion& e : hooks.exclusions) out.push_back({{hooks.rules[e.first].id, hooks.rules[e.second].id}, e.why});
+  for (const Exclusion& e : hooks.exclusions)
+    out.push_back({{hooks.rules[e.first].id, hooks.rules[e.second].id}, e.why});
   return out;
 }
 
@@ -42,7 +43,8 @@ std::vector<CheckPair> feasible_pairs(Op op) {
 
 rc::Gen<GeneratedCase> pair_case(Op op, CheckPair pair) {
   return rc::gen::exec([op, pair] {
-    const BreakFn breaker = has_breaker(op, pair.first) ? op_generators(op).breakers[rule_index(op, pair.first)] : nullptr;
+    const BreakFn breaker =
+        has_breaker(op, pair.first) ? op_generators(op).breakers[rule_index(op, pair.first)] : nullptr;
     if (breaker == nullptr) throw rc::GenerationFailure("no breaker for " + std::string(pair.first));
     GeneratedCase g = *invalid_case(op, pair.second);
     if (!breaker(g.c)) throw rc::GenerationFailure("no room to break " + std::string(pair.first));

@@ -91,7 +91,7 @@ Draw draw_valid() {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below): each draws a case that fails `rule` first and
+// One generator per rule (kRuleGenerators below, by rule): each draws a case that fails `rule` first and
 // names `rule` as the check it fails.
 
 GeneratedCase draw_invalid(std::size_t rule);

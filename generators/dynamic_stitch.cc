@@ -168,8 +168,8 @@ Draw draw_valid_nonempty(Op op) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below, by rule): each draws a case of `op` that fails `rule`
-// first and names `rule` as the check it fails.
+// One generator per rule (kRuleGenerators below, by rule): each draws a case of `op` that fails
+// `rule` first and names `rule` as the check it fails.
 
 GeneratedCase draw_invalid(Op op, std::size_t rule);
 

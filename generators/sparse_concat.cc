@@ -174,7 +174,7 @@ void ensure_some_entries(Draw& d, int i) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below): each draws a case that fails `rule` first and
+// One generator per rule (kRuleGenerators below, by rule): each draws a case that fails `rule` first and
 // names `rule` as the check it fails. Every generator from shape-overflow on begins with one
 // draw_valid(SparseMode::kAny), which keeps the cases a seed gives stable.
 
