@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "breakers.h"
+#include "widen.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 
@@ -197,6 +198,22 @@ rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t rule) {
   return rc::gen::exec([rule] { return draw_invalid(rule); });
 }
 
+// large_valid_case: wide rows (a trailing dim on data) or many rows (a leading dim on data
+// and partitions alike, the partitions repeated), with a fresh payload.
+void widen_data(GeneratedCase& g) {
+  const bool leading = *rc::gen::arbitrary<bool>();
+  Tensor& data = std::get<Tensor>(g.c.inputs.at("data"));
+  if (const std::int64_t bytes = widen::data_bytes(data); bytes > 0) {
+    const std::int64_t times = widen::widening(bytes);
+    if (leading) {
+      Tensor& partitions = std::get<Tensor>(g.c.inputs.at("partitions"));
+      partitions = widen::stacked(partitions, times);
+    }
+    data = *gen_payload(data.dtype(),
+                        leading ? widen::prepended(data.shape(), times) : widen::appended(data.shape(), times));
+  }
+}
+
 // Every dtype but the quantized ones.
 std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
 
@@ -306,6 +323,7 @@ constinit const OpGenerators kDynamicPartitionGenerators = {
     [](Op) { return valid_dynamic_partition(); },
     invalid_by_index,
     dynamic_partition_outputs,
+    widen_data,
     breakers::kPartitionBreakers,
     breakers::kPartitionExclusions,
 };

@@ -5,6 +5,7 @@
 #include <random>
 
 #include "breakers.h"
+#include "widen.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
@@ -340,6 +341,23 @@ rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
   return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
 }
 
+// large_valid_case: wide rows (a trailing dim on every data member) or many rows (a leading
+// dim on data and indices alike, the indices repeated), with a fresh payload.
+void widen_lists(GeneratedCase& g) {
+  const bool leading = *rc::gen::arbitrary<bool>();
+  auto& indices = std::get<std::vector<Tensor>>(g.c.inputs.at("indices"));
+  auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
+  if (const std::int64_t bytes = widen::data_bytes(data); bytes > 0) {
+    const std::int64_t times = widen::widening(bytes);
+    std::vector<Shape> shapes;
+    for (const Tensor& t : data)
+      shapes.push_back(leading ? widen::prepended(t.shape(), times) : widen::appended(t.shape(), times));
+    if (leading)
+      for (Tensor& t : indices) t = widen::stacked(t, times);
+    data = *gen_payloads(data[0].dtype(), shapes);
+  }
+}
+
 // Every dtype: both stitches are registered for all of them.
 std::vector<DType> every_dtype() { return std::vector<DType>(all_dtypes(), all_dtypes() + kNumDTypes); }
 
@@ -483,6 +501,7 @@ constinit const OpGenerators kDynamicStitchGenerators = {
     [](Op op) { return valid_dynamic_stitch(op); },
     invalid_by_index,
     dynamic_stitch_outputs,
+    widen_lists,
     breakers::kStitchBreakers,
     breakers::kStitchExclusions,
 };
@@ -492,6 +511,7 @@ constinit const OpGenerators kParallelDynamicStitchGenerators = {
     [](Op op) { return valid_dynamic_stitch(op); },
     invalid_by_index,
     dynamic_stitch_outputs,
+    widen_lists,
     breakers::kStitchBreakers,
     breakers::kStitchExclusions,
 };

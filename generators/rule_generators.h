@@ -62,6 +62,9 @@ struct OpGenerators {
   // Fails rules[rule] first. Precondition: rule < rules.size().
   rc::Gen<GeneratedCase> (*invalid)(Op op, std::size_t rule);
   std::optional<std::vector<PredictedOutput>> (*predicted_outputs)(const conformance::Case& c);
+  // large_valid_case's scaling (op_generators.h) of g, a valid case of the op: its data to
+  // kParallelWorkBytes or beyond (widen.h). Use inside rc::gen::exec.
+  void (*widen)(GeneratedCase& g);
   std::span<const BreakFn> breakers;      // by rule index; null: no breaker
   std::span<const Exclusion> exclusions;  // infeasible pairs, in the order they are reported
 };

@@ -6,6 +6,7 @@
 #include "opconform/generators/payload.h"
 #include "opconform/generators/space_to_batch_nd.h"
 #include "breakers.h"
+#include "widen.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
 
@@ -741,6 +742,13 @@ std::vector<DType> real_number_types() {
           DType::kUInt8,   DType::kUInt16,  DType::kUInt32,  DType::kUInt64};
 }
 
+// large_valid_case: one trailing dim appended to the input, with a fresh payload.
+void widen_input(GeneratedCase& g) {
+  Tensor& data = std::get<Tensor>(g.c.inputs.at("input"));
+  if (const std::int64_t bytes = widen::data_bytes(data); bytes > 0)
+    data = *gen_payload(data.dtype(), widen::appended(data.shape(), widen::widening(bytes)));
+}
+
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode) {
@@ -1113,6 +1121,7 @@ constinit const OpGenerators kSpaceToBatchNDGenerators = {
     [](Op) { return valid_space_to_batch_nd(); },
     invalid_by_index,
     space_to_batch_nd_outputs,
+    widen_input,
     breakers::kS2BBreakers,
     breakers::kS2BExclusions,
 };
@@ -1122,6 +1131,7 @@ constinit const OpGenerators kBatchToSpaceNDGenerators = {
     [](Op) { return valid_batch_to_space_nd(); },
     invalid_by_index,
     batch_to_space_nd_outputs,
+    widen_input,
     breakers::kB2SBreakers,
     breakers::kB2SExclusions,
 };

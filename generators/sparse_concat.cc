@@ -5,6 +5,7 @@
 #include <random>
 
 #include "breakers.h"
+#include "widen.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
@@ -515,6 +516,23 @@ rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t rule) {
   return rc::gen::exec([rule] { return draw_invalid(rule); });
 }
 
+// large_valid_case: every input's entries repeated, in blocks (which unsorts them) or row by
+// row (which keeps sorted inputs sorted), with a fresh payload of values.
+void widen_entries(GeneratedCase& g) {
+  auto& indices = std::get<std::vector<Tensor>>(g.c.inputs.at("indices"));
+  auto& values = std::get<std::vector<Tensor>>(g.c.inputs.at("values"));
+  if (const std::int64_t bytes = widen::data_bytes(indices); bytes > 0) {
+    const std::int64_t times = widen::widening(bytes);
+    const bool row_by_row = *rc::gen::arbitrary<bool>();
+    std::vector<Shape> shapes;
+    for (Tensor& t : indices) {
+      t = widen::repeated_rows(t, times, row_by_row);
+      shapes.push_back({t.dim(0)});
+    }
+    values = *gen_payloads(values[0].dtype(), shapes);
+  }
+}
+
 // Every dtype but the quantized ones.
 std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
 
@@ -841,6 +859,7 @@ constinit const OpGenerators kSparseConcatGenerators = {
     [](Op) { return valid_sparse_concat(); },
     invalid_by_index,
     sparse_concat_outputs,
+    widen_entries,
     breakers::kSCBreakers,
     breakers::kSCExclusions,
 };
