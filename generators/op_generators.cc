@@ -2,6 +2,7 @@
 
 #include <iterator>
 #include <stdexcept>
+#include <vector>
 
 #include "opconform/generators/rules.h"
 #include "rule_generators.h"

@@ -13,7 +13,9 @@
 namespace opconform::generators {
 
 rc::Gen<GeneratedCase> valid_case(Op op);                              // the op's full valid mix
-rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule);     // fails `rule` first
+// Fails `rule` (a rule id of rules_of(op)) first; throws std::logic_error for an id the op has
+// no rule of.
+rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule);
 rc::Gen<GeneratedCase> any_invalid_case(Op op);                        // a rule drawn uniformly
 rc::Gen<GeneratedCase> any_case(Op op);                                // valid or invalid, 1:1
 

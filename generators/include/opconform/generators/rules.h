@@ -24,6 +24,7 @@ struct Rule {
   std::string_view where;    // where the spec lists the check
 };
 
+// The op's rules in check order: its list generators/rules/<snake_name>.inc.
 std::span<const Rule> rules_of(Op op);
 
 inline constexpr std::string_view kUnclassified = "unclassified";
