@@ -11,11 +11,37 @@
 #include <string>
 
 #include "opconform/generators/depth_space.h"
+#include "breakers.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
+#include "widen.h"
 
 namespace opconform::generators {
 namespace {
+
+// The rules of each op (rules/space_to_depth.inc, rules/depth_to_space.inc): enum and table.
+enum class SpaceToDepthRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/space_to_depth.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kSpaceToDepthRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/space_to_depth.inc"
+#undef OPCONFORM_RULE
+};
+enum class DepthToSpaceRule {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
+#include "rules/depth_to_space.inc"
+#undef OPCONFORM_RULE
+};
+constexpr Rule kDepthToSpaceRules[] = {
+#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
+#include "rules/depth_to_space.inc"
+#undef OPCONFORM_RULE
+};
+constexpr std::size_t kNumS2DRules = std::size(kSpaceToDepthRules);
+constexpr std::size_t kNumD2SRules = std::size(kDepthToSpaceRules);
 
 constexpr std::string_view kBadFormats[] = {"nhwc", "", "NHCW", "NHWC ", "NCHW_VECT", "CHWN"};
 
@@ -87,12 +113,12 @@ Draw draw_huge_empty(Op op) {
 
 // --- invalid cases -------------------------------------------------------------------------
 
-GeneratedCase draw_invalid(Op op, std::string_view rule);
+GeneratedCase draw_invalid(Op op, std::size_t rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(Op op, std::string_view rule) {
   return valid_or_failing(rules_after(op, rule), [op] { return build(draw_valid(op)); },
-                          [op](std::string_view later) { return draw_invalid(op, later); });
+                          [op](std::size_t later) { return draw_invalid(op, later); });
 }
 
 template <class Edit>
@@ -196,30 +222,62 @@ GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
   return with_memory_limit_below_request(build(draw_valid(op), rule));
 }
 
+// The generators of the rules, by rule (a rule without one does not compile).
 using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
-constexpr RuleGenerator<GenerateFn> kRuleGenerators[] = {
-    {"block-size-minimum", block_below_2},     {"data-format-allowed", format_not_allowed},
-    {"registration", input_unregistered},      {"nhwc-only", format_not_nhwc},
-    {"block-size-int32", block_past_int32},    {"input-rank", rank_not_4},
-    {"divisibility", not_divisible},           {"output-dims", output_dim_overflow},
-    {"output-shape-overflow", output_shape_overflow}, {"memory-limit", request_past_memory_limit},
-};
+constexpr auto kS2DGenerators = by_rule<kNumS2DRules, SpaceToDepthRule, GenerateFn>(
+    {
+        {SpaceToDepthRule::kBlockSizeMinimum, block_below_2},
+        {SpaceToDepthRule::kDataFormatAllowed, format_not_allowed},
+        {SpaceToDepthRule::kRegistration, input_unregistered},
+        {SpaceToDepthRule::kNhwcOnly, format_not_nhwc},
+        {SpaceToDepthRule::kBlockSizeInt32, block_past_int32},
+        {SpaceToDepthRule::kInputRank, rank_not_4},
+        {SpaceToDepthRule::kDivisibility, not_divisible},
+        {SpaceToDepthRule::kOutputDims, output_dim_overflow},
+        {SpaceToDepthRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
+constexpr auto kD2SGenerators = by_rule<kNumD2SRules, DepthToSpaceRule, GenerateFn>(
+    {
+        {DepthToSpaceRule::kBlockSizeMinimum, block_below_2},
+        {DepthToSpaceRule::kDataFormatAllowed, format_not_allowed},
+        {DepthToSpaceRule::kRegistration, input_unregistered},
+        {DepthToSpaceRule::kNhwcOnly, format_not_nhwc},
+        {DepthToSpaceRule::kBlockSizeInt32, block_past_int32},
+        {DepthToSpaceRule::kInputRank, rank_not_4},
+        {DepthToSpaceRule::kDivisibility, not_divisible},
+        {DepthToSpaceRule::kOutputDims, output_dim_overflow},
+        {DepthToSpaceRule::kOutputShapeOverflow, output_shape_overflow},
+        {DepthToSpaceRule::kMemoryLimit, request_past_memory_limit},
+    },
+    true);
 
-GeneratedCase draw_invalid(Op op, std::string_view rule) { return generator_for(kRuleGenerators, rule, op)(op, rule); }
+GeneratedCase draw_invalid(Op op, std::size_t rule) {
+  if (is_space_to_depth(op)) return kS2DGenerators.at(rule)(op, kSpaceToDepthRules[rule].id);
+  return kD2SGenerators.at(rule)(op, kDepthToSpaceRules[rule].id);
+}
 
-// --- check-pair breakers --------------------------------------------------------------------
+rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
+  return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
+}
+
+// large_valid_case: the batch `times` over, with a fresh payload (validity is kept).
+void widen_batch(GeneratedCase& g) {
+  Tensor& input = std::get<Tensor>(g.c.inputs.at("input"));
+  if (const std::int64_t bytes = widen::data_bytes(input); bytes > 0) {
+    Shape shape = input.shape();
+    shape[0] *= widen::widening(bytes);
+    input = *gen_payload(input.dtype(), shape);
+  }
+}
+
+// --- check-pair breakers (check_pairs.h) ---------------------------------------------------
 
 Tensor& input_of(conformance::Case& c) { return std::get<Tensor>(c.inputs.at("input")); }
 
 // The input reshaped to `shape` with a fresh payload; false when that has too many elements
 // (an empty shape may have huge dims).
-bool with_shape(conformance::Case& c, Shape shape) {
-  Tensor& input = input_of(c);
-  const std::int64_t n = checked_num_elements(shape);
-  if (n < 0 || n > 4 * kMaxCaseElements) return false;
-  input = *gen_payload(input.dtype(), std::move(shape));
-  return true;
-}
+bool with_shape(conformance::Case& c, Shape shape) { return breakers::reshape_fresh(input_of(c), std::move(shape)); }
 // The input with one dim changed to `value`.
 bool with_dim(conformance::Case& c, int dim, std::int64_t value) {
   if (input_of(c).rank() <= dim) return false;
@@ -228,61 +286,98 @@ bool with_dim(conformance::Case& c, int dim, std::int64_t value) {
   return with_shape(c, std::move(shape));
 }
 
-}  // namespace
-
-std::map<std::string_view, DepthSpaceBreaker> depth_space_breakers(Op op) {
-  std::map<std::string_view, DepthSpaceBreaker> b;
-  b["block-size-minimum"] = [](conformance::Case& c) {
-    c.attrs["block_size"] = *rc::gen::element<std::int64_t>(1, 0, -1, kInt64Min);
-    return true;
-  };
-  b["data-format-allowed"] = [](conformance::Case& c) {
-    c.string_attrs["data_format"] = std::string(*rc::gen::elementOf(std::vector<std::string_view>(
-        std::begin(kBadFormats), std::end(kBadFormats))));
-    return true;
-  };
-  b["registration"] = [op](conformance::Case& c) {
-    Tensor& input = input_of(c);
-    input = *gen_payload(*gen_dtype_among(unregistered_dtypes(op)), input.shape());
-    return true;
-  };
-  b["nhwc-only"] = [](conformance::Case& c) {
-    c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
-    return true;
-  };
-  b["block-size-int32"] = [](conformance::Case& c) {
-    c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max);
-    return true;
-  };
-  b["input-rank"] = [](conformance::Case& c) {
-    Tensor& input = input_of(c);
-    Shape shape = input.shape();
-    if (shape.size() == 4 && *rc::gen::arbitrary<bool>()) shape.push_back(1);
-    else shape.resize(shape.size() == 4 ? 3 : 4 + 1, 1);
-    const std::int64_t n = checked_num_elements(shape);
-    if (n < 0 || n > 4 * kMaxCaseElements) return false;
-    input = *gen_payload(input.dtype(), shape);
-    return true;
-  };
-  b["divisibility"] = [op](conformance::Case& c) {
-    const std::int64_t block = c.attrs.at("block_size");
-    const Tensor& input = input_of(c);
-    if (input.rank() != 4 || block < 2 || block > 64) return false;
-    if (is_space_to_depth(op)) return with_dim(c, 1, input.dim(1) / block * block + 1);
-    return with_dim(c, 3, input.dim(3) / (block * block) * block * block + 1);
-  };
-  // An empty input whose output depth (SpaceToDepth) or height (DepthToSpace) passes int64.
-  b["output-dims"] = [op](conformance::Case& c) {
-    const std::int64_t block = c.attrs.at("block_size");
-    const Tensor& input = input_of(c);
-    if (input.rank() != 4 || block < 2 || block > kInt32Max) return false;
-    const Shape& s = input.shape();
-    if (is_space_to_depth(op)) return with_shape(c, {s[0], 0, s[2], draw_edge(kInt64Max / (block * block) + 1, kInt64Max)});
-    return with_shape(c, {std::min<std::int64_t>(s[0], 1), draw_edge(kInt64Max / block + 1, kInt64Max),
-                          std::min<std::int64_t>(s[2], 1), 0});
-  };
-  return b;
+bool break_block_size_minimum(conformance::Case& c) {
+  c.attrs["block_size"] = *rc::gen::element<std::int64_t>(1, 0, -1, kInt64Min);
+  return true;
 }
+bool break_data_format_allowed(conformance::Case& c) {
+  c.string_attrs["data_format"] =
+      std::string(*rc::gen::elementOf(std::vector<std::string_view>(std::begin(kBadFormats), std::end(kBadFormats))));
+  return true;
+}
+template <Op kOp>
+bool break_registration(conformance::Case& c) {
+  Tensor& input = input_of(c);
+  input = *gen_payload(*gen_dtype_among(unregistered_dtypes(kOp)), input.shape());
+  return true;
+}
+bool break_nhwc_only(conformance::Case& c) {
+  c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
+  return true;
+}
+bool break_block_size_int32(conformance::Case& c) {
+  c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max);
+  return true;
+}
+bool break_input_rank(conformance::Case& c) {
+  Shape shape = input_of(c).shape();
+  if (shape.size() == 4 && *rc::gen::arbitrary<bool>()) shape.push_back(1);
+  else shape.resize(shape.size() == 4 ? 3 : 5, 1);
+  return with_shape(c, std::move(shape));
+}
+// SpaceToDepth: H one past a multiple of b; DepthToSpace: C one past a multiple of b*b.
+template <Op kOp>
+bool break_divisibility(conformance::Case& c) {
+  const std::int64_t block = c.attrs.at("block_size");
+  const Tensor& input = input_of(c);
+  if (input.rank() != 4 || block < 2 || block > 64) return false;
+  if (kOp == Op::kSpaceToDepth) return with_dim(c, 1, input.dim(1) / block * block + 1);
+  return with_dim(c, 3, input.dim(3) / (block * block) * block * block + 1);
+}
+// An empty input whose DepthToSpace output height passes int64.
+bool break_output_dims(conformance::Case& c) {
+  const std::int64_t block = c.attrs.at("block_size");
+  const Tensor& input = input_of(c);
+  if (input.rank() != 4 || block < 2 || block > kInt32Max) return false;
+  const Shape& s = input.shape();
+  return with_shape(c, {std::min<std::int64_t>(s[0], 1), draw_edge(kInt64Max / block + 1, kInt64Max),
+                        std::min<std::int64_t>(s[2], 1), 0});
+}
+
+// The breakers of the rules, by rule; the last checks need none (every pair they come first
+// in is excluded).
+constexpr auto kS2DBreakers = by_rule<kNumS2DRules, SpaceToDepthRule, BreakFn>(
+    {
+        {SpaceToDepthRule::kBlockSizeMinimum, break_block_size_minimum},
+        {SpaceToDepthRule::kDataFormatAllowed, break_data_format_allowed},
+        {SpaceToDepthRule::kRegistration, break_registration<Op::kSpaceToDepth>},
+        {SpaceToDepthRule::kNhwcOnly, break_nhwc_only},
+        {SpaceToDepthRule::kBlockSizeInt32, break_block_size_int32},
+        {SpaceToDepthRule::kInputRank, break_input_rank},
+        {SpaceToDepthRule::kDivisibility, break_divisibility<Op::kSpaceToDepth>},
+    },
+    false);
+constexpr auto kD2SBreakers = by_rule<kNumD2SRules, DepthToSpaceRule, BreakFn>(
+    {
+        {DepthToSpaceRule::kBlockSizeMinimum, break_block_size_minimum},
+        {DepthToSpaceRule::kDataFormatAllowed, break_data_format_allowed},
+        {DepthToSpaceRule::kRegistration, break_registration<Op::kDepthToSpace>},
+        {DepthToSpaceRule::kNhwcOnly, break_nhwc_only},
+        {DepthToSpaceRule::kBlockSizeInt32, break_block_size_int32},
+        {DepthToSpaceRule::kInputRank, break_input_rank},
+        {DepthToSpaceRule::kDivisibility, break_divisibility<Op::kDepthToSpace>},
+        {DepthToSpaceRule::kOutputDims, break_output_dims},
+    },
+    false);
+
+constexpr std::string_view kNonZeroDepth =
+    "a depth that b*b does not divide is not 0, so the input would hold the 2^63 / b^2 elements the overflow needs";
+
+// Pairs no single input breaks together, with the reason.
+constexpr Exclusion kS2DExclusions[] = {
+    excluded(SpaceToDepthRule::kOutputDims, SpaceToDepthRule::kMemoryLimit, breakers::kNoOutput),
+};
+constexpr Exclusion kD2SExclusions[] = {
+    excluded(DepthToSpaceRule::kDivisibility, DepthToSpaceRule::kOutputShapeOverflow, kNonZeroDepth),
+    excluded(DepthToSpaceRule::kOutputDims, DepthToSpaceRule::kMemoryLimit, breakers::kNoOutput),
+    excluded(DepthToSpaceRule::kOutputShapeOverflow, DepthToSpaceRule::kMemoryLimit, breakers::kNoOutput),
+};
+
+// TF_CALL_ALL_TYPES and qint8; TF_CALL_ALL_TYPES.
+std::vector<DType> s2d_registered() { return dtypes_except({DType::kQUInt8, DType::kQInt32}); }
+std::vector<DType> d2s_registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
+
+}  // namespace
 
 rc::Gen<GeneratedCase> valid_depth_space(Op op) {
   return rc::gen::exec([op] {
@@ -291,7 +386,7 @@ rc::Gen<GeneratedCase> valid_depth_space(Op op) {
 }
 
 rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view rule) {
-  return rc::gen::exec([op, rule = std::string(rule)] { return draw_invalid(op, rule); });
+  return invalid_by_index(op, rule_index(op, rule));
 }
 
 std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformance::Case& c) {
@@ -317,5 +412,14 @@ std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformanc
   if (checked_num_elements(out) < 0) return std::nullopt;
   return std::vector<PredictedOutput>{{input.dtype(), out}};
 }
+
+constinit const OpGenerators kSpaceToDepthGenerators = {
+    kSpaceToDepthRules, s2d_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
+    widen_batch,        kS2DBreakers,   kS2DExclusions,
+};
+constinit const OpGenerators kDepthToSpaceGenerators = {
+    kDepthToSpaceRules, d2s_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
+    widen_batch,        kD2SBreakers,   kD2SExclusions,
+};
 
 }  // namespace opconform::generators

@@ -116,7 +116,18 @@ def result_of(op, inp, block):
     return T(inp["dtype"], shape, data)
 
 
+RULES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generators", "rules")
+
+
+def rule_ids(op):
+    """The rule ids of generators/rules/<folder>.inc, the op's checks in order."""
+    with open(os.path.join(RULES_DIR, FOLDER[op] + ".inc"), encoding="utf-8") as f:
+        return [line.split('"')[1] for line in f if line.startswith("OPCONFORM_RULE(")]
+
+
 def check_tag(op, rule):
+    if rule not in rule_ids(op):
+        sys.exit("check:%s:%s names no rule of generators/rules/%s.inc" % (op, rule, FOLDER[op]))
     return "check:%s:%s" % (op, rule)
 
 

@@ -16,3 +16,7 @@
 #define RX_SHAPE_OVERFLOW "Encountered overflow when multiplying " RX_INT " with " RX_INT ", result: " RX_INT
 #define RX_MAX_INTERNAL_DIMS \
   R"(Maximum number of non-combined block dimensions is \d+ but must not exceed 4)"
+// SpaceToDepth and DepthToSpace, pre-checks 2b and 3b.
+#define RX_DATA_FORMAT_ALLOWED \
+  R"(Value for attr 'data_format' of "[^]*" is not in the list of allowed values: "NHWC", "NCHW", "NCHW_VECT_C")"
+#define RX_NHWC_ONLY "Only NHWC data_format supported on CPU. Got (NCHW|NCHW_VECT_C)"

@@ -13,8 +13,6 @@
 // inputs; a memory limit below the request).
 #pragma once
 
-#include <functional>
-#include <map>
 #include <string_view>
 
 #include "opconform/generators/generated_case.h"
@@ -25,10 +23,5 @@ rc::Gen<GeneratedCase> valid_depth_space(Op op);
 rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view rule);
 
 std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformance::Case& c);
-
-// Check-pair breakers (check_pairs.h): each breaks its rule on a case, changing only what that
-// check reads; false when the case leaves it no room.
-using DepthSpaceBreaker = std::function<bool(conformance::Case&)>;
-std::map<std::string_view, DepthSpaceBreaker> depth_space_breakers(Op op);
 
 }  // namespace opconform::generators
