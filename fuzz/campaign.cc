@@ -7,7 +7,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +21,7 @@
 #include "opconform/conformance/vector.h"
 #include "opconform/conformance/vector_files.h"
 #include "opconform/fuzz/convert.h"
+#include "opconform/validator/clock.h"
 #include "opconform/validator/install_layout.h"
 #include "opconform/validator/interrupt.h"
 #include "opconform/validator/protocol.h"
@@ -33,10 +33,6 @@ namespace fs = std::filesystem;
 namespace opconform::fuzz {
 
 namespace {
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 std::string snake_name(Op op) { return std::string(harness_name(harness_for_op(op))).substr(5); }
 
@@ -173,7 +169,7 @@ Status Campaign::load_manifest() {
 }
 
 void Campaign::show_progress(const OpStats& s, bool force) {
-  const double now = now_seconds();
+  const double now = validator::now_seconds();
   if (!force && now - last_progress_ < (tty_ ? 0.5 : 10)) return;
   last_progress_ = now;
   if (tty_) err_ << "\r\033[K" << status_text(s, o_.seconds_per_op) << std::flush;
@@ -228,7 +224,7 @@ bool Campaign::fuzz_op(OpStats* s) {
   ::close(pipe_fds[1]);
   ::setpgid(pid, pid);
   std::ofstream log(op_dir / "fuzz.log", std::ios::app);
-  const double start = now_seconds();
+  const double start = validator::now_seconds();
   const double hard_end = start + o_.seconds_per_op + std::max(60.0, 3 * o_.timeout_seconds);
   std::string pending;
   bool stopping = false;
@@ -237,12 +233,12 @@ bool Campaign::fuzz_op(OpStats* s) {
   for (;;) {
     pollfd p{pipe_fds[0], POLLIN, 0};
     const int ready = ::poll(&p, 1, static_cast<int>(validator::kInterruptPollSeconds * 1000));
-    if ((validator::interrupted() || now_seconds() > hard_end) && !stopping) {
+    if ((validator::interrupted() || validator::now_seconds() > hard_end) && !stopping) {
       interrupted_ = interrupted_ || validator::interrupted();
       ::kill(-pid, SIGTERM);
       stopping = true;
     }
-    const double now = now_seconds();
+    const double now = validator::now_seconds();
     if (now - last_artifact_check >= 0.5) {
       last_artifact_check = now;
       count_findings(artifacts, known, s);
@@ -259,7 +255,7 @@ bool Campaign::fuzz_op(OpStats* s) {
     pending.append(buffer, static_cast<std::size_t>(n));
     for (std::size_t eol; (eol = pending.find('\n')) != std::string::npos; pending.erase(0, eol + 1)) {
       const std::string line = pending.substr(0, eol);
-      s->seconds = now_seconds() - start;
+      s->seconds = validator::now_seconds() - start;
       if (line.rfind("opconform fuzz target: ", 0) == 0 && s->execs == 0) {
         s->instrumented = line.find("is instrumented") != std::string::npos;
         if (tty_) err_ << "\r\033[K";
@@ -281,7 +277,7 @@ bool Campaign::fuzz_op(OpStats* s) {
   ::close(pipe_fds[0]);
   int status = 0;
   ::waitpid(pid, &status, 0);
-  s->seconds = now_seconds() - start;
+  s->seconds = validator::now_seconds() - start;
   count_findings(artifacts, known, s);
   if (s->findings() > 0 && s->first_finding_seconds < 0) s->first_finding_seconds = s->seconds;
   show_progress(*s, true);

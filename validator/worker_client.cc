@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -30,10 +29,6 @@ namespace {
 constexpr std::size_t kStderrTailBytes = 4096;
 // A manifest is small: a handshake answer longer than this is not one.
 constexpr std::size_t kMaxHandshakeBytes = std::size_t{1} << 20;
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // Until `deadline`, in slices short enough to notice an interrupt.
 int poll_timeout_ms(double deadline) {
@@ -105,8 +100,6 @@ std::vector<sock_filter> signal_shield(pid_t validator, pid_t group) {
 }  // namespace
 
 Worker::Worker(WorkerOptions options) : options_(std::move(options)) {}
-
-double Worker::now() { return now_seconds(); }
 
 double Worker::effective_deadline(double case_deadline) const {
   return deadline_ > 0 ? std::min(deadline_, case_deadline) : case_deadline;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "opconform/conformance/vector.h"
+#include "opconform/validator/clock.h"
 #include "opconform/validator/protocol.h"
 
 namespace opconform::validator {
@@ -59,10 +60,9 @@ class Worker {
   // than `max_response_bytes` (0: the protocol's 2^30) is a protocol fault of the case: the
   // validator never reads more than that.
   RunResult run(const conformance::Case& c, std::size_t max_response_bytes = 0);
-  // Waits end at this steady-clock time (seconds, as now_seconds() in the .cc; 0: never), with
-  // RunResult::cut_short set. Interrupts (interrupt.h) end them too.
+  // Waits end at this time of now_seconds() (clock.h; 0: never), with RunResult::cut_short
+  // set. Interrupts (interrupt.h) end them too.
   void set_deadline(double steady_seconds) { deadline_ = steady_seconds; }
-  static double now();
   // Kills the process group, if any.
   void stop();
 
