@@ -10,8 +10,6 @@
 //   RunResult r = worker.run(c);
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +17,7 @@
 #include "opconform/conformance/vector.h"
 #include "opconform/validator/clock.h"
 #include "opconform/validator/protocol.h"
+#include "opconform/validator/subprocess.h"
 
 namespace opconform::validator {
 
@@ -88,8 +87,7 @@ class Worker {
   bool cut_by_run(double case_deadline) const;
 
   WorkerOptions options_;
-  pid_t pid_ = -1;
-  int stdin_fd_ = -1, stdout_fd_ = -1, stderr_fd_ = -1;
+  Subprocess process_;  // in its own process group, with stdin, stdout and stderr pipes
   FrameDecoder decoder_;
   std::string stderr_;  // the last bytes of the process's stderr in this case
   std::int64_t next_id_ = 1;
