@@ -15,10 +15,9 @@ install(TARGETS ${opconform_libraries} EXPORT opconformTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 foreach(library IN LISTS opconform_libraries)
   get_target_property(dir ${library} SOURCE_DIR)
-  # space_batch_common.h is the reference's own (xtensor) helper, and byte_stream.h the fuzz
-  # codec's (it needs clang's FuzzedDataProvider): neither is part of an interface.
-  install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-          PATTERN space_batch_common.h EXCLUDE PATTERN byte_stream.h EXCLUDE)
+  # byte_stream.h is the fuzz codec's own (it needs clang's FuzzedDataProvider): not part of an
+  # interface.
+  install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} PATTERN byte_stream.h EXCLUDE)
 endforeach()
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/vectors/ DESTINATION ${OPCONFORM_DATA_DIR}/vectors)

@@ -1,13 +1,10 @@
 #include "opconform/fuzz/campaign.h"
 
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -22,9 +19,11 @@
 #include "opconform/conformance/vector.h"
 #include "opconform/conformance/vector_files.h"
 #include "opconform/fuzz/convert.h"
+#include "opconform/validator/clock.h"
 #include "opconform/validator/install_layout.h"
 #include "opconform/validator/interrupt.h"
 #include "opconform/validator/protocol.h"
+#include "opconform/validator/subprocess.h"
 #include "opconform/validator/validate.h"
 #include "opconform/validator/worker_client.h"
 
@@ -34,9 +33,6 @@ namespace opconform::fuzz {
 
 namespace {
 
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 // What libFuzzer's fork mode reports on its status lines, and what the campaign saw of findings.
 struct OpStats {
@@ -171,7 +167,7 @@ Status Campaign::load_manifest() {
 }
 
 void Campaign::show_progress(const OpStats& s, bool force) {
-  const double now = now_seconds();
+  const double now = validator::now_seconds();
   if (!force && now - last_progress_ < (tty_ ? 0.5 : 10)) return;
   last_progress_ = now;
   if (tty_) err_ << "\r\033[K" << status_text(s, o_.seconds_per_op) << std::flush;
@@ -205,42 +201,31 @@ bool Campaign::fuzz_op(OpStats* s) {
   const fs::path dict = fs::path(dicts_) / (std::string(harness_name(harness_for_op(s->op))) + ".dict");
   if (fs::exists(dict)) args.insert(args.end() - 1, "-dict=" + dict.string());
 
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return false;
-  const pid_t pid = ::fork();
-  if (pid < 0) return false;
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::dup2(pipe_fds[1], STDOUT_FILENO);
-    ::dup2(pipe_fds[1], STDERR_FILENO);
-    ::setenv("OPCONFORM_FUZZ_IMPL", impl_.c_str(), 1);
-    ::setenv("OPCONFORM_FUZZ_OP", std::string(op_name(s->op)).c_str(), 1);
-    if (!o_.profile.empty()) ::setenv("OPCONFORM_FUZZ_PROFILE", o_.profile.c_str(), 1);
-    std::vector<char*> argv;
-    for (std::string& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    ::execv(driver_.c_str(), argv.data());
-    std::perror("opconform fuzz: cannot run the fuzz driver");
-    ::_exit(127);
-  }
-  ::close(pipe_fds[1]);
-  ::setpgid(pid, pid);
+  // The driver, in its own process group, with its stdout and stderr in one pipe.
+  validator::SubprocessOptions run{.argv = std::move(args),
+                                   .environment = {"OPCONFORM_FUZZ_IMPL=" + impl_,
+                                                   "OPCONFORM_FUZZ_OP=" + std::string(op_name(s->op))},
+                                   .pipe_stdin = false,
+                                   .merge_stderr = true,
+                                   .exec_error = "opconform fuzz: cannot run the fuzz driver",
+                                   .exec_error_reason = true};
+  if (!o_.profile.empty()) run.environment.push_back("OPCONFORM_FUZZ_PROFILE=" + o_.profile);
+  validator::Subprocess driver;
+  if (!driver.spawn(std::move(run)).ok()) return false;
   std::ofstream log(op_dir / "fuzz.log", std::ios::app);
-  const double start = now_seconds();
+  const double start = validator::now_seconds();
   const double hard_end = start + o_.seconds_per_op + std::max(60.0, 3 * o_.timeout_seconds);
   std::string pending;
   bool stopping = false;
   double last_artifact_check = 0;
-  char buffer[8192];
   for (;;) {
-    pollfd p{pipe_fds[0], POLLIN, 0};
-    const int ready = ::poll(&p, 1, static_cast<int>(validator::kInterruptPollSeconds * 1000));
-    if ((validator::interrupted() || now_seconds() > hard_end) && !stopping) {
+    const int ready = driver.poll(false, static_cast<int>(validator::kInterruptPollSeconds * 1000)).count;
+    if ((validator::interrupted() || validator::now_seconds() > hard_end) && !stopping) {
       interrupted_ = interrupted_ || validator::interrupted();
-      ::kill(-pid, SIGTERM);
+      driver.signal_group(SIGTERM);
       stopping = true;
     }
-    const double now = now_seconds();
+    const double now = validator::now_seconds();
     if (now - last_artifact_check >= 0.5) {
       last_artifact_check = now;
       count_findings(artifacts, known, s);
@@ -251,13 +236,15 @@ bool Campaign::fuzz_op(OpStats* s) {
       show_progress(*s, false);
       continue;
     }
-    const ssize_t n = ::read(pipe_fds[0], buffer, sizeof buffer);
-    if (n <= 0) break;
-    log.write(buffer, n);
-    pending.append(buffer, static_cast<std::size_t>(n));
+    std::string bytes;
+    const validator::Subprocess::Read read = validator::Subprocess::read(driver.stdout_fd(), &bytes);
+    if (read == validator::Subprocess::Read::kNothing) continue;
+    if (read != validator::Subprocess::Read::kData) break;  // all its output is in
+    log.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    pending += bytes;
     for (std::size_t eol; (eol = pending.find('\n')) != std::string::npos; pending.erase(0, eol + 1)) {
       const std::string line = pending.substr(0, eol);
-      s->seconds = now_seconds() - start;
+      s->seconds = validator::now_seconds() - start;
       if (line.rfind("opconform fuzz target: ", 0) == 0 && s->execs == 0) {
         s->instrumented = line.find("is instrumented") != std::string::npos;
         if (tty_) err_ << "\r\033[K";
@@ -276,10 +263,9 @@ bool Campaign::fuzz_op(OpStats* s) {
       show_progress(*s, false);
     }
   }
-  ::close(pipe_fds[0]);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  s->seconds = now_seconds() - start;
+  driver.close_pipes();
+  const int status = driver.wait();
+  s->seconds = validator::now_seconds() - start;
   count_findings(artifacts, known, s);
   if (s->findings() > 0 && s->first_finding_seconds < 0) s->first_finding_seconds = s->seconds;
   show_progress(*s, true);

@@ -12,7 +12,7 @@
 #include <xtensor/xslice.hpp>
 #include <xtensor/xstrided_view.hpp>
 
-#include "opconform/reference/space_batch_common.h"
+#include "space_batch_common.h"
 
 namespace opconform::reference {
 namespace {

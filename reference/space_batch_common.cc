@@ -1,4 +1,4 @@
-#include "opconform/reference/space_batch_common.h"
+#include "space_batch_common.h"
 
 #include <algorithm>
 

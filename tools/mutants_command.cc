@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <csignal>
-#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -17,6 +16,7 @@
 #include <nlohmann/json.hpp>
 
 #include "opconform/conformance/vector.h"
+#include "opconform/validator/clock.h"
 #include "opconform/validator/install_layout.h"
 #include "opconform/validator/interrupt.h"
 #include "opconform/validator/validate.h"
@@ -56,10 +56,6 @@ struct Result {
   std::string outcome, case_name, detail;
   std::string error;  // the plug-in could not be used
 };
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 bool load_catalogue(const Options& o, std::vector<Mutant>* out, std::string* error) {
   std::ifstream plugins(fs::path(o.dir) / "plugins.txt");
@@ -128,7 +124,7 @@ bool fuzz_corpus_as_vectors(Op op, const std::string& fuzz_corpus, const fs::pat
 Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
   Result r;
   r.mutant = &m;
-  const double t0 = now_seconds();
+  const double t0 = validator::now_seconds();
   struct Layer {
     std::string name;
     bool corpus;
@@ -173,7 +169,7 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
     }
     if (code == 1) {
       r.layer = layer.name;
-      r.seconds = now_seconds() - t0;
+      r.seconds = validator::now_seconds() - t0;
       std::ifstream f(v.json_path);
       const json report = json::parse(f, nullptr, false);
       if (report.is_object() && report.contains("failures") && !report["failures"].empty()) {
@@ -186,7 +182,7 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
       return r;
     }
   }
-  r.seconds = now_seconds() - t0;
+  r.seconds = validator::now_seconds() - t0;
   return r;
 }
 

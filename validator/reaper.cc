@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -16,16 +15,14 @@
 #include <set>
 #include <string>
 
+#include "opconform/validator/clock.h"
+
 namespace opconform::validator {
 
 namespace {
 
 std::mutex g_mutex;
 std::set<pid_t> g_workers;
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 struct ProcStat {
   pid_t ppid = 0;

@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -69,10 +68,6 @@ constexpr bool kAsanBuild = false;
 constexpr std::size_t kMaxGeneratedOutputs = 1024;
 constexpr std::int64_t kMaxGeneratedOutputBytes = std::int64_t{16} << 20;
 constexpr std::size_t kMaxLaterDetailBytes = 512;  // of a failure that is not its group's first
-
-double now_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
 
 bool executable(const std::string& path) { return !path.empty() && ::access(path.c_str(), X_OK) == 0; }
 

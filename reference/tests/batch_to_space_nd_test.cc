@@ -11,7 +11,7 @@
 #include <limits>
 #include <random>
 
-#include "opconform/reference/space_batch_common.h"
+#include "space_batch_common.h"
 #include "opconform/reference/space_to_batch_nd.h"
 #include "space_batch_test_util.h"
 

@@ -10,7 +10,7 @@
 #include <limits>
 #include <random>
 
-#include "opconform/reference/space_batch_common.h"
+#include "space_batch_common.h"
 #include "space_batch_test_util.h"
 
 namespace opconform::reference {

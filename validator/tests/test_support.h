@@ -18,6 +18,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "opconform/validator/clock.h"
 #include "opconform/validator/validate.h"
 #include "tensor_test_util.h"
 
@@ -129,9 +130,9 @@ inline RunOutcome run_validator(ValidateOptions o, const std::string& name) {
   if (o.junit_path.empty()) o.junit_path = (r.dir / "junit.xml").string();
   if (o.save_failures_dir.empty() && o.replay.empty()) o.save_failures_dir = (r.dir / "failures").string();
   std::ostringstream out, err;
-  const auto t0 = std::chrono::steady_clock::now();
+  const double t0 = now_seconds();
   r.exit_code = run_validate(o, out, err);
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  r.seconds = now_seconds() - t0;
   r.out = out.str();
   r.err = err.str();
   if (fs::is_regular_file(o.json_path)) r.report = nlohmann::json::parse(read_text(o.json_path), nullptr, false);

@@ -10,14 +10,14 @@
 //   RunResult r = worker.run(c);
 #pragma once
 
-#include <sys/types.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
 
 #include "opconform/conformance/vector.h"
+#include "opconform/validator/clock.h"
 #include "opconform/validator/protocol.h"
+#include "opconform/validator/subprocess.h"
 
 namespace opconform::validator {
 
@@ -59,10 +59,9 @@ class Worker {
   // than `max_response_bytes` (0: the protocol's 2^30) is a protocol fault of the case: the
   // validator never reads more than that.
   RunResult run(const conformance::Case& c, std::size_t max_response_bytes = 0);
-  // Waits end at this steady-clock time (seconds, as now_seconds() in the .cc; 0: never), with
-  // RunResult::cut_short set. Interrupts (interrupt.h) end them too.
+  // Waits end at this time of now_seconds() (clock.h; 0: never), with RunResult::cut_short
+  // set. Interrupts (interrupt.h) end them too.
   void set_deadline(double steady_seconds) { deadline_ = steady_seconds; }
-  static double now();
   // Kills the process group, if any.
   void stop();
 
@@ -88,8 +87,7 @@ class Worker {
   bool cut_by_run(double case_deadline) const;
 
   WorkerOptions options_;
-  pid_t pid_ = -1;
-  int stdin_fd_ = -1, stdout_fd_ = -1, stderr_fd_ = -1;
+  Subprocess process_;  // in its own process group, with stdin, stdout and stderr pipes
   FrameDecoder decoder_;
   std::string stderr_;  // the last bytes of the process's stderr in this case
   std::int64_t next_id_ = 1;
