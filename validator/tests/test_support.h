@@ -130,9 +130,9 @@ inline RunOutcome run_validator(ValidateOptions o, const std::string& name) {
   if (o.junit_path.empty()) o.junit_path = (r.dir / "junit.xml").string();
   if (o.save_failures_dir.empty() && o.replay.empty()) o.save_failures_dir = (r.dir / "failures").string();
   std::ostringstream out, err;
-  const double t0 = now_seconds();
+  const double t0 = validator::now_seconds();
   r.exit_code = run_validate(o, out, err);
-  r.seconds = now_seconds() - t0;
+  r.seconds = validator::now_seconds() - t0;
   r.out = out.str();
   r.err = err.str();
   if (fs::is_regular_file(o.json_path)) r.report = nlohmann::json::parse(read_text(o.json_path), nullptr, false);
