@@ -34,7 +34,7 @@ endif()
 # their vectors, TensorFlow's ported tests, and the example consumer project the docs build.
 # LICENSE (Apache-2.0) and its Debian machine-readable form, `copyright`, go beside them.
 install(FILES README.md FUZZING.md CHANGELOG.md LICENSE cmake/copyright DESTINATION ${OPCONFORM_DOC_DIR})
-install(FILES corpus/README.md corpus/tf-tests.md DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
+install(FILES corpus/README.md corpus/tf-tests.md corpus/ops.json DESTINATION ${OPCONFORM_DOC_DIR}/corpus)
 install(DIRECTORY docs/ DESTINATION ${OPCONFORM_DOC_DIR}/docs)
 install(DIRECTORY examples/ DESTINATION ${OPCONFORM_DOC_DIR}/examples)
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks that the bundled vectors hold both sides of every range check of the six ops.
+"""Checks that the bundled vectors hold both sides of every range check of the ops.
 
 A kernel whose range check is off by one (`p > num_partitions` for `p >= num_partitions`, a
 missing `=` in `cropped >= 0`, ...) passes every vector that stays away from the edge. For each
@@ -114,7 +114,28 @@ def sparse_concat_edges(v, ok, msg):
     yield "SparseConcat rank 254: ok", r == 254 and ok
 
 
-EDGES = {"DynamicPartition": partition_edges, "DynamicStitch": stitch_edges,
+def depth_space_edges(v, ok, msg):
+    op = v["op"]
+    b = int(v["attrs"]["block_size"])
+    dims = shape(v["inputs"]["input"])
+    yield op + " block_size == 1: error", b == 1 and "minimum 2" in msg
+    yield op + " block_size == 2: ok", b == 2 and ok
+    yield op + " block_size == 2^31: error", b == 2 ** 31 and "int32" in msg
+    yield op + " block_size == 2^31 - 1: passes the int32 check", b == 2 ** 31 - 1 and "int32" not in msg
+    yield op + " rank 3: error", len(dims) == 3 and "rank" in msg
+    yield op + " rank 5: error", len(dims) == 5 and "rank" in msg
+    yield op + " rank 4: ok", len(dims) == 4 and ok
+    if op == "SpaceToDepth":
+        yield op + " height % block == 1: error", len(dims) == 4 and b >= 2 and dims[1] % b == 1 and "divisible" in msg
+        yield op + " width % block == 1: error", len(dims) == 4 and b >= 2 and dims[2] % b == 1 and "divisible" in msg
+    else:
+        yield op + " depth % block^2 == block^2 - 2: error", (
+            len(dims) == 4 and b >= 2 and dims[3] % (b * b) == b * b - 2 and "divisible" in msg)
+        yield op + " depth == block^2: ok", len(dims) == 4 and dims[3] == b * b and ok
+
+
+EDGES = {"SpaceToDepth": depth_space_edges, "DepthToSpace": depth_space_edges,
+         "DynamicPartition": partition_edges, "DynamicStitch": stitch_edges,
          "ParallelDynamicStitch": stitch_edges, "SpaceToBatchND": space_batch_edges,
          "BatchToSpaceND": space_batch_edges, "SparseConcat": sparse_concat_edges}
 
