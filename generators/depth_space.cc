@@ -171,7 +171,8 @@ GeneratedCase not_divisible(Op op, std::string_view rule) {
   Draw d = draw_valid(op);
   const std::int64_t b = d.block, off = *rc::gen::inRange<std::int64_t>(1, b);
   if (!is_space_to_depth(op)) {
-    d.shape[3] += off;  // C mod b*b in [1, b - 1]
+    // C mod b*b anywhere in [1, b*b - 1], multiples of b (divisible by b, not by b*b) included.
+    d.shape[3] += *rc::gen::inRange<std::int64_t>(1, b * b);
   } else {
     const int which = *rc::gen::inRange(0, 3);  // H, W or both
     if (which != 1) d.shape[1] += off;

@@ -8,9 +8,9 @@
 //
 // Invalid cases: one generator per rule of the op, each failing exactly that check first
 // (block_size at 1, 0, int64 min, 2^31 and beyond; near-miss data_format strings; NCHW and
-// NCHW_VECT_C; ranks 0-3, 5, 6; spatial dims or depth off a multiple by 1..b-1, also with a
-// huge block on an empty input; output dims and output element counts past 2^63 on empty
-// inputs; a memory limit below the request).
+// NCHW_VECT_C; ranks 0-3, 5, 6; spatial dims off a multiple of b, a depth off a multiple of b*b
+// (multiples of b among them), also with a huge block on an empty input; output dims and
+// output element counts past 2^63 on empty inputs; a memory limit below the request).
 #pragma once
 
 #include <string_view>
