@@ -1201,10 +1201,14 @@ def dynamic_stitch_test_xla():
 
 MD_HEAD = """# TensorFlow's own tests as conformance vectors
 
-Every test case in TensorFlow's test files for the six ops, and what became of it. A ported
+Every test case in TensorFlow's test files for SpaceToBatchND, BatchToSpaceND, DynamicStitch,
+ParallelDynamicStitch, DynamicPartition and SparseConcat, and what became of it. A ported
 case is a vector under `vectors/<op>/tf-tests/` tagged `tf-test:<file>:<test>` (format:
 [README.md](README.md)). Generated with the table below by `tools/tf_tests.py` (standard
-library only; `--check` verifies the files on disk).
+library only; `--check` verifies the files on disk). SpaceToDepth's and DepthToSpace's tests
+(`spacetodepth_op_test.py`, `depthtospace_op_test.py`) are ported the same way by
+`tools/space_to_depth_vectors.py`, into `vectors/space_to_depth/tf-tests/` and
+`vectors/depth_to_space/tf-tests/`.
 
 Rules followed:
 - Inputs and expected results are the tests' literals. Where a test computes its expectation
