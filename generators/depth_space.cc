@@ -129,34 +129,41 @@ GeneratedCase after(Op op, std::string_view rule, Edit edit) {
   return g;
 }
 
-// Pre-check 2a: block_size below 2.
-GeneratedCase block_below_2(Op op, std::string_view rule) {
-  return after(op, rule, [](conformance::Case& c) { c.attrs["block_size"] = draw_edge(kInt64Min, 1); });
+// The edits that break one pre-check or step 1 whatever else the case breaks: the invalid cases
+// apply them to a valid case (or one failing a later check), the check-pair breakers to a case
+// failing a later check.
+bool set_block_below_2(conformance::Case& c) {  // pre-check 2a
+  c.attrs["block_size"] = draw_edge(kInt64Min, 1);
+  return true;
 }
-// Pre-check 2b: a data_format outside the three allowed strings.
-GeneratedCase format_not_allowed(Op op, std::string_view rule) {
-  return after(op, rule, [](conformance::Case& c) {
-    c.string_attrs["data_format"] = std::string(*rc::gen::elementOf(std::vector<std::string_view>(
-        std::begin(kBadFormats), std::end(kBadFormats))));
-  });
+bool set_format_not_allowed(conformance::Case& c) {  // pre-check 2b
+  c.string_attrs["data_format"] =
+      std::string(*rc::gen::elementOf(std::vector<std::string_view>(std::begin(kBadFormats), std::end(kBadFormats))));
+  return true;
 }
-// Pre-check 3a: T not registered.
+template <Op kOp>
+bool set_unregistered_dtype(conformance::Case& c) {  // pre-check 3a
+  Tensor& input = std::get<Tensor>(c.inputs.at("input"));
+  input = *gen_payload(*gen_dtype_among(unregistered_dtypes(kOp)), input.shape());
+  return true;
+}
+bool set_format_not_nhwc(conformance::Case& c) {  // pre-check 3b
+  c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
+  return true;
+}
+bool set_block_past_int32(conformance::Case& c) {  // step 1
+  c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max);
+  return true;
+}
+
+GeneratedCase block_below_2(Op op, std::string_view rule) { return after(op, rule, set_block_below_2); }
+GeneratedCase format_not_allowed(Op op, std::string_view rule) { return after(op, rule, set_format_not_allowed); }
 GeneratedCase input_unregistered(Op op, std::string_view rule) {
-  return after(op, rule, [op](conformance::Case& c) {
-    Tensor& input = std::get<Tensor>(c.inputs.at("input"));
-    input = *gen_payload(*gen_dtype_among(unregistered_dtypes(op)), input.shape());
-  });
+  return after(op, rule,
+               is_space_to_depth(op) ? set_unregistered_dtype<Op::kSpaceToDepth> : set_unregistered_dtype<Op::kDepthToSpace>);
 }
-// Pre-check 3b: NCHW or NCHW_VECT_C on the CPU.
-GeneratedCase format_not_nhwc(Op op, std::string_view rule) {
-  return after(op, rule, [](conformance::Case& c) {
-    c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
-  });
-}
-// Step 1: block_size past int32.
-GeneratedCase block_past_int32(Op op, std::string_view rule) {
-  return after(op, rule, [](conformance::Case& c) { c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max); });
-}
+GeneratedCase format_not_nhwc(Op op, std::string_view rule) { return after(op, rule, set_format_not_nhwc); }
+GeneratedCase block_past_int32(Op op, std::string_view rule) { return after(op, rule, set_block_past_int32); }
 // Step 2: an input of rank other than 4.
 GeneratedCase rank_not_4(Op op, std::string_view rule) {
   Draw d = draw_valid(op);
@@ -287,29 +294,6 @@ bool with_dim(conformance::Case& c, int dim, std::int64_t value) {
   return with_shape(c, std::move(shape));
 }
 
-bool break_block_size_minimum(conformance::Case& c) {
-  c.attrs["block_size"] = *rc::gen::element<std::int64_t>(1, 0, -1, kInt64Min);
-  return true;
-}
-bool break_data_format_allowed(conformance::Case& c) {
-  c.string_attrs["data_format"] =
-      std::string(*rc::gen::elementOf(std::vector<std::string_view>(std::begin(kBadFormats), std::end(kBadFormats))));
-  return true;
-}
-template <Op kOp>
-bool break_registration(conformance::Case& c) {
-  Tensor& input = input_of(c);
-  input = *gen_payload(*gen_dtype_among(unregistered_dtypes(kOp)), input.shape());
-  return true;
-}
-bool break_nhwc_only(conformance::Case& c) {
-  c.string_attrs["data_format"] = *rc::gen::element<std::string>("NCHW", "NCHW_VECT_C");
-  return true;
-}
-bool break_block_size_int32(conformance::Case& c) {
-  c.attrs["block_size"] = draw_edge(kInt32Max + 1, kInt64Max);
-  return true;
-}
 bool break_input_rank(conformance::Case& c) {
   Shape shape = input_of(c).shape();
   if (shape.size() == 4 && *rc::gen::arbitrary<bool>()) shape.push_back(1);
@@ -339,22 +323,22 @@ bool break_output_dims(conformance::Case& c) {
 // in is excluded).
 constexpr auto kS2DBreakers = by_rule<kNumS2DRules, SpaceToDepthRule, BreakFn>(
     {
-        {SpaceToDepthRule::kBlockSizeMinimum, break_block_size_minimum},
-        {SpaceToDepthRule::kDataFormatAllowed, break_data_format_allowed},
-        {SpaceToDepthRule::kRegistration, break_registration<Op::kSpaceToDepth>},
-        {SpaceToDepthRule::kNhwcOnly, break_nhwc_only},
-        {SpaceToDepthRule::kBlockSizeInt32, break_block_size_int32},
+        {SpaceToDepthRule::kBlockSizeMinimum, set_block_below_2},
+        {SpaceToDepthRule::kDataFormatAllowed, set_format_not_allowed},
+        {SpaceToDepthRule::kRegistration, set_unregistered_dtype<Op::kSpaceToDepth>},
+        {SpaceToDepthRule::kNhwcOnly, set_format_not_nhwc},
+        {SpaceToDepthRule::kBlockSizeInt32, set_block_past_int32},
         {SpaceToDepthRule::kInputRank, break_input_rank},
         {SpaceToDepthRule::kDivisibility, break_divisibility<Op::kSpaceToDepth>},
     },
     false);
 constexpr auto kD2SBreakers = by_rule<kNumD2SRules, DepthToSpaceRule, BreakFn>(
     {
-        {DepthToSpaceRule::kBlockSizeMinimum, break_block_size_minimum},
-        {DepthToSpaceRule::kDataFormatAllowed, break_data_format_allowed},
-        {DepthToSpaceRule::kRegistration, break_registration<Op::kDepthToSpace>},
-        {DepthToSpaceRule::kNhwcOnly, break_nhwc_only},
-        {DepthToSpaceRule::kBlockSizeInt32, break_block_size_int32},
+        {DepthToSpaceRule::kBlockSizeMinimum, set_block_below_2},
+        {DepthToSpaceRule::kDataFormatAllowed, set_format_not_allowed},
+        {DepthToSpaceRule::kRegistration, set_unregistered_dtype<Op::kDepthToSpace>},
+        {DepthToSpaceRule::kNhwcOnly, set_format_not_nhwc},
+        {DepthToSpaceRule::kBlockSizeInt32, set_block_past_int32},
         {DepthToSpaceRule::kInputRank, break_input_rank},
         {DepthToSpaceRule::kDivisibility, break_divisibility<Op::kDepthToSpace>},
         {DepthToSpaceRule::kOutputDims, break_output_dims},
