@@ -22,9 +22,7 @@ struct DepthSpaceCase {
   std::int64_t block;
 };
 
-using DepthSpaceKernel = Status (*)(const Tensor&, std::int64_t, std::string_view, Tensor*, const ExecOptions&);
-
-RunFn run_on(std::shared_ptr<Lazy<Tensor>> input, std::int64_t block, DepthSpaceKernel kernel) {
+RunFn run_on(std::shared_ptr<Lazy<Tensor>> input, std::int64_t block, DepthSpaceKernel* kernel) {
   return [input, block, kernel](const ExecOptions& o, std::vector<Tensor>* keep) {
     Tensor out;
     return keep_outputs(kernel(input->get(), block, "NHWC", &out, o), keep, out);

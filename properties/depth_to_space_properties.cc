@@ -26,7 +26,7 @@ RC_GTEST_PROP(DepthToSpace, Determinism, ()) {
               *generators::gen_exec_choice());
 }
 
-// output[n, y, x, c] = input[n, y/b, x/b, ((y%b)*b + x%b)*C + c] (DCR), on element bytes.
+// output[n, y, x, c] = input[n, y/b, x/b, ((y%b)*b + x%b)*C + c] (DCR), the contract's formula.
 RC_GTEST_PROP(DepthToSpace, IndexFormula, ()) {
   index_formula_law(*generators::valid_depth_space(kOp));
 }

@@ -26,7 +26,7 @@ RC_GTEST_PROP(SpaceToDepth, Determinism, ()) {
               *generators::gen_exec_choice());
 }
 
-// output[n, y/b, x/b, ((y%b)*b + x%b)*C + c] = input[n, y, x, c], on element bytes.
+// output[n, y/b, x/b, ((y%b)*b + x%b)*C + c] = input[n, y, x, c], the contract's formula.
 RC_GTEST_PROP(SpaceToDepth, IndexFormula, ()) {
   index_formula_law(*generators::valid_depth_space(kOp));
 }

@@ -16,7 +16,7 @@
 
 namespace opconform::testing {
 
-using DepthSpaceFn = Status (*)(const Tensor&, std::int64_t, std::string_view, Tensor*, const ExecOptions&);
+using DepthSpaceFn = DepthSpaceKernel*;  // ops.h
 
 // Runs `op` into `output`, which first holds a sentinel; on error also checks the output still
 // is that sentinel (same buffer, same bits).
