@@ -13,11 +13,12 @@ every literal case. Nothing here runs an implementation.
 
     python3 corpus/tools/space_to_depth_vectors.py            # (re)write the files
     python3 corpus/tools/space_to_depth_vectors.py --check    # only check the files on disk
-Standard library only. (The vector reader learns these two ops separately.)
+Standard library only.
 """
-import json
 import os
 import sys
+
+from vector_files import read_rule_ids, write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS_DIR = os.path.normpath(os.path.join(HERE, "..", "vectors"))
@@ -119,14 +120,8 @@ def result_of(op, inp, block):
 RULES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generators", "rules")
 
 
-def rule_ids(op):
-    """The rule ids of generators/rules/<folder>.inc, the op's checks in order."""
-    with open(os.path.join(RULES_DIR, FOLDER[op] + ".inc"), encoding="utf-8") as f:
-        return [line.split('"')[1] for line in f if line.startswith("OPCONFORM_RULE(")]
-
-
 def check_tag(op, rule):
-    if rule not in rule_ids(op):
+    if rule not in read_rule_ids(os.path.join(RULES_DIR, FOLDER[op] + ".inc")):
         sys.exit("check:%s:%s names no rule of generators/rules/%s.inc" % (op, rule, FOLDER[op]))
     return "check:%s:%s" % (op, rule)
 
@@ -382,19 +377,6 @@ def contract_vectors():
 
 # ---- Writing ---------------------------------------------------------------------------------
 
-def dump(obj, indent=0):
-    """JSON with one tensor per line (as corpus/tools/make_vectors.py writes)."""
-    pad = "  " * indent
-    if isinstance(obj, dict) and "dtype" in obj:
-        return json.dumps(obj, ensure_ascii=False, allow_nan=False)
-    if isinstance(obj, dict):
-        if not obj:
-            return "{}"
-        items = ['%s  %s: %s' % (pad, json.dumps(k), dump(v, indent + 1)) for k, v in obj.items()]
-        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
-    return json.dumps(obj, ensure_ascii=False, allow_nan=False)
-
-
 def self_check(folder, name, v):
     where = "%s/%s" % (folder, name)
     t = v["inputs"]["input"]
@@ -412,31 +394,7 @@ def self_check(folder, name, v):
 def main():
     tf_tests()
     contract_vectors()
-    check_only = "--check" in sys.argv[1:]
-    seen, stale = set(), []
-    for folder, name, v in VECTORS:
-        assert (folder, name) not in seen, (folder, name)
-        seen.add((folder, name))
-        self_check(folder, name, v)
-        text = dump(v) + "\n"
-        json.loads(text)
-        path = os.path.join(VECTORS_DIR, folder, name + ".json")
-        if check_only:
-            try:
-                with open(path, encoding="utf-8") as f:
-                    if f.read() != text:
-                        stale.append(path)
-            except FileNotFoundError:
-                stale.append(path)
-        else:
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(text)
-    if check_only and stale:
-        print("out of date:\n  " + "\n  ".join(stale))
-        return 1
-    print("%d vectors %s" % (len(VECTORS), "up to date" if check_only else "written"))
-    return 0
+    return write_or_check(VECTORS, VECTORS_DIR, self_check, "--check" in sys.argv[1:])
 
 
 if __name__ == "__main__":
