@@ -4,13 +4,14 @@
 #include <map>
 
 #include "opconform/conformance/compare.h"
+#include "opconform/op_registry.h"
 #include "opconform/shape.h"
 
 namespace opconform::conformance {
 namespace {
 
-const std::vector<Tensor>* tensor_list(const Case& c, const char* name) {
-  auto it = c.inputs.find(name);
+const std::vector<Tensor>* tensor_list(const Case& c, std::string_view name) {
+  auto it = c.inputs.find(std::string(name));
   if (it == c.inputs.end()) return nullptr;
   return std::get_if<std::vector<Tensor>>(&it->second);
 }
@@ -25,10 +26,10 @@ Tensor row_of(const Tensor& t, std::int64_t row, std::int64_t row_elements, cons
   return out;
 }
 
-// For each merged row named by two or more lists: the last writer of each of those lists.
-std::vector<UnspecifiedRule> stitch_alternatives(const Case& c) {
-  const std::vector<Tensor>* indices = tensor_list(c, "indices");
-  const std::vector<Tensor>* data = tensor_list(c, "data");
+// For each row of the output named by two or more lists: the last writer of each of those lists.
+std::vector<UnspecifiedRule> last_writer_alternatives(const Case& c, const AnyListsLastWriter& open) {
+  const std::vector<Tensor>* indices = tensor_list(c, open.indices);
+  const std::vector<Tensor>* data = tensor_list(c, open.data);
   if (!indices || !data || indices->empty() || data->size() != indices->size()) return {};
   const Tensor& first = (*data)[0];
   if ((*indices)[0].rank() > first.rank()) return {};
@@ -45,7 +46,7 @@ std::vector<UnspecifiedRule> stitch_alternatives(const Case& c) {
     if (row_elements > 0 && dat.num_elements() / row_elements < n) return {};
     for (std::int64_t i = 0; i < n; ++i) writers[idx.index_value(i)][m] = i;
   }
-  OneOfRows rule{"merged", {}};
+  OneOfRows rule{std::string(open.output), {}};
   for (const auto& [row, lists] : writers) {
     if (lists.size() < 2) continue;
     for (const auto& [m, i] : lists) rule.rows[row].push_back(row_of((*data)[m], i, row_elements, row_shape));
@@ -57,8 +58,10 @@ std::vector<UnspecifiedRule> stitch_alternatives(const Case& c) {
 }  // namespace
 
 std::vector<UnspecifiedRule> unspecified_rules(const Case& c) {
-  if (c.op == Op::kSparseConcat) return {PermutationWithinEqualKeys{"output_indices", "output_values"}};
-  if (c.op == Op::kParallelDynamicStitch) return stitch_alternatives(c);
+  const Unspecified& open = op_info(c.op).unspecified;
+  if (const auto* keys = std::get_if<EqualKeysInAnyOrder>(&open))
+    return {PermutationWithinEqualKeys{std::string(keys->keys), std::string(keys->values)}};
+  if (const auto* writers = std::get_if<AnyListsLastWriter>(&open)) return last_writer_alternatives(c, *writers);
   return {};
 }
 

@@ -15,6 +15,7 @@
 
 #include "opconform/conformance/vector.h"
 #include "opconform/fuzz/convert.h"
+#include "opconform/op_registry.h"
 
 namespace fs = std::filesystem;
 
@@ -43,25 +44,16 @@ Harness parse_harness(const std::string& name) {
   throw std::runtime_error("unknown harness '" + name + "'");
 }
 
-// The case as the op whose harness reads the same byte layout: SpaceToBatchND <-> BatchToSpaceND
-// (paddings <-> crops), DynamicStitch <-> ParallelDynamicStitch. Expectations are dropped.
+// The case as its op's sibling (OpInfo::sibling: SpaceToBatchND <-> BatchToSpaceND with
+// paddings <-> crops, DynamicStitch <-> ParallelDynamicStitch, SpaceToDepth <-> DepthToSpace),
+// whose harness reads the same byte layout. Expectations are dropped.
 bool as_sibling(const conformance::Case& c, conformance::Case* out) {
+  const OpInfo& info = op_info(c.op);
   *out = c;
   out->expected = {};
-  auto rename = [&](const char* from, const char* to) {
-    auto node = out->inputs.extract(from);
-    if (node.empty()) return false;
-    node.key() = to;
-    out->inputs.insert(std::move(node));
-    return true;
-  };
-  switch (c.op) {
-    case Op::kSpaceToBatchND: out->op = Op::kBatchToSpaceND; return rename("paddings", "crops");
-    case Op::kBatchToSpaceND: out->op = Op::kSpaceToBatchND; return rename("crops", "paddings");
-    case Op::kDynamicStitch: out->op = Op::kParallelDynamicStitch; return true;
-    case Op::kParallelDynamicStitch: out->op = Op::kDynamicStitch; return true;
-    default: return false;
-  }
+  if (!rename_for_sibling(info, &out->inputs)) return false;
+  out->op = *info.sibling;
+  return true;
 }
 
 int seed_corpus(const fs::path& vectors, const fs::path& corpus, std::uintmax_t max_reader_bytes) {

@@ -16,6 +16,7 @@
 #include "opconform/dtype.h"
 #include "opconform/fuzz/case_codec.h"
 #include "opconform/fuzz/differential.h"
+#include "opconform/op_registry.h"
 #include "opconform/reference/op_table.h"
 #include "opconform/validator/findings.h"
 #include "opconform/validator/guard_pages.h"
@@ -70,15 +71,14 @@ ImplAnswer answer_of(const conformance::Outcome& outcome) {
   std::abort();
 }
 
-// A DynamicPartition case whose memory limit lets every one of more than 1024 outputs be
-// allocated: validate never generates such a case (validate.cc, affordable), and through a
-// plug-in each output is a guarded mapping, so the fuzz codec's 10^5-10^6 partitions took whole
-// seconds per input. A huge num_partitions the limit refuses still runs (it must fail early).
+// A case whose memory limit lets every one of more than 1024 list outputs be allocated
+// (DynamicPartition's num_partitions): validate never generates such a case (validate.cc,
+// affordable), and through a plug-in each output is a guarded mapping, so the fuzz codec's
+// 10^5-10^6 partitions took whole seconds per input. A huge length the limit refuses still runs
+// (it must fail early).
 bool too_many_outputs(const Case& c) {
-  if (c.op != Op::kDynamicPartition) return false;
-  const auto k = c.attrs.find("num_partitions");
-  if (k == c.attrs.end() || k->second <= 1024) return false;
-  return k->second <= c.memory_limit / 64;
+  const std::int64_t length = list_output_length(op_info(c.op), c.attrs);
+  return length > 1024 && length <= c.memory_limit / 64;
 }
 
 }  // namespace

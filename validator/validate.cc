@@ -30,6 +30,7 @@
 #include "opconform/generators/op_generators.h"
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/rules.h"
+#include "opconform/op_registry.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/validator/install_layout.h"
 #include "opconform/reference/op_table.h"
@@ -77,14 +78,13 @@ conformance::Expected oracle_expected(const Case& c) {
 }
 
 bool affordable(const Case& c) {
-  // The reference builds one Tensor per partition before its memory check can help: a valid
-  // num_partitions above the output cap is not drawn (above int32 it is rejected first).
-  if (c.op == Op::kDynamicPartition) {
-    const auto k = c.attrs.find("num_partitions");
-    if (k != c.attrs.end() && k->second > static_cast<std::int64_t>(kMaxGeneratedOutputs) &&
-        k->second <= std::numeric_limits<std::int32_t>::max())
-      return false;
-  }
+  // The reference builds one Tensor per member of a list output (DynamicPartition's
+  // num_partitions) before its memory check can help: a valid length above the output cap is not
+  // drawn (above int32 it is rejected first).
+  const std::int64_t list_length = list_output_length(op_info(c.op), c.attrs);
+  if (list_length > static_cast<std::int64_t>(kMaxGeneratedOutputs) &&
+      list_length <= std::numeric_limits<std::int32_t>::max())
+    return false;
   const auto outputs = generators::predicted_outputs(c);
   if (!outputs) return true;  // an invalid case: the oracle answers before allocating
   const std::int64_t bytes = generators::predicted_request_bytes(*outputs);

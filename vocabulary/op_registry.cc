@@ -1,5 +1,7 @@
 #include "opconform/op_registry.h"
 
+#include <algorithm>
+
 namespace opconform {
 
 #define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) extern const OpInfo k##Name##Info;
@@ -45,6 +47,31 @@ const Slot& data_input(const OpInfo& info) {
   for (const Slot& slot : info.signature.inputs)
     if (slot.dtype_role == "T") return slot;
   throw std::logic_error(str_cat(op_name(info.op), " has no input of dtype T"));
+}
+
+std::int64_t list_output_length(const OpInfo& info, const IntAttrs& attrs) {
+  std::int64_t longest = 0;
+  for (const Slot& slot : info.signature.outputs) {
+    if (slot.length_attr.empty()) continue;
+    auto it = attrs.find(std::string(slot.length_attr));
+    if (it != attrs.end()) longest = std::max(longest, it->second);
+  }
+  return longest;
+}
+
+bool rename_for_sibling(const OpInfo& info, Values* inputs) {
+  if (!info.sibling) return false;
+  const std::span<const Slot> from = info.signature.inputs;
+  const std::span<const Slot> to = op_info(*info.sibling).signature.inputs;
+  if (from.size() != to.size()) throw std::logic_error(str_cat(op_name(info.op), "'s sibling takes other inputs"));
+  Values renamed;
+  for (std::size_t i = 0; i < from.size(); ++i) {
+    auto it = inputs->find(std::string(from[i].name));
+    if (it == inputs->end()) return false;
+    renamed.emplace(to[i].name, it->second);
+  }
+  *inputs = std::move(renamed);
+  return true;
 }
 
 Values placeholder_outputs(const OpInfo& info) {

@@ -13,6 +13,11 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 }
 }  // namespace
 
-extern const OpInfo kBatchToSpaceNDInfo = {Op::kBatchToSpaceND, {kInputs, {}, kOutputs}, &invoke};
+extern const OpInfo kBatchToSpaceNDInfo = {
+    .op = Op::kBatchToSpaceND,
+    .signature = {kInputs, {}, kOutputs},
+    .invoke = &invoke,
+    .sibling = Op::kSpaceToBatchND,
+};
 
 }  // namespace opconform

@@ -14,6 +14,11 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 }
 }  // namespace
 
-extern const OpInfo kDepthToSpaceInfo = {Op::kDepthToSpace, {kInputs, kAttrs, kOutputs, kStringAttrs}, &invoke};
+extern const OpInfo kDepthToSpaceInfo = {
+    .op = Op::kDepthToSpace,
+    .signature = {kInputs, kAttrs, kOutputs, kStringAttrs},
+    .invoke = &invoke,
+    .sibling = Op::kSpaceToDepth,
+};
 
 }  // namespace opconform

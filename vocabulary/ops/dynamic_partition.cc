@@ -15,7 +15,11 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"data", "partitions"}};
 }  // namespace
 
-extern const OpInfo kDynamicPartitionInfo = {Op::kDynamicPartition, {kInputs, kAttrs, kOutputs}, &invoke, nullptr,
-                                          kDim0Pairs};
+extern const OpInfo kDynamicPartitionInfo = {
+    .op = Op::kDynamicPartition,
+    .signature = {kInputs, kAttrs, kOutputs},
+    .invoke = &invoke,
+    .dim0_pairs = kDim0Pairs,
+};
 
 }  // namespace opconform

@@ -13,7 +13,12 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
 }  // namespace
 
-extern const OpInfo kDynamicStitchInfo = {Op::kDynamicStitch, {kInputs, {}, kOutputs}, &invoke, nullptr,
-                                          kDim0Pairs};
+extern const OpInfo kDynamicStitchInfo = {
+    .op = Op::kDynamicStitch,
+    .signature = {kInputs, {}, kOutputs},
+    .invoke = &invoke,
+    .dim0_pairs = kDim0Pairs,
+    .sibling = Op::kParallelDynamicStitch,
+};
 
 }  // namespace opconform

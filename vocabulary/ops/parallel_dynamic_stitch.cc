@@ -13,7 +13,13 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
 }  // namespace
 
-extern const OpInfo kParallelDynamicStitchInfo = {Op::kParallelDynamicStitch, {kInputs, {}, kOutputs}, &invoke, nullptr,
-                                          kDim0Pairs};
+extern const OpInfo kParallelDynamicStitchInfo = {
+    .op = Op::kParallelDynamicStitch,
+    .signature = {kInputs, {}, kOutputs},
+    .invoke = &invoke,
+    .dim0_pairs = kDim0Pairs,
+    .unspecified = AnyListsLastWriter{"merged", "indices", "data"},
+    .sibling = Op::kDynamicStitch,
+};
 
 }  // namespace opconform

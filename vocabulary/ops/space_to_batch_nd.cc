@@ -13,6 +13,11 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 }
 }  // namespace
 
-extern const OpInfo kSpaceToBatchNDInfo = {Op::kSpaceToBatchND, {kInputs, {}, kOutputs}, &invoke};
+extern const OpInfo kSpaceToBatchNDInfo = {
+    .op = Op::kSpaceToBatchND,
+    .signature = {kInputs, {}, kOutputs},
+    .invoke = &invoke,
+    .sibling = Op::kBatchToSpaceND,
+};
 
 }  // namespace opconform

@@ -14,6 +14,11 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 }
 }  // namespace
 
-extern const OpInfo kSpaceToDepthInfo = {Op::kSpaceToDepth, {kInputs, kAttrs, kOutputs, kStringAttrs}, &invoke};
+extern const OpInfo kSpaceToDepthInfo = {
+    .op = Op::kSpaceToDepth,
+    .signature = {kInputs, kAttrs, kOutputs, kStringAttrs},
+    .invoke = &invoke,
+    .sibling = Op::kDepthToSpace,
+};
 
 }  // namespace opconform

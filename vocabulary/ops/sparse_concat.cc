@@ -32,7 +32,13 @@ std::int64_t sparse_rank(const Values& inputs) {
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "values"}};
 }  // namespace
 
-extern const OpInfo kSparseConcatInfo = {Op::kSparseConcat, {kInputs, kAttrs, kOutputs}, &invoke,
-                                         &sparse_rank, kDim0Pairs};
+extern const OpInfo kSparseConcatInfo = {
+    .op = Op::kSparseConcat,
+    .signature = {kInputs, kAttrs, kOutputs},
+    .invoke = &invoke,
+    .caps_rank = &sparse_rank,
+    .dim0_pairs = kDim0Pairs,
+    .unspecified = EqualKeysInAnyOrder{"output_indices", "output_values"},
+};
 
 }  // namespace opconform

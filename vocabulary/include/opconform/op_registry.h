@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -66,6 +67,20 @@ struct OpCall {
   std::string_view string_attr(std::string_view name) const;
 };
 
+// What the contract leaves open in a successful outcome (docs/contract/README.md, "Comparing
+// results"); conformance/unspecified.cc widens the oracle's outcome by it.
+// - EqualKeysInAnyOrder: rows of `keys` with equal coordinates may come in any order, their
+//   `values` rows with them (SparseConcat).
+// - AnyListsLastWriter: a row of `output` named in several lists of `indices` may hold the last
+//   writer (in `data`) of any of those lists (ParallelDynamicStitch).
+struct EqualKeysInAnyOrder {
+  std::string_view keys, values;
+};
+struct AnyListsLastWriter {
+  std::string_view output, indices, data;
+};
+using Unspecified = std::variant<std::monostate, EqualKeysInAnyOrder, AnyListsLastWriter>;
+
 struct OpInfo {
   Op op;
   OpSignature signature;
@@ -80,6 +95,11 @@ struct OpInfo {
   // Inputs whose dim 0 sizes go together (DynamicPartition's data and partitions; lists: their
   // members pairwise): the shrinker halves them together.
   std::span<const std::pair<std::string_view, std::string_view>> dim0_pairs = {};
+  Unspecified unspecified = {};
+  // The op whose inputs are this op's, slot for slot under their own names, with the same
+  // attrs (SpaceToBatchND's paddings are BatchToSpaceND's crops): a case of one is a case of
+  // the other, so each seeds the other's fuzz harness.
+  std::optional<Op> sibling = std::nullopt;
 };
 
 const OpInfo& op_info(Op op);
@@ -87,6 +107,14 @@ inline const OpSignature& op_signature(Op op) { return op_info(op).signature; }
 
 // The input whose dtype is the op's T (its data). Precondition: the op has one.
 const Slot& data_input(const OpInfo& info);
+
+// The largest number of tensors a list output of this op takes from `attrs` (DynamicPartition's
+// num_partitions); 0 when its outputs are not lists or the attr is missing.
+std::int64_t list_output_length(const OpInfo& info, const IntAttrs& attrs);
+
+// Renames `inputs` (this op's) to info.sibling's slot names; false, leaving them as they were,
+// when the op has no sibling or an input is missing.
+bool rename_for_sibling(const OpInfo& info, Values* inputs);
 
 // One distinct placeholder per output slot (a list slot: a list of one), for invoke().
 Values placeholder_outputs(const OpInfo& info);
