@@ -279,6 +279,14 @@ void widen_batch(GeneratedCase& g) {
   }
 }
 
+// grow_valid_case: `times` the batch, with a fresh payload; validity is kept.
+void grow_batch(conformance::Case& c, std::int64_t times) {
+  Tensor& input = input_tensor(c, "input");
+  Shape shape = input.shape();
+  shape[0] = std::max<std::int64_t>(1, shape[0]) * times;
+  input = *gen_payload(input.dtype(), shape);
+}
+
 // --- check-pair breakers (check_pairs.h) ---------------------------------------------------
 
 Tensor& input_of(conformance::Case& c) { return std::get<Tensor>(c.inputs.at("input")); }
@@ -400,11 +408,11 @@ std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformanc
 
 constinit const OpGenerators kSpaceToDepthGenerators = {
     kSpaceToDepthRules, s2d_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
-    widen_batch,        kS2DBreakers,   kS2DExclusions,
+    widen_batch,        kS2DBreakers,   kS2DExclusions, grow_batch,
 };
 constinit const OpGenerators kDepthToSpaceGenerators = {
     kDepthToSpaceRules, d2s_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
-    widen_batch,        kD2SBreakers,   kD2SExclusions,
+    widen_batch,        kD2SBreakers,   kD2SExclusions, grow_batch,
 };
 
 }  // namespace opconform::generators

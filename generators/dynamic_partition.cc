@@ -1,6 +1,7 @@
 #include "opconform/generators/dynamic_partition.h"
 
 #include <algorithm>
+#include <random>
 
 #include "breakers.h"
 #include "widen.h"
@@ -214,6 +215,27 @@ void widen_data(GeneratedCase& g) {
   }
 }
 
+// grow_valid_case: wider slices (a trailing dim on data), or `times` as many positions with
+// fresh partition values.
+void grow_partition(conformance::Case& c, std::int64_t times) {
+  Tensor& data = input_tensor(c, "data");
+  Tensor& partitions = input_tensor(c, "partitions");
+  if (*rc::gen::arbitrary<bool>()) {
+    data = *gen_payload(data.dtype(), widen::appended(data.shape(), times));
+    return;
+  }
+  const Shape slice(data.shape().begin() + partitions.rank(), data.shape().end());
+  const std::int64_t n = std::max<std::int64_t>(1, partitions.num_elements()) * times;
+  const std::int64_t k = c.attrs.at("num_partitions");
+  std::vector<std::int64_t> values(static_cast<std::size_t>(n));
+  std::mt19937_64 engine(*rc::gen::inRange<std::uint32_t>(0, 1u << 30));
+  for (auto& v : values) v = static_cast<std::int64_t>(engine() % static_cast<std::uint64_t>(k));
+  partitions = index_tensor(DType::kInt32, {n}, values);
+  Shape shape = {n};
+  shape.insert(shape.end(), slice.begin(), slice.end());
+  data = *gen_payload(data.dtype(), shape);
+}
+
 // Every dtype but the quantized ones.
 std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
 
@@ -326,6 +348,7 @@ constinit const OpGenerators kDynamicPartitionGenerators = {
     widen_data,
     breakers::kPartitionBreakers,
     breakers::kPartitionExclusions,
+    grow_partition,
 };
 
 }  // namespace opconform::generators

@@ -358,6 +358,45 @@ void widen_lists(GeneratedCase& g) {
   }
 }
 
+// grow_valid_case: wider rows (a trailing dim on every data member), or
+// `times` as many positions with fresh indices: a permutation of a slightly larger range of rows
+// (gaps), now and then with repeats (duplicates, across lists too), split over the lists.
+void grow_stitch(conformance::Case& c, std::int64_t times) {
+  auto& indices = input_list(c, "indices");
+  auto& data = input_list(c, "data");
+  const DType dtype = data[0].dtype();
+  std::vector<Shape> shapes;
+  if (*rc::gen::arbitrary<bool>()) {
+    for (const Tensor& d : data) shapes.push_back(widen::appended(d.shape(), times));
+    data = *gen_payloads(dtype, shapes);
+    return;
+  }
+  const Shape trailing(data[0].shape().begin() + indices[0].rank(), data[0].shape().end());
+  std::int64_t before = 0;
+  for (const Tensor& t : indices) before += t.num_elements();
+  const std::int64_t total = std::max<std::int64_t>(1, before) * times;
+  const std::int64_t rows = total + *rc::gen::inRange<std::int64_t>(0, total / 8 + 2);
+  std::vector<std::int64_t> values(static_cast<std::size_t>(rows));
+  std::iota(values.begin(), values.end(), 0);
+  std::mt19937_64 engine(*rc::gen::inRange<std::uint32_t>(0, 1u << 30));
+  std::shuffle(values.begin(), values.end(), engine);
+  values.resize(static_cast<std::size_t>(total));
+  if (*rc::gen::weightedElement<bool>({{1, true}, {3, false}}))  // duplicates
+    for (std::size_t i = 0; i < values.size(); i += 1 + engine() % 7) values[i] = values[engine() % values.size()];
+  std::int64_t next = 0;
+  for (std::size_t m = 0; m < indices.size(); ++m) {
+    const std::int64_t left = total - next;
+    const std::int64_t count = m + 1 == indices.size() ? left : *rc::gen::inRange<std::int64_t>(0, left + 1);
+    indices[m] = index_tensor(DType::kInt32, {count},
+                                          std::vector<std::int64_t>(values.begin() + next, values.begin() + next + count));
+    Shape s = {count};
+    s.insert(s.end(), trailing.begin(), trailing.end());
+    shapes.push_back(s);
+    next += count;
+  }
+  data = *gen_payloads(dtype, shapes);
+}
+
 // Every dtype: both stitches are registered for all of them.
 std::vector<DType> every_dtype() { return std::vector<DType>(all_dtypes(), all_dtypes() + kNumDTypes); }
 
@@ -504,6 +543,7 @@ constinit const OpGenerators kDynamicStitchGenerators = {
     widen_lists,
     breakers::kStitchBreakers,
     breakers::kStitchExclusions,
+    grow_stitch,
 };
 constinit const OpGenerators kParallelDynamicStitchGenerators = {
     kParallelDynamicStitchRules,
@@ -514,6 +554,7 @@ constinit const OpGenerators kParallelDynamicStitchGenerators = {
     widen_lists,
     breakers::kStitchBreakers,
     breakers::kStitchExclusions,
+    grow_stitch,
 };
 
 }  // namespace opconform::generators

@@ -34,6 +34,12 @@ const std::vector<Tensor>& input_list(const conformance::Case& c, const std::str
   return std::get<std::vector<Tensor>>(c.inputs.at(name));
 }
 
+Tensor& input_tensor(conformance::Case& c, const std::string& name) { return std::get<Tensor>(c.inputs.at(name)); }
+
+std::vector<Tensor>& input_list(conformance::Case& c, const std::string& name) {
+  return std::get<std::vector<Tensor>>(c.inputs.at(name));
+}
+
 Tensor index_tensor(DType dtype, Shape shape, const std::vector<std::int64_t>& values) {
   Tensor t(dtype, std::move(shape));
   for (std::size_t i = 0; i < values.size(); ++i) {

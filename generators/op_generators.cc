@@ -44,6 +44,8 @@ rc::Gen<GeneratedCase> large_valid_case(Op op) {
   });
 }
 
+void grow_valid_case(conformance::Case& c, std::int64_t times) { op_generators(c.op).grow(c, times); }
+
 void showValue(const ExecChoice& e, std::ostream& os) {
   os << knobs_string(e.options);
 }

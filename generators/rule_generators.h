@@ -67,6 +67,9 @@ struct OpGenerators {
   void (*widen)(GeneratedCase& g);
   std::span<const BreakFn> breakers;      // by rule index; null: no breaker
   std::span<const Exclusion> exclusions;  // infeasible pairs, in the order they are reported
+  // grow_valid_case's growth (op_generators.h) of c, a valid case of the op, about `times` over.
+  // Use inside rc::gen::exec.
+  void (*grow)(conformance::Case& c, std::int64_t times);
 };
 
 // One instance per op of op_list.inc, each defined in the op's own generator file.

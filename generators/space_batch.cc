@@ -1,6 +1,7 @@
 // Generators of SpaceToBatchND and BatchToSpaceND cases (space_to_batch_nd.h,
 // batch_to_space_nd.h): both ops share the layout of block dims and most invalid-case rules.
 #include <algorithm>
+#include <numeric>
 
 #include "opconform/generators/batch_to_space_nd.h"
 #include "opconform/generators/payload.h"
@@ -749,6 +750,32 @@ void widen_input(GeneratedCase& g) {
     data = *gen_payload(data.dtype(), widen::appended(data.shape(), widen::widening(bytes)));
 }
 
+// grow_valid_case: `times` the input along the batch, along one spatial dim (by
+// whole blocks for SpaceToBatchND, so the padded size stays divisible), or along a new trailing
+// dim; validity is kept by construction.
+void grow_space_batch(conformance::Case& c, std::int64_t times) {
+  Tensor& input = input_tensor(c, "input");
+  const std::vector<std::int64_t> block = index_values(input_tensor(c, "block_shape"));
+  Shape shape = input.shape();
+  const int m = static_cast<int>(block.size());
+  const int way = *rc::gen::inRange(0, 3);
+  if (way == 0) {
+    const std::int64_t unit = c.op == Op::kSpaceToBatchND
+                                  ? 1
+                                  : std::accumulate(block.begin(), block.end(), std::int64_t{1},
+                                                    [](std::int64_t a, std::int64_t b) { return a * b; });
+    shape[0] = std::max(shape[0], unit) * times;
+  } else if (way == 1 && m > 0) {
+    const int i = *rc::gen::inRange(0, m);
+    std::int64_t& size = shape[1 + i];
+    if (c.op == Op::kSpaceToBatchND) size += block[i] * std::max<std::int64_t>(1, (size * (times - 1)) / block[i]);
+    else size = std::max<std::int64_t>(1, size) * times;
+  } else {
+    shape.push_back(times);
+  }
+  input = *gen_payload(input.dtype(), shape);
+}
+
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode) {
@@ -1124,6 +1151,7 @@ constinit const OpGenerators kSpaceToBatchNDGenerators = {
     widen_input,
     breakers::kS2BBreakers,
     breakers::kS2BExclusions,
+    grow_space_batch,
 };
 constinit const OpGenerators kBatchToSpaceNDGenerators = {
     kBatchToSpaceNDRules,
@@ -1134,6 +1162,7 @@ constinit const OpGenerators kBatchToSpaceNDGenerators = {
     widen_input,
     breakers::kB2SBreakers,
     breakers::kB2SExclusions,
+    grow_space_batch,
 };
 
 }  // namespace opconform::generators

@@ -533,6 +533,24 @@ void widen_entries(GeneratedCase& g) {
   }
 }
 
+// grow_valid_case: every input's entries `times` over (in blocks, which unsorts them, or row by row),
+// with fresh values.
+void grow_sparse(conformance::Case& c, std::int64_t times) {
+  auto& indices = input_list(c, "indices");
+  auto& values = input_list(c, "values");
+  const bool row_by_row = *rc::gen::arbitrary<bool>();
+  std::vector<Shape> shapes;
+  for (Tensor& m : indices) {
+    const std::int64_t n = m.dim(0), r = m.dim(1);
+    Tensor out(DType::kInt64, {n * times, r});
+    for (std::int64_t k = 0; k < n * times; ++k)
+      std::copy_n(m.data<std::int64_t>() + (row_by_row ? k / times : k % n) * r, r, out.data<std::int64_t>() + k * r);
+    m = std::move(out);
+    shapes.push_back({m.dim(0)});
+  }
+  values = *gen_payloads(values[0].dtype(), shapes);
+}
+
 // Every dtype but the quantized ones.
 std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQUInt8, DType::kQInt32}); }
 
@@ -862,6 +880,7 @@ constinit const OpGenerators kSparseConcatGenerators = {
     widen_entries,
     breakers::kSCBreakers,
     breakers::kSCExclusions,
+    grow_sparse,
 };
 
 }  // namespace opconform::generators

@@ -51,6 +51,8 @@ GeneratedCase make_case(Op op, conformance::Values inputs,
 // Inputs of a case by name. Precondition: the case has that input of that kind.
 const Tensor& input_tensor(const conformance::Case& c, const std::string& name);
 const std::vector<Tensor>& input_list(const conformance::Case& c, const std::string& name);
+Tensor& input_tensor(conformance::Case& c, const std::string& name);
+std::vector<Tensor>& input_list(conformance::Case& c, const std::string& name);
 
 // An int32 or int64 tensor holding `values` row-major (narrowed to int32 for int32; the
 // caller keeps them in range). Precondition: values.size() equals the shape's element count.

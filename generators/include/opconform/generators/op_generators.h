@@ -32,6 +32,12 @@ inline constexpr std::int64_t kParallelWorkBytes = std::int64_t{1} << 18;
 // of distinct values. A case with no data bytes to scale is returned as drawn.
 rc::Gen<GeneratedCase> large_valid_case(Op op);
 
+// A valid case of its op grown about `times` (>= 1) over, still valid: the validator's case mix
+// (validator/case_mix.h) sizes its cases with it. Each op's own way (its OpGenerators::grow):
+// more rows, wider rows or a larger batch or spatial dim, with a fresh payload. Use inside
+// rc::gen::exec.
+void grow_valid_case(conformance::Case& c, std::int64_t times);
+
 // ExecOptions for the optimized layer: 1-8 threads (0: the hardware's count) and tile sizes
 // from 1 byte up (0: the kernel's default), with the small values that put tile edges inside
 // small tensors.
