@@ -65,6 +65,7 @@ Tensor prefix_along(const Tensor& t, int d, std::int64_t n) {
   const std::int64_t old = shape[d];
   shape[d] = n;
   Tensor out(t.dtype(), shape);
+  if (out.num_elements() == 0) return out;  // nothing to copy; the other dims may be huge
   std::int64_t outer = 1, inner = 1;
   for (int i = 0; i < d; ++i) outer *= t.dim(i);
   for (int i = d + 1; i < t.rank(); ++i) inner *= t.dim(i);

@@ -15,6 +15,16 @@ TEST(Shrink, PrefixAlongKeepsLeadingEntries) {
   EXPECT_TRUE(prefix_along(s, 0, 1).bit_equal(Tensor::from_values<std::string>({1}, {"a"})));
 }
 
+// An empty tensor with huge dims around its zero (DepthToSpace's [2^20, 2^20, 2^20, 0]) shrinks
+// at once: there is nothing to copy, so nothing walks its 2^40 leading positions.
+TEST(Shrink, PrefixAlongAnEmptyTensorWithHugeDims) {
+  const std::int64_t huge = std::int64_t{1} << 20;
+  const Tensor t(DType::kFloat32, Shape{huge, huge, huge, 0});
+  const Tensor shorter = prefix_along(t, 2, 3);
+  EXPECT_EQ(shorter.shape(), (Shape{huge, huge, 3, 0}));
+  EXPECT_EQ(shorter.num_elements(), 0);
+}
+
 TEST(Shrink, ReachesASmallCaseThatStillFails) {
   conformance::Case c;
   c.op = Op::kDynamicStitch;
