@@ -35,7 +35,7 @@ tf.registerKernel(Object.assign({}, d2sKernel, {kernelFunc: (args) => {
     const steps = n + n * h * blockSize + n * h * blockSize * w * blockSize;
     if (steps > LOOP_LIMIT) {
       throw common.codedError('UNIMPLEMENTED',
-          `adapter: not run: tfjs's cpu DepthToSpace kernel would loop ${steps} times ` +
+          `adapter: not run: tfjs's cpu DepthToSpace kernel would loop about ${steps} times ` +
           `(batch ${n} x output height ${h * blockSize} x output width ${w * blockSize}) for an output of ` +
           `${n * h * blockSize * w * blockSize * (shape[3] / (blockSize * blockSize))} elements`);
     }
