@@ -15,6 +15,8 @@
 //   ScatterElements(axis 0) into ConstantOfShape(shape of the concatenated data).
 // - DynamicPartition: Equal(partitions, [[0], ..., [P-1]]), Cast to int32, Split into P rows,
 //   then per partition Cast to bool, Squeeze, Compress(data, axis 0).
+// - SpaceToDepth / DepthToSpace: the native ONNX op (blocksize = block_size, DepthToSpace in
+//   its default DCR mode), between Transposes to and from NCHW for an NHWC data_format.
 //
 // Where the converter refuses a case (its make_sure checks), the adapter answers UNIMPLEMENTED
 // with a message starting "tf2onnx:".
@@ -239,7 +241,35 @@ function partitionGraph(c) {
   return {form: 'compress', feeds: {data, partitions}, nodes, inits, outputs, dtype: data.dtype};
 }
 
+// --- SpaceToDepth / DepthToSpace ---
+// tf2onnx (onnx_opset/nn.py, SpaceToDepth / DepthToSpace with conv_convert_inputs): the native
+// ONNX op with blocksize = block_size as given (no mode attribute: DepthToSpace's default, DCR,
+// is TensorFlow's order), and for a channels-last data_format (one not starting with "NC")
+// Transposes [0, 3, 1, 2] before and [0, 2, 3, 1] after; for NCHW and NCHW_VECT_C none.
+const DATA_FORMATS = ['NHWC', 'NCHW', 'NCHW_VECT_C'];
+function depthSpaceGraph(c) {
+  const x = typed(c.inputs.input);
+  const format = c.attrs.data_format;
+  // A data_format outside the attr's allowed values cannot be in a TensorFlow graph (its
+  // construction fails), so there is nothing to convert: answered as that construction.
+  if (!DATA_FORMATS.includes(format)) {
+    throw common.codedError('INVALID_ARGUMENT', `adapter: data_format ${JSON.stringify(format)} is not one of TensorFlow's allowed values; no TensorFlow graph can hold it`);
+  }
+  const blocksize = BigInt(c.attrs.block_size);
+  const nodes = [];
+  if (format.startsWith('NC')) {
+    nodes.push(onnx.node(c.op, ['input'], ['output'], {blocksize}));
+  } else {
+    nodes.push(onnx.node('Transpose', ['input'], ['nchw'], {perm: [0, 3, 1, 2]}));
+    nodes.push(onnx.node(c.op, ['nchw'], ['reorg'], {blocksize}));
+    nodes.push(onnx.node('Transpose', ['reorg'], ['output'], {perm: [0, 2, 3, 1]}));
+  }
+  return {form: format.startsWith('NC') ? 'native' : 'transposed', feeds: {input: x}, nodes, inits: [],
+          outputs: [['output', x.dtype]], dtype: x.dtype};
+}
+
 const GRAPHS = {
+  SpaceToDepth: depthSpaceGraph, DepthToSpace: depthSpaceGraph,
   SpaceToBatchND: spaceBatchGraph, BatchToSpaceND: spaceBatchGraph,
   DynamicStitch: stitchGraph, ParallelDynamicStitch: stitchGraph, DynamicPartition: partitionGraph,
 };
@@ -256,11 +286,14 @@ function outputText(name, t) {
 }
 
 // ONNX Runtime's error text -> a status code: a missing kernel is UNIMPLEMENTED, an allocation
-// that failed RESOURCE_EXHAUSTED, everything else INVALID_ARGUMENT.
+// that failed RESOURCE_EXHAUSTED, everything else INVALID_ARGUMENT. onnxruntime-node's binding
+// refuses an input dim above 2^32 - 1 with a RangeError ("Tensor.dims[1] is invalid: 4.29497e+09")
+// before the runtime sees it: an argument it cannot take, INVALID_ARGUMENT, not a memory limit.
 function codeOf(err) {
   if (err && err.code) return err.code;
   const m = String(err && err.message);
   if (/NOT_IMPLEMENTED|Could not find an implementation/.test(m)) return 'UNIMPLEMENTED';
+  if (/^Tensor\.dims\[\d+\] is invalid/.test(m)) return 'INVALID_ARGUMENT';
   if (/bad_alloc|Failed to allocate|Invalid typed array length|Array buffer allocation failed/.test(m) || err instanceof RangeError) return 'RESOURCE_EXHAUSTED';
   return 'INVALID_ARGUMENT';
 }
@@ -288,7 +321,8 @@ async function run(c) {
       return `{"outputs":[${g.outputs.map(([name]) => outputText(name, result[name])).join(',')}]}`;
     }
     const [[name]] = g.outputs;
-    return `{${JSON.stringify(c.op === 'SpaceToBatchND' || c.op === 'BatchToSpaceND' ? 'output' : 'merged')}:${outputText(name, result[name])}}`;
+    const outName = ['DynamicStitch', 'ParallelDynamicStitch'].includes(c.op) ? 'merged' : 'output';
+    return `{${JSON.stringify(outName)}:${outputText(name, result[name])}}`;
   } finally {
     await session.release();
   }
@@ -302,6 +336,8 @@ function manifest() {
     caps('DynamicStitch', {param_dtypes: ['int32'], min_rank: 0, min_block_dims: 0}),
     caps('ParallelDynamicStitch', {param_dtypes: ['int32'], min_rank: 0, min_block_dims: 0}),
     caps('DynamicPartition', {param_dtypes: ['int32'], min_rank: 1, min_block_dims: 0}),
+    caps('SpaceToDepth', {min_rank: 0, min_block_dims: 0}),
+    caps('DepthToSpace', {min_rank: 0, min_block_dims: 0}),
   ];
   return {type: 'manifest', protocol: 1,
           name: `ONNX Runtime ${ort.env.versions.node} (onnxruntime-node, CPU), tf2onnx lowerings, opset ${OPSET}`,

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // TensorFlow Lite's builtin kernels (the WebAssembly runtime that @tensorflow/tfjs-tflite ships,
 // tflite_web_api_cc.wasm) behind opconform's subprocess protocol v1 (docs/plugin-abi.md,
-// section 2): SpaceToBatchND and BatchToSpaceND, each case a one-op .tflite model.
+// section 2): SpaceToBatchND, BatchToSpaceND, SpaceToDepth and DepthToSpace, each case a one-op
+// .tflite model.
 // Run: opconform validate --impl "exec:node adapters/tflite/adapter.js" --profile tflite
 // Logs go to stderr only; stdout carries length-prefixed JSON messages.
 //
@@ -87,18 +88,63 @@ function tensorInfos(vector) {
   return out;
 }
 
-// A case -> its one-op .tflite model and what running it needs.
-function caseModel(c) {
-  if (!common.SPACE_BATCH_OPS.includes(c.op)) throw common.codedError('UNIMPLEMENTED', `op ${c.op} is not provided by this adapter`);
-  const s2b = c.op === 'SpaceToBatchND';
-  const x = c.inputs.input;
-  const block = c.inputs.block_shape;
-  const pads = s2b ? c.inputs.paddings : c.inputs.crops;
+function checkDtype(x) {
   if (!DTYPES.includes(x.dtype)) {
     throw common.codedError('UNIMPLEMENTED', ['int64', 'uint16', 'uint64'].includes(x.dtype)
         ? `adapter: the TFLite web API reads and writes no ${x.dtype} tensors`
         : `adapter: dtype ${x.dtype} has no .tflite tensor type`);
   }
+}
+
+// SpaceToDepth / DepthToSpace: the builtin and its options table (block_size:int). TFLite's
+// builtins have no data_format: they are NHWC.
+const DEPTH_SPACE = {
+  SpaceToDepth: {op: 'SPACE_TO_DEPTH', table: 'SpaceToDepthOptions'},
+  DepthToSpace: {op: 'DEPTH_TO_SPACE', table: 'DepthToSpaceOptions'},
+};
+const DATA_FORMATS = ['NHWC', 'NCHW', 'NCHW_VECT_C'];
+
+function depthSpaceModel(c) {
+  const {op, table} = DEPTH_SPACE[c.op];
+  const x = c.inputs.input;
+  checkDtype(x);
+  const format = c.attrs.data_format;
+  // A data_format outside the attr's allowed values cannot be in a TensorFlow graph (its
+  // construction fails), so there is no model to convert: answered as that construction.
+  if (!DATA_FORMATS.includes(format)) {
+    throw common.codedError('INVALID_ARGUMENT', `adapter: data_format ${JSON.stringify(format)} is not one of TensorFlow's allowed values; no TensorFlow graph, so no .tflite model, can hold it`);
+  }
+  if (format !== 'NHWC') {
+    throw common.codedError('UNIMPLEMENTED', `adapter: data_format ${format}: TFLite's ${op} is NHWC only (${table} has no data_format)`);
+  }
+  // block_size is passed as it is when it fits the table's int32 (TFLite does not check >= 2).
+  const block = BigInt(c.attrs.block_size);
+  if (block < -0x80000000n || block > 0x7fffffffn) {
+    throw common.codedError('INVALID_ARGUMENT', `adapter: block_size ${block} does not fit the int32 of ${table}.block_size`);
+  }
+  const input = {dims: tensorDims(x)};
+  const quant = QUANTIZED.includes(x.dtype) ? {scale: 1, zeroPoint: ZERO_POINT} : undefined;
+  const model = buildModel({
+    op,
+    tensors: [
+      {name: 'input', type: x.dtype, shape: input.dims, quant},
+      {name: 'output', type: x.dtype, shape: null, quant},
+    ],
+    inputs: [0], outputs: [1],
+    options: {table, ints: [Number(block)]},
+  });
+  return {model, x, input};
+}
+
+// A case -> its one-op .tflite model and what running it needs.
+function caseModel(c) {
+  if (DEPTH_SPACE[c.op]) return depthSpaceModel(c);
+  if (!common.SPACE_BATCH_OPS.includes(c.op)) throw common.codedError('UNIMPLEMENTED', `op ${c.op} is not provided by this adapter`);
+  const s2b = c.op === 'SpaceToBatchND';
+  const x = c.inputs.input;
+  const block = c.inputs.block_shape;
+  const pads = s2b ? c.inputs.paddings : c.inputs.crops;
+  checkDtype(x);
   for (const p of [block, pads]) {
     if (!common.PARAM_DTYPES.includes(p.dtype)) throw common.codedError('UNIMPLEMENTED', `adapter: parameter dtype ${p.dtype}`);
   }
@@ -179,12 +225,14 @@ function run(c) {
 
 async function manifest() {
   runtime = await load();
-  const ops = common.SPACE_BATCH_OPS.map((op) => common.opCaps(op, {dtypes: DTYPES}));
+  const ops = common.SPACE_BATCH_OPS.map((op) => common.opCaps(op, {dtypes: DTYPES}))
+      .concat(Object.keys(DEPTH_SPACE).map((op) => common.opCaps(op, {dtypes: DTYPES, min_rank: 0, min_block_dims: 0})));
   return {type: 'manifest', protocol: 1,
           name: `TensorFlow Lite builtin kernels (@tensorflow/tfjs-tflite ${PACKAGE}, ${BINARY}.wasm)`,
           profile: 'tflite', ops,
           notes: {binary: `${BINARY}.wasm`, zero_point: ZERO_POINT, params: PARAMS,
-                  model: 'one operator; block_shape and paddings/crops constant tensors'}};
+                  model: 'one operator; block_shape and paddings/crops constant tensors; ' +
+                         'SPACE_TO_DEPTH / DEPTH_TO_SPACE with block_size in their options table'}};
 }
 
 if (require.main === module) {

@@ -1,7 +1,7 @@
 // A one-op TensorFlow Lite model (a .tflite flatbuffer, file identifier "TFL3") written with the
 // `flatbuffers` package against the field layout of TFLite's schema.fbs (tensorflow/lite/schema).
 // Only what a one-op model needs: Model, OperatorCode, SubGraph, Tensor,
-// QuantizationParameters, Operator and Buffer.
+// QuantizationParameters, Operator (with its builtin options table) and Buffer.
 'use strict';
 
 const flatbuffers = require('flatbuffers');
@@ -15,6 +15,10 @@ const TENSOR_TYPE = {
 // schema.fbs, enum BuiltinOperator (int32; builtin codes below 127 are also written to the byte
 // field deprecated_builtin_code, as TFLite's own writer does).
 const BUILTIN = {DEPTH_TO_SPACE: 5, SPACE_TO_DEPTH: 26, BATCH_TO_SPACE_ND: 37, SPACE_TO_BATCH_ND: 38};
+
+// schema.fbs, union BuiltinOptions: the type tag of each options table used here. Both tables
+// hold one field, `block_size:int`.
+const BUILTIN_OPTIONS = {SpaceToDepthOptions: 19, DepthToSpaceOptions: 94};
 
 function intVector(b, values) {
   b.startVector(4, values.length, 4);
@@ -30,8 +34,9 @@ function offsetVector(b, offsets) {
 
 // tensors: [{name, type (TENSOR_TYPE key), shape (int32 dims, or null for none),
 //            data (Uint8Array, constant tensors only), quant ({scale, zeroPoint}, optional)}]
-// inputs/outputs: tensor indices of the subgraph; op: a BUILTIN key.
-function buildModel({tensors, inputs, outputs, op}) {
+// inputs/outputs: tensor indices of the subgraph; op: a BUILTIN key; options (optional):
+// {table: a BUILTIN_OPTIONS key, ints: the table's int32 fields in field order}.
+function buildModel({tensors, inputs, outputs, op, options}) {
   const b = new flatbuffers.Builder(1024);
   // Buffers: 0 is the empty buffer every non-constant tensor points at.
   const bufferOffsets = [];
@@ -70,10 +75,20 @@ function buildModel({tensors, inputs, outputs, op}) {
   });
   const opInputs = intVector(b, inputs);
   const opOutputs = intVector(b, outputs);
+  let opOptions = 0;
+  if (options) {
+    b.startObject(options.ints.length);
+    options.ints.forEach((v, i) => b.addFieldInt32(i, v, -1));  // always written, 0 included
+    opOptions = b.endObject();
+  }
   b.startObject(9);
   b.addFieldInt32(0, 0, -1);         // Operator.opcode_index
   b.addFieldOffset(1, opInputs, 0);  // Operator.inputs
   b.addFieldOffset(2, opOutputs, 0); // Operator.outputs
+  if (options) {
+    b.addFieldInt8(3, BUILTIN_OPTIONS[options.table], -1);  // Operator.builtin_options_type (ubyte)
+    b.addFieldOffset(4, opOptions, 0);                      // Operator.builtin_options
+  }
   const operator = b.endObject();
 
   const sgTensors = offsetVector(b, tensorOffsets);
@@ -110,4 +125,4 @@ function buildModel({tensors, inputs, outputs, op}) {
   return b.asUint8Array();
 }
 
-module.exports = {TENSOR_TYPE, BUILTIN, buildModel};
+module.exports = {TENSOR_TYPE, BUILTIN, BUILTIN_OPTIONS, buildModel};
