@@ -373,6 +373,48 @@ TEST(Judge, TfliteProfileDifferences) {
             Verdict::kErrorVsValue);
 }
 
+// The tflite profile for SpaceToDepth and DepthToSpace (docs/contract/profiles.md): five dtypes,
+// no data_format (NCHW cannot be expressed), block_size 1 accepted; nothing else.
+TEST(Judge, TfliteProfileDifferencesOfDepthSpace) {
+  const JudgeOptions tflite{"tflite", false, true};
+  auto depth_space = [](Op op, DType dtype, std::int64_t block, std::string format) {
+    conformance::Case c;
+    c.op = op;
+    c.inputs["input"] = Tensor(dtype, {1, 2, 2, 4});
+    c.attrs["block_size"] = block;
+    c.string_attrs["data_format"] = std::move(format);
+    c.expected.outputs["output"] = Tensor(dtype, {1, 1, 1, 16});
+    return c;
+  };
+  auto failing = [&](Op op, DType dtype, std::int64_t block, std::string format, Status error) {
+    conformance::Case c = depth_space(op, dtype, block, std::move(format));
+    c.expected.outputs.clear();
+    c.expected.error = std::move(error);
+    return c;
+  };
+  const RunResult rejected = answer_error(Status(Code::kInvalidArgument, "Type 'INT16' is not currently supported."));
+  for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
+    SCOPED_TRACE(op_name(op));
+    EXPECT_EQ(judge(depth_space(op, DType::kInt16, 2, "NHWC"), rejected, tflite).verdict, Verdict::kProfileDifference);
+    EXPECT_EQ(judge(depth_space(op, DType::kFloat32, 2, "NHWC"), rejected, tflite).verdict, Verdict::kValueVsError);
+    EXPECT_EQ(judge(depth_space(op, DType::kInt16, 2, "NHWC"), rejected, {"tf-cpu", false, true}).verdict,
+              Verdict::kValueVsError);
+
+    const Status nhwc_only(Code::kInvalidArgument, "Only NHWC data_format supported on CPU. Got NCHW");
+    const RunResult unexpressible = answer_error(Status(Code::kUnimplemented, "adapter: no data_format"));
+    EXPECT_EQ(judge(failing(op, DType::kFloat32, 2, "NCHW", nhwc_only), unexpressible, tflite).verdict,
+              Verdict::kProfileDifference);
+
+    const RunResult value = answer_outputs(Tensor(DType::kFloat32, {1, 2, 2, 4}));
+    const Status minimum(Code::kInvalidArgument, "Value for attr 'block_size' of 1 must be at least minimum 2");
+    EXPECT_EQ(judge(failing(op, DType::kFloat32, 1, "NHWC", minimum), value, tflite).verdict,
+              Verdict::kProfileDifference);
+    EXPECT_EQ(judge(failing(op, DType::kFloat32, 0, "NHWC", minimum), value, tflite).verdict, Verdict::kErrorVsValue);
+    EXPECT_EQ(judge(failing(op, DType::kFloat32, 1, "NHWC", minimum), value, {"tf-cpu", false, true}).verdict,
+              Verdict::kErrorVsValue);
+  }
+}
+
 // A tagged vector is judged by its allowed outcomes: the contract's, or an alternative of the
 // active profile (its own non-failing verdict); anything else fails.
 TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
