@@ -2,17 +2,31 @@
 """The mutant catalogue: realistic one-spot bugs in the reference kernels (docs/mutants.md).
 
 Each mutant is a source-level mutation of one op's reference kernel (the files under
-reference/), applied at build time to a copy: every (file, find, replace) edit must match
-its `find` text exactly once, so a reference change that moves the code breaks the build of
-that mutant instead of silently producing an unmutated one. The copy is compiled into a
-plug-in (mutants/mutant_plugin.cc) that exports only the mutated op through the C ABI.
+reference/), applied at build time to a copy. The code a mutant edits is marked in the
+reference by a site:
+
+    // mutant-site: NAME [NAME ...]      (the mutants that edit the lines below)
+    ...
+    // mutant-site end
+
+Each (file, find, replace) edit of mutant NAME applies inside NAME's site of that file, where
+`find` must occur exactly once, compared without whitespace: formatting the kernel (line breaks,
+indentation, spaces between tokens) cannot break the catalogue, while a reference change that
+rewrites or moves the marked code breaks the build of that mutant instead of silently producing
+an unmutated one. The copy is compiled into a plug-in (mutants/mutant_plugin.cc) that exports
+only the mutated op through the C ABI.
 
   catalogue.py list                    -> "name|op|file,file" per mutant (for CMake)
   catalogue.py apply NAME SRC OUTDIR   -> writes the mutated copies of NAME's files to OUTDIR
   catalogue.py json OUT                -> the catalogue as JSON (name, op, class, breaks)
+  catalogue.py check SRC [FORMAT...]   -> every edit applies and every site names a mutant; with
+                                          FORMAT (a formatter command reading stdin, writing
+                                          stdout), also on each reference file reformatted by it
 """
 import json
 import os
+import re
+import subprocess
 import sys
 
 S2B = "reference/space_to_batch_nd.cc"
@@ -322,19 +336,67 @@ def find(name):
     sys.exit(f"catalogue.py: no mutant named {name}")
 
 
-def apply(name, src_root, out_dir):
+SITE = re.compile(r"^[ \t]*// mutant-site: ([\w ]+?)[ \t]*\n(.*?)^[ \t]*// mutant-site end[ \t]*$",
+                  re.MULTILINE | re.DOTALL)
+
+
+def sites(text):
+    """{mutant name: [(start, end) of each of its sites' bodies in text]}."""
+    found = {}
+    for match in SITE.finditer(text):
+        for name in match.group(1).split():
+            found.setdefault(name, []).append(match.span(2))
+    return found
+
+
+def locate(text, spans, find):
+    """The one span inside `spans` of text that equals `find` once whitespace is ignored."""
+    needle = "".join(find.split())
+    hits = []
+    for start, end in spans:
+        kept = [i for i in range(start, end) if not text[i].isspace()]
+        body = "".join(text[i] for i in kept)
+        at = body.find(needle)
+        while at >= 0:
+            hits.append((kept[at], kept[at + len(needle) - 1] + 1))
+            at = body.find(needle, at + 1)
+    if len(hits) != 1:
+        raise ValueError(f"the text to replace occurs {len(hits)} times in its sites")
+    return hits[0]
+
+
+def mutated(name, texts):
+    """texts {path: source} with NAME's edits applied (raises ValueError naming the problem)."""
     mutant = find(name)
-    texts = {}
+    out = dict(texts)
     for edit in mutant["edits"]:
         path = edit["file"]
-        if path not in texts:
-            with open(os.path.join(src_root, path), encoding="utf-8") as f:
-                texts[path] = f.read()
-        count = texts[path].count(edit["find"])
-        if count != 1:
-            sys.exit(f"catalogue.py: mutant {name}: the text to replace occurs {count} times in {path} "
-                     f"(the reference changed? update the catalogue):\n{edit['find']}")
-        texts[path] = texts[path].replace(edit["find"], edit["replace"])
+        where = sites(out[path]).get(name)
+        if where is None:
+            raise ValueError(f"mutant {name}: no '// mutant-site: ... {name}' in {path}")
+        try:
+            begin, end = locate(out[path], where, edit["find"])
+        except ValueError as e:
+            raise ValueError(f"mutant {name}: {path}: {e} (the reference changed? update the catalogue):\n"
+                             f"{edit['find']}")
+        out[path] = out[path][:begin] + edit["replace"] + out[path][end:]
+    return out
+
+
+def read_sources(src_root, paths):
+    texts = {}
+    for path in paths:
+        with open(os.path.join(src_root, path), encoding="utf-8") as f:
+            texts[path] = f.read()
+    return texts
+
+
+def apply(name, src_root, out_dir):
+    texts = read_sources(src_root, {e["file"] for e in find(name)["edits"]})
+    try:
+        texts = mutated(name, texts)
+    except ValueError as e:
+        sys.exit(f"catalogue.py: {e}")
     os.makedirs(out_dir, exist_ok=True)
     for path, text in texts.items():
         out = os.path.join(out_dir, os.path.basename(path))
@@ -347,6 +409,30 @@ def apply(name, src_root, out_dir):
                 f.write(text)
 
 
+def check(src_root, formatter):
+    """Problems: edits that do not apply (also after `formatter`, when given), mutants that
+    change nothing, and sites that name no mutant."""
+    paths = sorted({f for files in OP_FILES.values() for f in files})
+    texts = read_sources(src_root, paths)
+    if formatter:
+        texts = {p: subprocess.run(formatter + [f"--assume-filename={p}"], input=t, text=True,
+                                   capture_output=True, check=True).stdout for p, t in texts.items()}
+    names = {mu["name"] for mu in CATALOGUE}
+    problems = []
+    for path, text in texts.items():
+        for name in sites(text):
+            if name not in names:
+                problems.append(f"{path}: a site names {name}, which is not in the catalogue")
+    for mutant in CATALOGUE:
+        try:
+            after = mutated(mutant["name"], texts)
+            if after == texts:
+                problems.append(f"mutant {mutant['name']}: changes nothing")
+        except ValueError as e:
+            problems.append(str(e))
+    return problems
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "list":
         for mutant in CATALOGUE:
@@ -356,6 +442,13 @@ def main(argv):
     if len(argv) == 5 and argv[1] == "apply":
         apply(argv[2], argv[3], argv[4])
         return 0
+    if len(argv) >= 3 and argv[1] == "check":
+        problems = check(argv[2], argv[3:])
+        for problem in problems:
+            print(problem)
+        how = f" reformatted by {' '.join(argv[3:])}" if len(argv) > 3 else ""
+        print(f"{len(CATALOGUE)} mutants checked on the reference{how}: {len(problems)} problems")
+        return 1 if problems else 0
     if len(argv) == 3 and argv[1] == "json":
         items = [{k: mu[k] for k in ("name", "op", "class", "breaks")} for mu in CATALOGUE]
         with open(argv[2], "w", encoding="utf-8") as f:

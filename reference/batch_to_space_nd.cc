@@ -62,12 +62,15 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
     return invalid_argument("crops should have shape [", m, ", 2] instead of ",
                             shape_string(crops.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
+  // mutant-site: b2s_int32_crops
   const std::vector<std::int64_t> pairs = space_batch::index_values(crops);
+  // mutant-site end
   plan->runs = space_batch::collapse_trivial_block_dims(block, pairs);
 
   // 4. The exact product of block_shape fits in int64 (deviation) and is positive. Quirk: an
   // even number of negative values passes, as in TensorFlow.
   const std::optional<std::int64_t> product = exact_block_product(block);
+  // mutant-site: b2s_checks_reordered
   if (!product) return invalid_argument("Product of block sizes overflows int64");
   if (*product <= 0) return invalid_argument("Product of block sizes must be positive, got ", *product);
   plan->block_product = *product;
@@ -76,9 +79,12 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
   if (input_batch % *product != 0)
     return invalid_argument("Input batch dimension (", input_batch,
                             ") is not divisible by product of block sizes (", *product, ")");
+  // mutant-site end
   // 6. At most four internal block dims.
+  // mutant-site: b2s_no_four_dim_limit
   if (plan->runs.internal > space_batch::kMaxInternalBlockDims)
     return space_batch::too_many_internal_block_dims(plan->runs.internal);
+  // mutant-site end
   // 7. No internal block dims: the output is the input.
   if (plan->runs.internal == 0) {
     plan->identity = true;
@@ -92,9 +98,15 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
   for (int i = 0; i < first_internal; ++i) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(1 + i)));
   // 9. Each internal dim: crops, cropped size, output dim.
   for (int i = first_internal; i < end_internal; ++i) {
+    // mutant-site: b2s_crops_swapped
     const std::int64_t start = pairs[2 * i], end = pairs[2 * i + 1];
+    // mutant-site end
+    // mutant-site: b2s_wrong_message
     if (start < 0 || end < 0) return invalid_argument("Crops must be non-negative");
+    // mutant-site end
+    // mutant-site: b2s_unchecked_cropped_size
     const __int128 cropped = static_cast<__int128>(input.dim(1 + i)) * block[i] - start - end;
+    // mutant-site end
     if (!fits_int64(cropped))
       return invalid_argument("cropped_shape[", i, "] overflows int64");  // deviation
     if (cropped < 0)
@@ -130,9 +142,11 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   const xt::xarray<T> collapsed = space_batch::to_xarray<T>(input, in_shape);
 
   // Step 1: reshape to block_shape + [batch / P] + S + [depth].
+  // mutant-site: b2s_batch_order
   Dims split_shape;
   for (std::int64_t b : plan.block) split_shape.push_back(static_cast<std::size_t>(b));
   split_shape.push_back(out_batch);
+  // mutant-site end
   for (std::size_t i = 0; i < m; ++i) split_shape.push_back(in_shape[1 + i]);
   split_shape.push_back(depth);
   OPCONFORM_RETURN_IF_ERROR(
@@ -140,18 +154,22 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   const xt::xarray<T> reshaped = xt::reshape_view(collapsed, split_shape);
 
   // Step 2: permute to [batch / P] + [s_0, b_0, ..., s_{m-1}, b_{m-1}] + [depth].
+  // mutant-site: b2s_batch_order
   Dims axes = {m};
   for (std::size_t i = 0; i < m; ++i) {
     axes.push_back(m + 1 + i);
     axes.push_back(i);
   }
+  // mutant-site end
   axes.push_back(2 * m + 1);
   OPCONFORM_RETURN_IF_ERROR(space_batch::expect_permutation(axes, "permute"));
   const xt::xarray<T> permuted = xt::transpose(reshaped, axes, xt::check_policy::full());
 
   // Step 3: reshape to [batch / P] + [s_i * b_i ...] + [depth].
   Dims merged_shape = {out_batch};
+  // mutant-site: b2s_batch_order
   for (std::size_t i = 0; i < m; ++i) merged_shape.push_back(in_shape[1 + i] * split_shape[i]);
+  // mutant-site end
   merged_shape.push_back(depth);
   OPCONFORM_RETURN_IF_ERROR(
       space_batch::expect_same_element_count(merged_shape, permuted.size(), "merge"));

@@ -11,7 +11,9 @@
 #include <cstdint>
 #include <limits>
 #include <new>
+// mutant-site: dp_string_c_str
 #include <string>
+// mutant-site end
 
 namespace opconform::reference {
 namespace {
@@ -108,23 +110,31 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
                             dtype_name(partitions.dtype()),
                             " that does not match expected type of int32.");
   // Pre-check 2 / check 0: the attribute's minimum.
+  // mutant-site: dp_accepts_zero_partitions
   if (num_partitions < 1)
+  // mutant-site end
     return invalid_argument("Value for attr 'num_partitions' of ", num_partitions,
                             " must be at least minimum 1");
   // Pre-check 3: kernel registration for T.
   const DType dtype = data.dtype();
   if (!registered_on_cpu(dtype))
+    // mutant-site: dp_wrong_code_registration
     return unimplemented(
         "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
+    // mutant-site end
         dtype_name(dtype));
   // Check 0: the kernel reads num_partitions as an int32.
+  // mutant-site: dp_int32_num_partitions
   if (num_partitions > std::numeric_limits<std::int32_t>::max())
     return invalid_argument("Attr num_partitions has value ", num_partitions,
                             " out of range for an int32");
+  // mutant-site end
 
   // Check 1: data.shape starts with partitions.shape.
+  // mutant-site: dp_no_prefix_check
   if (!starts_with(data.shape(), partitions.shape()))
     return invalid_argument("data.shape must start with partitions.shape, got data.shape = ",
+  // mutant-site end
                             shape_string(data.shape()),
                             ", partitions.shape = ", shape_string(partitions.shape()));
 
@@ -133,19 +143,27 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   const auto entries = static_cast<std::int64_t>(partition_values.size());
   for (std::int64_t j = 0; j < entries; ++j) {
     const std::int64_t p = partition_values[j];
+    // mutant-site: dp_drops_out_of_range dp_outputs_before_range_check
     if (p < 0 || p >= num_partitions)
       return invalid_argument("partitions", position_string(partitions.shape(), j), " = ", p,
                               " is not in [0, ", num_partitions, ")");
+    // mutant-site end
   }
 
   // Check 3: outputs[q] has shape [count(partitions == q)] + data.shape[rank(partitions):].
   // First the request of all outputs together, before any per-partition bookkeeping.
   const Shape slice_shape(data.shape().begin() + partitions.rank(), data.shape().end());
   const std::int64_t slice_elements = entries > 0 ? data.num_elements() / entries : 0;
+  // mutant-site: dp_drops_out_of_range
   const std::int64_t all_outputs_bytes = request_bytes_of_outputs(
+  // mutant-site end
+      // mutant-site: dp_drops_out_of_range
       num_partitions, entries, slice_elements, dtype_accounting_width(dtype));
+      // mutant-site end
+  // mutant-site: dp_no_memory_accounting
   if (all_outputs_bytes < 0 || all_outputs_bytes > options.memory_limit_bytes)
     return first_output_over_limit(dtype, partition_values, slice_shape, slice_elements,
+  // mutant-site end
                                    num_partitions, options.memory_limit_bytes);
 
   // Everything fits, and the two num_partitions counters below take less than the 64 bytes
@@ -153,7 +171,9 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   Shape allocating = data.shape();  // what a std::bad_alloc names: the output being allocated
   try {
     std::vector<std::int64_t> counts(static_cast<std::size_t>(num_partitions), 0);
+    // mutant-site: dp_drops_out_of_range dp_outputs_before_range_check
     for (std::int64_t j = 0; j < entries; ++j) ++counts[partition_values[j]];
+    // mutant-site end
     MemoryAccount account(options.memory_limit_bytes);
     std::vector<Tensor> results;
     results.reserve(static_cast<std::size_t>(num_partitions));
@@ -161,25 +181,35 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
       ShapeBuilder shape;
       OPCONFORM_RETURN_IF_ERROR(shape.add_dim(counts[q]));
       for (std::int64_t d : slice_shape) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(d));
+      // mutant-site: dp_no_memory_accounting
       OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape.dims()));
+      // mutant-site end
       allocating = shape.dims();
       results.emplace_back(dtype, shape.dims());
     }
 
     // Result: outputs[p][next_row[p]++, ...] = data[j, ...] for j in row-major order.
+    // mutant-site: dp_outputs_before_range_check
     std::vector<std::int64_t> next_row(static_cast<std::size_t>(num_partitions), 0);
+    // mutant-site end
     visit_dtype(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* in = data.data<T>();
+      // mutant-site: dp_unstable dp_drops_out_of_range dp_outputs_before_range_check
       for (std::int64_t j = 0; j < entries; ++j) {
         const std::int32_t p = partition_values[j];
+      // mutant-site end
         T* out = results[p].data<T>();
         for (std::int64_t k = 0; k < slice_elements; ++k)
+          // mutant-site: dp_string_c_str
           out[next_row[p] * slice_elements + k] = in[j * slice_elements + k];
+          // mutant-site end
         ++next_row[p];
       }
     });
+    // mutant-site: dp_outputs_before_range_check
     *outputs = std::move(results);
+    // mutant-site end
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: the same error as an over-limit request.
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(allocating),

@@ -5,7 +5,9 @@
 // one of its allowed outcomes) and names itself in its messages.
 #include "opconform/reference/dynamic_stitch.h"
 
+// mutant-site: ds_one_byte_word_copy
 #include <algorithm>
+// mutant-site end
 #include <cstdint>
 #include <new>
 #include <string_view>
@@ -62,8 +64,10 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
       return invalid_argument("Input 'indices' of '", op, "' Op has type ",
                               dtype_name(member.dtype()),
                               " that does not match expected type of int32.");
+  // mutant-site: pds_empty_list_unchecked
   for (const Tensor& member : data)
     if (member.dtype() != data[0].dtype())
+  // mutant-site end
       return invalid_argument("Input 'data' of '", op, "' Op has type ", dtype_name(member.dtype()),
                               " that does not match type ", dtype_name(data[0].dtype()),
                               " of argument 'data'.");
@@ -85,10 +89,12 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   // Check 1: every index, in order over m then flat i, is >= 0 (<i> is the position inside
   // indices[m]). The maximum is taken in int64 (-1 when there is no index at all).
   std::int64_t max_index = -1;
+  // mutant-site: ds_size_from_first_list ds_no_negative_index_check ds_wrong_message
   for (std::int64_t m = 0; m < n; ++m) {
     const std::span<const std::int32_t> index = indices[m].values<std::int32_t>();
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(index.size()); ++i) {
       if (index[i] < 0) return invalid_argument("indices[", i, "] is out of range");
+  // mutant-site end
       max_index = std::max<std::int64_t>(max_index, index[i]);
     }
   }
@@ -97,12 +103,16 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   const Tensor& data0 = data[0];
   const Tensor& indices0 = indices[0];
   for (std::int64_t m = 0; m < n; ++m) {
+    // mutant-site: ds_no_prefix_check
     if (!starts_with(data[m].shape(), indices[m].shape()))
       return invalid_argument("data[", m, "].shape = ", shape_string(data[m].shape()),
                               " does not start with indices[", m,
                               "].shape = ", shape_string(indices[m].shape()));
+    // mutant-site end
+    // mutant-site: pds_no_trailing_shape_check
     if (m > 0 && !same_trailing_shape(data0, indices0, data[m], indices[m]))
       return invalid_argument(
+    // mutant-site end
           "Need data[0].shape[", indices0.rank(), ":] = data[", m, "].shape[", indices[m].rank(),
           ":], got data[0].shape = ", shape_string(data0.shape()), ", data[", m,
           "].shape = ", shape_string(data[m].shape()),
@@ -112,7 +122,9 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
 
   // Check 3: output shape [max_index + 1] + C, then its memory request.
   ShapeBuilder merged_shape;
+  // mutant-site: ds_int32_row_count
   const std::int64_t rows = max_index + 1;
+  // mutant-site end
   OPCONFORM_RETURN_IF_ERROR(merged_shape.add_dim(rows));
   for (int d = indices0.rank(); d < data0.rank(); ++d)
     OPCONFORM_RETURN_IF_ERROR(merged_shape.add_dim(data0.dim(d)));
@@ -122,17 +134,23 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   // Result: merged[indices[m][i], ...] = data[m][i, ...]. The new tensor holds T{} everywhere,
   // so rows that no index names stay zero (the empty string for string).
   try {
+    // mutant-site: ds_gaps_uninitialised pds_gaps_uninitialised
     Tensor result(dtype, merged_shape.dims());
+    // mutant-site end
     const std::int64_t row_size = rows > 0 ? result.num_elements() / rows : 0;
     visit_dtype(dtype, [&](auto tag) {
       using T = typename decltype(tag)::type;
       T* out = result.data<T>();
+      // mutant-site: ds_first_wins
       for (std::int64_t m = 0; m < n; ++m) {
         const std::span<const std::int32_t> index = indices[m].values<std::int32_t>();
         const T* in = data[m].data<T>();
+      // mutant-site end
+        // mutant-site: ds_first_wins ds_one_byte_word_copy
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(index.size()); ++i)
           for (std::int64_t k = 0; k < row_size; ++k)
             out[index[i] * row_size + k] = in[i * row_size + k];
+        // mutant-site end
       }
     });
     *merged = std::move(result);
@@ -153,7 +171,9 @@ Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> da
 
 Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
                              Tensor* merged, const ExecOptions& options) {
+  // mutant-site: pds_wrong_op_name
   return stitch("ParallelDynamicStitch", indices, data, merged, options);
+  // mutant-site end
 }
 
 }  // namespace opconform::reference

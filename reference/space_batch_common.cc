@@ -27,7 +27,9 @@ Status check_registered_on_cpu(DType dtype, const char* op) {
     case DType::kFloat64:
       return Status();
     default:
+      // mutant-site: s2b_wrong_code_registration
       return unimplemented("No registered '", op, "' OpKernel for 'CPU' devices compatible with T=",
+      // mutant-site end
                            dtype_name(dtype));
   }
 }
@@ -41,7 +43,9 @@ std::vector<std::int64_t> index_values(const Tensor& t) {
 BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block,
                                          std::span<const std::int64_t> pairs) {
   const int m = static_cast<int>(block.size());
+  // mutant-site: b2s_collapse_ignores_crops
   auto trivial = [&](int i) { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; };
+  // mutant-site end
   BlockDimRuns runs;
   while (runs.prefix < m && trivial(runs.prefix)) ++runs.prefix;
   while (runs.suffix < m - runs.prefix && trivial(m - 1 - runs.suffix)) ++runs.suffix;

@@ -45,7 +45,9 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
     return invalid_argument("paddings should have shape [", m, ", 2] instead of ",
                             shape_string(paddings.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
+  // mutant-site: s2b_int32_paddings
   const std::vector<std::int64_t> pads = space_batch::index_values(paddings);
+  // mutant-site end
   plan->runs = space_batch::collapse_trivial_block_dims(block, pads);
 
   // 4. Every block value is positive.
@@ -55,12 +57,16 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
                               block[i], " at index ", i, ".");
   // 5. The checked product of block_shape did not overflow.
   std::int64_t product = 1;
+  // mutant-site: s2b_unchecked_block_product
   for (std::int64_t b : block) product = multiply_without_overflow(product, b);
+  // mutant-site end
   if (product <= 0) return invalid_argument("Product of block sizes must be positive, got ", product);
   plan->block_product = product;
   // 6. At most four internal block dims.
+  // mutant-site: s2b_four_dim_limit_off_by_one s2b_limit_before_collapsing
   if (plan->runs.internal > space_batch::kMaxInternalBlockDims)
     return space_batch::too_many_internal_block_dims(plan->runs.internal);
+  // mutant-site end
   // 7. No internal block dims: the output is the input.
   if (plan->runs.internal == 0) {
     plan->identity = true;
@@ -74,21 +80,27 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
                             batch, " and ", product);
   // 9. The output shape: the batch, then the prefix dims.
   ShapeBuilder shape;
+  // mutant-site: s2b_int32_output_batch
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(output_batch));
+  // mutant-site end
   const int first_internal = plan->runs.prefix;
   const int end_internal = first_internal + plan->runs.internal;
   for (int i = 0; i < first_internal; ++i) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(1 + i)));
   // 10. Each internal dim: paddings, padded size, divisibility, output dim.
   for (int i = first_internal; i < end_internal; ++i) {
     const std::int64_t start = pads[2 * i], end = pads[2 * i + 1];
+    // mutant-site: s2b_no_negative_padding_check
     if (start < 0 || end < 0) return invalid_argument("Paddings must be non-negative");
+    // mutant-site end
     std::int64_t padded = 0;
     if (__builtin_add_overflow(input.dim(1 + i), start, &padded) ||
         __builtin_add_overflow(padded, end, &padded))
       return invalid_argument("padded_shape[", i, "] overflows int64");  // deviation
+    // mutant-site: s2b_no_divisibility_check
     if (padded % block[i] != 0)
       return invalid_argument("padded_shape[", i, "]=", padded, " is not divisible by block_shape[",
                               i, "]=", block[i]);
+    // mutant-site end
     OPCONFORM_RETURN_IF_ERROR(shape.add_dim(padded / block[i]));
     plan->block.push_back(block[i]);
     plan->pad_start.push_back(start);
@@ -123,7 +135,9 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
     const auto start = static_cast<std::size_t>(plan.pad_start[i]);
     const auto end = static_cast<std::size_t>(plan.pad_end[i]);
     padded_shape.push_back(start + in_shape[1 + i] + end);
+    // mutant-site: s2b_padding_wrong_end
     interior.push_back(xt::range(start, start + in_shape[1 + i]));
+    // mutant-site end
   }
   padded_shape.push_back(depth);
   interior.push_back(xt::all());
@@ -146,8 +160,10 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
 
   // Step 3: permute to block_shape + [batch] + [padded_i/b_i ...] + [depth].
   Dims axes;
+  // mutant-site: s2b_offset_direction s2b_batch_order
   for (std::size_t i = 0; i < m; ++i) axes.push_back(2 + 2 * i);
   axes.push_back(0);
+  // mutant-site end
   for (std::size_t i = 0; i < m; ++i) axes.push_back(1 + 2 * i);
   axes.push_back(2 * m + 1);
   OPCONFORM_RETURN_IF_ERROR(space_batch::expect_permutation(axes, "permute"));

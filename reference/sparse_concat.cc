@@ -87,11 +87,13 @@ Status check_shapes(std::span<const Tensor> indices, std::span<const Tensor> val
     if (indices[i].rank() != 2)
       return invalid_argument("Input indices should be a matrix but received shape ",
                               shape_string(indices[i].shape()), " at position ", i);
+  // mutant-site: sc_shapes_before_values
   // Step 4.
   for (std::size_t i = 0; i < n; ++i)
     if (values[i].rank() != 1)
       return invalid_argument("Input values should be a vector but received shape ",
                               shape_string(values[i].shape()), " at position ", i);
+  // mutant-site end
   // Step 5: each shapes[i] a vector whose checked product is not negative.
   for (std::size_t i = 0; i < n; ++i) {
     if (shapes[i].rank() != 1)
@@ -100,16 +102,22 @@ Status check_shapes(std::span<const Tensor> indices, std::span<const Tensor> val
     std::int64_t product = 1;
     for (std::int64_t d : dims_of(shapes[i])) {
       product = multiply_without_overflow(product, d);
+      // mutant-site: sc_wrong_code_shape_overflow
       if (product < 0) return internal_error("Encountered overflow from large input shape.");
+      // mutant-site end
     }
   }
+  // mutant-site: sc_shapes_before_values
   // Step 6 (deviation).
+  // mutant-site end
   const std::span<const std::int64_t> shape0 = dims_of(shapes[0]);
   if (shape0.size() > static_cast<std::size_t>(kMaxDims))
     return invalid_argument("Too many dimensions in tensor");
   // Step 7.
   const int r = static_cast<int>(shape0.size());
+  // mutant-site: sc_negative_concat_dim_abs
   const std::int64_t cd = concat_dim < 0 ? r + concat_dim : concat_dim;
+  // mutant-site end
   if (cd < 0 || cd >= r)
     return invalid_argument("Concat dimension must be in range [", -r, ", ", r, "), got ",
                             concat_dim);
@@ -132,12 +140,16 @@ Status check_shapes(std::span<const Tensor> indices, std::span<const Tensor> val
                                   " at position ", i);
         continue;
       }
+      // mutant-site: sc_unchecked_concat_sum
       if (__builtin_add_overflow(output_shape[cd], shape_i[cd], &output_shape[cd]))
         return invalid_argument("Concat dimension size overflows int64 at position ", i);
+      // mutant-site end
       ShapeBuilder element_count;  // reports the first dim where the product turns negative
       for (std::int64_t d : output_shape) OPCONFORM_RETURN_IF_ERROR(element_count.add_dim(d));
     }
+    // mutant-site: sc_offsets_not_accumulated
     offsets.push_back(output_shape[cd]);
+    // mutant-site end
   }
   offsets.pop_back();  // the last running sum is the output size, no input's offset
   // Step 9 (the overflow is a deviation).
@@ -163,8 +175,10 @@ Status check_entries(std::span<const Tensor> indices, std::span<const Tensor> va
       return invalid_argument(
           "indices and values rows (indexing dimension) must match. (indices = ",
           indices[i].dim(0), ", values = ", values[i].dim(0), ")");
+    // mutant-site: sc_no_rank_check
     if (indices[i].dim(1) != v.rank)
       return invalid_argument("Order length must be SparseTensor rank.");
+    // mutant-site end
     const std::int64_t* coords = indices[i].data<std::int64_t>();
     const std::int64_t offset = v.offsets[i];
     for (std::int64_t row = 0; row < indices[i].dim(0); ++row) {
@@ -209,15 +223,21 @@ void concat_sorted(std::span<const Tensor> indices, std::span<const Tensor> valu
   std::vector<std::size_t> order(nnz);
   std::iota(order.begin(), order.end(), std::size_t{0});
   const auto coords_of = [&](std::size_t e) { return gathered.begin() + e * r; };
+  // mutant-site: sc_missing_sort sc_int32_linear_index sc_sort_first_dim_only
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     return std::lexicographical_compare(coords_of(a), coords_of(a) + r, coords_of(b),
                                         coords_of(b) + r);
   });
+  // mutant-site end
 
+  // mutant-site: sc_dedup_coordinates
   std::int64_t* out_indices = out->indices.data<std::int64_t>();
+  // mutant-site end
   T* out_values = out->values.data<T>();
+  // mutant-site: sc_dedup_coordinates
   for (std::size_t p = 0; p < nnz; ++p) {
     const std::size_t e = order[p];
+  // mutant-site end
     std::copy(coords_of(e), coords_of(e) + r, out_indices + p * r);
     out_values[p] = values[source_input[e]].data<T>()[source_row[e]];
   }
@@ -237,7 +257,9 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
 
   ValidatedConcat v;
   OPCONFORM_RETURN_IF_ERROR(check_shapes(indices, values, shapes, concat_dim, &v));
+  // mutant-site: sc_entry_checks_on_empty
   if (v.total_nnz != 0) OPCONFORM_RETURN_IF_ERROR(check_entries(indices, values, v));
+  // mutant-site end
 
   // Step 11 (also for the empty result of step 9): request, then allocate, in output order.
   const Shape indices_shape = {v.total_nnz, v.rank};
