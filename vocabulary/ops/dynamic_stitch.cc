@@ -11,9 +11,15 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
                               &output_tensor(outputs, "merged"), options);
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
+constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}};
 }  // namespace
 
-extern const OpInfo kDynamicStitchInfo = {Op::kDynamicStitch, {kInputs, {}, kOutputs}, &invoke, nullptr,
-                                          kDim0Pairs};
+extern const OpInfo kDynamicStitchInfo = {
+    .op = Op::kDynamicStitch,
+    .signature = {kInputs, {}, kOutputs},
+    .invoke = &invoke,
+    .dim0_pairs = kDim0Pairs,
+    .index_like = kIndexLike,
+};
 
 }  // namespace opconform

@@ -30,9 +30,17 @@ std::int64_t sparse_rank(const Values& inputs) {
 }
 
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "values"}};
+// Coordinates: every index of every input and every dim of every dense shape.
+constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}, {"shapes", IndexLike::Kind::kInput}};
 }  // namespace
 
-extern const OpInfo kSparseConcatInfo = {Op::kSparseConcat, {kInputs, kAttrs, kOutputs}, &invoke,
-                                         &sparse_rank, kDim0Pairs};
+extern const OpInfo kSparseConcatInfo = {
+    .op = Op::kSparseConcat,
+    .signature = {kInputs, kAttrs, kOutputs},
+    .invoke = &invoke,
+    .caps_rank = &sparse_rank,
+    .dim0_pairs = kDim0Pairs,
+    .index_like = kIndexLike,
+};
 
 }  // namespace opconform
