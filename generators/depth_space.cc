@@ -4,6 +4,7 @@
 // (DepthToSpace) the block divides, block 2..4 mostly and now and then up to 2^31 - 1 (on
 // empty inputs), any registered dtype, zero-size dims anywhere. One case in eight is "huge but
 // empty": a zero in one dim and huge dims around it that keep every checked product in range.
+// Before those, one case in eight puts block_size at a width boundary (index_boundaries.h).
 //
 // Invalid cases: one generator per rule of the op (check order of the contract page), each
 // failing exactly that check first.

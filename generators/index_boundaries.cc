@@ -68,7 +68,7 @@ T uniform(T lo, T hi) {
 
 std::optional<BoundaryTarget> draw_boundary_target(Op op) {
   const OpInfo& info = op_info(op);
-  if (info.index_like.empty() || uniform(0, kBoundaryCaseOneIn) != 0) return std::nullopt;
+  if (info.index_like.empty() || uniform(0, boundary_case_one_in(op)) != 0) return std::nullopt;
   const IndexLike& v = info.index_like[uniform<std::size_t>(0, info.index_like.size())];
   const std::vector<std::int64_t> reachable = reachable_boundaries(info, v);
   if (reachable.empty()) return std::nullopt;

@@ -1,11 +1,13 @@
 // Index-like values cross their width boundaries: for every op of the registry and every
 // index-like value its descriptor declares (op_registry.h's IndexLike), kCasesPerOp valid cases
+// (more for an op with rarer boundary cases)
 // drawn from a fixed seed at RapidCheck's sizes 0 to 100 in turn (valid_case, the op's full
 // valid mix) hold, for each boundary B of
 // kIndexWidthBoundaries the value reaches (generators/index_boundaries.h), the values B - 1, B
 // and B + 1 (so some case lies at or past B and one just below it), and sit at a boundary at
 // least half as often as the generators' stated rate. Every case is valid: the reference
 // answers OK. Each op prints the boundaries reached, with counts, and those excluded, with why.
+#include <algorithm>
 #include <cstdint>
 #include <iostream>
 #include <map>
@@ -66,7 +68,10 @@ TEST_P(IndexBoundaries, ValidCasesCrossEveryReachableBoundary) {
   std::map<std::string_view, int> at_boundary;
   std::map<std::string_view, std::map<std::int64_t, bool>> past, below;
   rc::Random random(0x0b0dULL + static_cast<std::uint64_t>(op));
-  for (int n = 0; n < kCasesPerOp; ++n) {
+  // More cases where boundary cases are rarer (DynamicPartition: 4 times as many, half as many
+  // boundary cases as the others get).
+  const int cases = kCasesPerOp * std::min(4, generators::boundary_case_one_in(op) / generators::kBoundaryCaseOneIn);
+  for (int n = 0; n < cases; ++n) {
     const generators::GeneratedCase g = generators::valid_case(op)(random.split(), n % (rc::kNominalSize + 1)).value();
     const conformance::Outcome outcome = conformance::run_case(reference::op_table(), g.c);
     if (!outcome.status.ok()) {
@@ -93,9 +98,9 @@ TEST_P(IndexBoundaries, ValidCasesCrossEveryReachableBoundary) {
 
   for (const IndexLike& v : info.index_like) {
     // The stated rate: one case in kBoundaryCaseOneIn is a boundary case, for one value of the op.
-    const int stated = kCasesPerOp / (generators::kBoundaryCaseOneIn * static_cast<int>(info.index_like.size()));
-    std::cout << op_name(op) << "." << v.name << ": at a boundary in " << at_boundary[v.name] << " of "
-              << kCasesPerOp << " valid cases (stated rate: " << stated << ")\n";
+    const int stated = cases / (generators::boundary_case_one_in(op) * static_cast<int>(info.index_like.size()));
+    std::cout << op_name(op) << "." << v.name << ": at a boundary in " << at_boundary[v.name] << " of " << cases
+              << " valid cases (stated rate: " << stated << ")\n";
     EXPECT_GE(2 * at_boundary[v.name], stated)
         << op_name(op) << "." << v.name << " sits at a boundary less than half as often as stated";
     for (const generators::BoundaryStatus& s : generators::boundary_statuses(info, v)) {

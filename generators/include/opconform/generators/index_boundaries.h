@@ -4,13 +4,15 @@
 // coordinates): which of kIndexWidthBoundaries (2^8, 2^16, 2^31, 2^32) each value reaches, and
 // the boundary draws every op's valid mix makes.
 //
-// The rate: 1 valid case in kBoundaryCaseOneIn (8) is a boundary case. It puts one of the op's
+// The rate: 1 valid case in boundary_case_one_in(op) (8; DynamicPartition 64, whose 2^16 cases
+// have up to 2^16 + 3 outputs each, a second or more of the properties' poison and round-trip
+// checks) is a boundary case. It puts one of the op's
 // index-like values (each equally likely) at B - 1, B or B + 1 (each equally likely) for one of
 // that value's reachable boundaries B (each equally likely), and builds the rest of the case
 // around it so that it stays valid (zero-size dims where the value would otherwise take memory).
 // So each index-like value sits at a boundary in at least 1 valid case of 16 (1 of 8 for an op
-// with one such value), and each of B - 1, B, B + 1 of each reachable boundary comes up in at
-// least 1 of 8 * 2 * 4 * 3 = 192.
+// with one such value; DynamicPartition 1 of 128), and each of B - 1, B, B + 1 of each reachable
+// boundary comes up in at least 1 of 8 * 2 * 4 * 3 = 192 (DynamicPartition 64 * 2 * 2 * 3 = 768).
 //
 //   if (auto target = draw_boundary_target(op)) return build(draw_at_boundary(*target));
 #pragma once
@@ -27,6 +29,7 @@
 namespace opconform::generators {
 
 inline constexpr int kBoundaryCaseOneIn = 8;
+inline constexpr int boundary_case_one_in(Op op) { return op == Op::kDynamicPartition ? 64 : kBoundaryCaseOneIn; }
 
 // The largest value the dtype of `v` holds: 2^31 - 1 for an int32 input, else 2^63 - 1 (int64
 // inputs, inputs of an int32-or-int64 dtype role, integer attrs).
@@ -51,7 +54,7 @@ struct BoundaryTarget {
   std::string_view name;
   std::int64_t value;
 };
-// Inside rc::gen::exec: nullopt in kBoundaryCaseOneIn - 1 draws of kBoundaryCaseOneIn, else
+// Inside rc::gen::exec: nullopt in all draws but 1 of boundary_case_one_in(op), else
 // the target of a boundary case as above. nullopt always for an op without index-like values.
 std::optional<BoundaryTarget> draw_boundary_target(Op op);
 
