@@ -4,6 +4,7 @@
 // (DepthToSpace) the block divides, block 2..4 mostly and now and then up to 2^31 - 1 (on
 // empty inputs), any registered dtype, zero-size dims anywhere. One case in eight is "huge but
 // empty": a zero in one dim and huge dims around it that keep every checked product in range.
+// Before those, one case in eight puts block_size at a width boundary (index_boundaries.h).
 //
 // Invalid cases: one generator per rule of the op (check order of the contract page), each
 // failing exactly that check first.
@@ -12,6 +13,7 @@
 
 #include "opconform/generators/depth_space.h"
 #include "breakers.h"
+#include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "widen.h"
@@ -108,6 +110,22 @@ Draw draw_huge_empty(Op op) {
     const std::int64_t depth = zero < 3 ? b * b * draw_log_uniform(1, headroom(b * b)) : 0;
     d.shape = {zero == 0 ? 0 : 1, zero == 1 ? 0 : spatial(1), zero == 2 ? 0 : spatial(2), zero == 3 ? 0 : depth};
   }
+  return d;
+}
+
+// A boundary case (index_boundaries.h): block v on an empty NHWC input of small dims, the zero
+// in N, in one of the output's spatial factors or in the depth (SpaceToDepth [N, h*v, w*v, C];
+// DepthToSpace [N, H, W, c*v*v]). Every checked product stays below 2^40.
+Draw draw_at_boundary(Op op, std::int64_t v) {
+  Draw d;
+  d.op = op;
+  d.dtype = *gen_dtype_among(registered_dtypes(op));
+  d.block = v;
+  const int zero = *rc::gen::inRange(0, 4);
+  std::int64_t dims[4];
+  for (int k = 0; k < 4; ++k) dims[k] = k == zero ? 0 : *rc::gen::inRange<std::int64_t>(1, 3);
+  if (is_space_to_depth(op)) d.shape = {dims[0], dims[1] * v, dims[2] * v, dims[3]};
+  else d.shape = {dims[0], dims[1], dims[2], dims[3] * v * v};
   return d;
 }
 
@@ -374,6 +392,7 @@ std::vector<DType> d2s_registered() { return dtypes_except({DType::kQInt8, DType
 
 rc::Gen<GeneratedCase> valid_depth_space(Op op) {
   return rc::gen::exec([op] {
+    if (const auto target = draw_boundary_target(op)) return build(draw_at_boundary(op, target->value));
     return build(*rc::gen::weightedElement<bool>({{7, false}, {1, true}}) ? draw_huge_empty(op) : draw_valid(op));
   });
 }

@@ -5,6 +5,7 @@
 
 #include "breakers.h"
 #include "widen.h"
+#include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 
@@ -88,6 +89,26 @@ Draw draw_valid() {
                          : *rc::gen::inRange<std::int64_t>(7, 301);
   d.partitions.resize(static_cast<std::size_t>(checked_num_elements(d.partitions_shape)));
   for (auto& p : d.partitions) p = *rc::gen::inRange<std::int64_t>(0, d.num_partitions);
+  return d;
+}
+
+// A boundary case (index_boundaries.h), from a small valid draw: a partition id v at any
+// position (num_partitions v + 1 to v + 3), or num_partitions v with the ids redrawn from
+// [0, v), the last one half the time. Each of the (up to 2^16 + 2) outputs is small or empty.
+Draw draw_at_boundary(const BoundaryTarget& t) {
+  Draw d = draw_valid();
+  if (d.partitions.empty()) {
+    d.partitions_shape = {1};
+    d.partitions = {0};
+  }
+  const std::int64_t v = t.value;
+  if (t.name == "partitions") {
+    d.partitions[*rc::gen::inRange<std::size_t>(0, d.partitions.size())] = v;
+    d.num_partitions = v + *rc::gen::inRange<std::int64_t>(1, 4);
+  } else {
+    d.num_partitions = v;
+    for (auto& p : d.partitions) p = *rc::gen::arbitrary<bool>() ? v - 1 : *rc::gen::inRange<std::int64_t>(0, v);
+  }
   return d;
 }
 
@@ -243,6 +264,7 @@ std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQ
 
 rc::Gen<GeneratedCase> valid_dynamic_partition() {
   return rc::gen::exec([] {
+    if (const auto target = draw_boundary_target(Op::kDynamicPartition)) return build(draw_at_boundary(*target));
     return build(*rc::gen::weightedElement<bool>({{7, false}, {1, true}}) ? draw_huge_empty() : draw_valid());
   });
 }

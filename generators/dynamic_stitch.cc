@@ -6,6 +6,7 @@
 
 #include "breakers.h"
 #include "widen.h"
+#include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
@@ -163,6 +164,27 @@ Draw draw_valid_nonempty(Op op) {
   if (d.total_indices() == 0) {
     d.index_shapes[0] = {1};
     d.indices[0] = {*rc::gen::inRange<std::int64_t>(0, 8)};
+  }
+  return d;
+}
+
+// A boundary case (index_boundaries.h): a small valid draw with one index, at any position,
+// set to v. The output [v + 1] + C keeps its elements within kMaxCaseElements where C can (half
+// the time then), else C holds a zero: rows of no element, an output of no bytes.
+Draw draw_at_boundary(Op op, std::int64_t v) {
+  Draw d = draw_valid_nonempty(op);
+  std::vector<std::pair<int, std::size_t>> positions;
+  for (int m = 0; m < d.n(); ++m)
+    for (std::size_t i = 0; i < d.indices[m].size(); ++i) positions.emplace_back(m, i);
+  const auto [m, i] = *rc::gen::elementOf(positions);
+  d.indices[m][i] = v;
+  const std::int64_t per_row = kMaxCaseElements / (v + 1);
+  if (per_row >= 1 && *rc::gen::arbitrary<bool>()) {
+    SizeBudget budget(per_row);
+    d.trailing.assign(static_cast<std::size_t>(*rc::gen::inRange(0, 3)), 0);
+    for (auto& dim : d.trailing) dim = budget.draw(1, 3);
+  } else {
+    d.trailing.insert(d.trailing.begin() + *rc::gen::inRange<std::ptrdiff_t>(0, d.trailing.size() + 1), 0);
   }
   return d;
 }
@@ -403,7 +425,11 @@ std::vector<DType> every_dtype() { return std::vector<DType>(all_dtypes(), all_d
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_dynamic_stitch(Op op, StitchMode mode) {
-  return rc::gen::exec([op, mode] { return build(draw_valid(op, mode)); });
+  return rc::gen::exec([op, mode] {
+    if (mode == StitchMode::kAny)
+      if (const auto target = draw_boundary_target(op)) return build(draw_at_boundary(op, target->value));
+    return build(draw_valid(op, mode));
+  });
 }
 rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view rule) {
   return invalid_by_index(op, rule_index(op, rule));

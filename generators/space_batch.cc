@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "opconform/generators/batch_to_space_nd.h"
+#include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
 #include "opconform/generators/space_to_batch_nd.h"
 #include "breakers.h"
@@ -273,10 +274,70 @@ Draw draw_small(Op op, SpaceBatchMode mode) {
   return d;
 }
 
+// A boundary case (index_boundaries.h) from a small draw with an internal dim i (BatchToSpaceND's
+// negative-block quirk undone: its blocks made positive, -1 becoming 2, on their size-0 dims). block_shape v:
+// SpaceToBatchND's output dim o in [0, 2] from an input of size <= 3 and paddings o * v - s;
+// BatchToSpaceND's input dim s in [0, 2] cropped to <= 3. paddings or crops v (at either end):
+// the other end makes the padded or cropped size a multiple of the block. Where the input or the
+// output then passes kMaxCaseElements, the batch or a new remaining dim is 0 (every product
+// before that zero stays below 2^56).
+Draw draw_at_boundary(Op op, const BoundaryTarget& t) {
+  const bool s2b = op == Op::kSpaceToBatchND;
+  Draw d = draw_small(op, SpaceBatchMode::kNotIdentity);
+  const I128 old_product = d.block_product();
+  const std::int64_t batch_out = s2b ? 0 : static_cast<std::int64_t>(d.batch / old_product);
+  for (auto& b : d.block) b = b == -1 ? 2 : b < 0 ? -b : b;
+  std::vector<int> internal;
+  for (int i = 0; i < d.m(); ++i)
+    if (!d.trivial(i)) internal.push_back(i);
+  const int i = *rc::gen::elementOf(internal);
+  const std::int64_t v = t.value;
+  if (t.name == "block_shape") {
+    d.block[i] = v;
+    const std::int64_t n = *rc::gen::inRange<std::int64_t>(0, 3);  // o (SpaceToBatchND) or s
+    const std::int64_t small = *rc::gen::inRange<std::int64_t>(0, std::min<std::int64_t>(3, n * v) + 1);
+    const std::int64_t total = n * v - small;  // paddings or crops
+    d.start[i] = draw_edge(0, total);
+    d.end[i] = total - d.start[i];
+    d.size[i] = s2b ? small : n;
+  } else {
+    const std::int64_t b = d.block[i];
+    const bool at_start = *rc::gen::arbitrary<bool>();
+    // SpaceToBatchND: s + v + e = o * b. BatchToSpaceND: c + v + e = s * b, output c in [0, 3].
+    const std::int64_t known = s2b ? d.size[i] : *rc::gen::inRange<std::int64_t>(0, 4);
+    const std::int64_t e = (b - (known + v) % b) % b + b * *rc::gen::inRange<std::int64_t>(0, 2);
+    (at_start ? d.start[i] : d.end[i]) = v;
+    (at_start ? d.end[i] : d.start[i]) = e;
+    if (!s2b) d.size[i] = (known + v + e) / b;
+  }
+  if (!s2b) d.batch = batch_out * static_cast<std::int64_t>(d.block_product());
+  // The element counts of the input and the output.
+  I128 in = d.batch, out = s2b ? d.batch * d.block_product() : batch_out;
+  for (int k = 0; k < d.m(); ++k) {
+    const I128 outer = s2b ? (d.size[k] + d.start[k] + d.end[k]) / d.block[k]
+                           : static_cast<I128>(d.size[k]) * d.block[k] - d.start[k] - d.end[k];
+    in *= d.size[k];
+    out *= outer;
+  }
+  for (std::int64_t r : d.rest) in *= r, out *= r;
+  if (in > kMaxCaseElements || out > kMaxCaseElements) {
+    if (*rc::gen::arbitrary<bool>()) d.batch = 0;
+    else d.rest.insert(d.rest.begin() + *rc::gen::inRange<std::ptrdiff_t>(0, d.rest.size() + 1), 0);
+  }
+  return d;
+}
+
 Draw draw_valid(Op op, SpaceBatchMode mode) {
   if (mode == SpaceBatchMode::kAny && *rc::gen::weightedElement<bool>({{7, false}, {1, true}}))
     return draw_huge_empty(op);
   return draw_small(op, mode == SpaceBatchMode::kAny ? SpaceBatchMode::kSmall : mode);
+}
+
+// The boundary cases of the full mix (kAny).
+Draw draw_valid_or_at_boundary(Op op, SpaceBatchMode mode) {
+  if (mode == SpaceBatchMode::kAny)
+    if (const auto target = draw_boundary_target(op)) return draw_at_boundary(op, *target);
+  return draw_valid(op, mode);
 }
 
 // --- invalid cases -------------------------------------------------------------------------
@@ -779,13 +840,13 @@ void grow_space_batch(conformance::Case& c, std::int64_t times) {
 }  // namespace
 
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode) {
-  return rc::gen::exec([mode] { return build(draw_valid(Op::kSpaceToBatchND, mode)); });
+  return rc::gen::exec([mode] { return build(draw_valid_or_at_boundary(Op::kSpaceToBatchND, mode)); });
 }
 rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule) {
   return invalid_by_index(Op::kSpaceToBatchND, rule_index(Op::kSpaceToBatchND, rule));
 }
 rc::Gen<GeneratedCase> valid_batch_to_space_nd(SpaceBatchMode mode) {
-  return rc::gen::exec([mode] { return build(draw_valid(Op::kBatchToSpaceND, mode)); });
+  return rc::gen::exec([mode] { return build(draw_valid_or_at_boundary(Op::kBatchToSpaceND, mode)); });
 }
 rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view rule) {
   return invalid_by_index(Op::kBatchToSpaceND, rule_index(Op::kBatchToSpaceND, rule));

@@ -6,6 +6,7 @@
 
 #include "breakers.h"
 #include "widen.h"
+#include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
 #include "rule_generators.h"
 #include "wide_arithmetic.h"
@@ -171,6 +172,38 @@ Draw draw_huge_empty() {
 void ensure_some_entries(Draw& d, int i) {
   if (d.total_rows() > 0) return;
   d.set_entries(i, 1, d.rank(), std::vector<std::int64_t>(static_cast<std::size_t>(d.rank()), 0));
+}
+
+// A boundary case (index_boundaries.h) from a small valid draw: one coordinate (any entry, any
+// column) set to v, or one dense dim set to v (the concat dim of one input; another dim of
+// every input alike). Coordinates on the concat dim are then lowered where their offset would
+// pass 2^63 - 1 (to 2^63 - 1 - offset: valid, at the edge).
+Draw draw_at_boundary(const BoundaryTarget& t, int min_inputs) {
+  Draw d = draw_valid(SparseMode::kAny, 1, min_inputs);
+  const std::int64_t v = t.value;
+  const int cd = d.cd();
+  if (t.name == "indices") {
+    ensure_some_entries(d, *rc::gen::inRange(0, d.n()));
+    std::vector<int> with_entries;
+    for (int i = 0; i < d.n(); ++i)
+      if (d.rows[i] > 0) with_entries.push_back(i);
+    const int i = *rc::gen::elementOf(with_entries);
+    d.coords[i][*rc::gen::inRange<std::size_t>(0, d.coords[i].size())] = v;
+  } else {
+    const int j = *rc::gen::inRange(0, d.rank());
+    if (j == cd) d.shapes[*rc::gen::inRange(0, d.n())][cd] = v;
+    else
+      for (Shape& s : d.shapes) s[j] = v;
+  }
+  std::int64_t offset = 0;
+  for (int i = 0; i < d.n(); ++i) {
+    for (std::int64_t e = 0; e < d.rows[i]; ++e) {
+      std::int64_t& c = d.coords[i][e * d.columns[i] + cd];
+      c = std::min(c, kInt64Max - offset);
+    }
+    offset += d.shapes[i][cd];
+  }
+  return d;
 }
 
 // --- invalid cases -------------------------------------------------------------------------
@@ -558,6 +591,9 @@ std::vector<DType> registered() { return dtypes_except({DType::kQInt8, DType::kQ
 
 rc::Gen<GeneratedCase> valid_sparse_concat(SparseMode mode, int min_inputs) {
   return rc::gen::exec([mode, min_inputs] {
+    if (mode == SparseMode::kAny)
+      if (const auto target = draw_boundary_target(Op::kSparseConcat))
+        return build(draw_at_boundary(*target, min_inputs));
     if (mode == SparseMode::kAny && *rc::gen::weightedElement<bool>({{7, false}, {1, true}})) {
       Draw d = draw_huge_empty();
       if (d.n() >= min_inputs) return build(d);

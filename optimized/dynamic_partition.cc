@@ -8,9 +8,10 @@
 // the thread count or tile size. Rows of whole 16-byte words, 64 bytes and wider, go out
 // with streaming stores when the output is large.
 //
-// A num_partitions too large for the memory limit (every output costs at least 64 bytes) is
-// answered without any num_partitions-sized bookkeeping: the first output over the limit is
-// found by a binary search over partition numbers, counting with passes over the partitions.
+// Outputs too large for the memory limit (64 bytes each plus their rows, as the request counts
+// them) are answered without any num_partitions-sized bookkeeping: the first output over the
+// limit is found by a binary search over partition numbers, counting with passes over the
+// partitions.
 #include "opconform/optimized/dynamic_partition.h"
 
 #include <algorithm>
@@ -310,9 +311,12 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   OPCONFORM_RETURN_IF_ERROR(check_shapes(data, partitions));
   const Problem pr = problem_of(data, partitions, num_partitions);
 
-  // Outputs of 64 bytes each already exceed the limit: check 2, then the memory check alone.
+  // The outputs' request (64 bytes each plus the rows) exceeds the limit: check 2, then the
+  // memory check alone, before any num_partitions-sized bookkeeping exists.
   const std::int64_t limit = options.memory_limit_bytes;
-  if (pr.k > std::max<std::int64_t>(limit, 0) / 64) {
+  const std::int64_t rows_bytes = multiply_without_overflow(pr.n, pr.row_bytes);
+  if (pr.k > std::max<std::int64_t>(limit, 0) / 64 || rows_bytes < 0 ||
+      saturating_add(rows_bytes, 64 * pr.k) > limit) {
     const std::int64_t bad = first_out_of_range(pr);
     if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
     return first_output_over_limit(partitions, limit, pr.dtype, pr.trailing, pr.row_bytes);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "opconform/op_registry.h"
+
 namespace opconform::validator {
 
 namespace {
@@ -9,10 +11,13 @@ namespace {
 using conformance::Case;
 using conformance::Value;
 
+// An index-like input of the op (OpInfo::index_like): its values index or size something, so
+// the shrinker never zeroes them as it does data.
 bool is_index_input(Op op, const std::string& name) {
-  if (op == Op::kSpaceToBatchND || op == Op::kBatchToSpaceND) return name != "input";
-  if (op == Op::kDynamicPartition) return name == "partitions";
-  return name == "indices" || name == "shapes";
+  const std::span<const IndexLike> index_like = op_info(op).index_like;
+  return std::any_of(index_like.begin(), index_like.end(), [&](const IndexLike& value) {
+    return value.kind == IndexLike::Kind::kInput && value.name == name;
+  });
 }
 
 // The tensor `name` (member `member` of a list, or the tensor itself when member < 0).

@@ -11,12 +11,14 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
   return table.batch_to_space_nd(call.tensor("input"), call.tensor("block_shape"),
                                  call.tensor("crops"), &output_tensor(outputs, "output"), options);
 }
+constexpr IndexLike kIndexLike[] = {{"block_shape", IndexLike::Kind::kInput}, {"crops", IndexLike::Kind::kInput}};
 }  // namespace
 
 extern const OpInfo kBatchToSpaceNDInfo = {
     .op = Op::kBatchToSpaceND,
     .signature = {kInputs, {}, kOutputs},
     .invoke = &invoke,
+    .index_like = kIndexLike,
     .sibling = Op::kSpaceToBatchND,
 };
 

@@ -13,6 +13,14 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
                                  options);
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"data", "partitions"}};
+// num_partitions is an int64 attr of the API; past 2^31 - 1 it fails num-partitions-int32, and
+// 2^31 - 1 outputs request 128 GiB (64 bytes each), past the default 4 GiB limit.
+constexpr ExcludedBoundary kNumPartitionsExcluded[] = {
+    {std::int64_t{1} << 31, "past 2^31 - 1 fails num-partitions-int32; 2^31 - 1 outputs request 128 GiB"},
+    {std::int64_t{1} << 32, "past 2^31 - 1 fails num-partitions-int32"},
+};
+constexpr IndexLike kIndexLike[] = {{"partitions", IndexLike::Kind::kInput},
+                                    {"num_partitions", IndexLike::Kind::kAttr, kNumPartitionsExcluded}};
 }  // namespace
 
 extern const OpInfo kDynamicPartitionInfo = {
@@ -20,6 +28,7 @@ extern const OpInfo kDynamicPartitionInfo = {
     .signature = {kInputs, kAttrs, kOutputs},
     .invoke = &invoke,
     .dim0_pairs = kDim0Pairs,
+    .index_like = kIndexLike,
 };
 
 }  // namespace opconform

@@ -11,6 +11,7 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
                               &output_tensor(outputs, "merged"), options);
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
+constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}};
 }  // namespace
 
 extern const OpInfo kDynamicStitchInfo = {
@@ -18,6 +19,7 @@ extern const OpInfo kDynamicStitchInfo = {
     .signature = {kInputs, {}, kOutputs},
     .invoke = &invoke,
     .dim0_pairs = kDim0Pairs,
+    .index_like = kIndexLike,
     .sibling = Op::kParallelDynamicStitch,
 };
 

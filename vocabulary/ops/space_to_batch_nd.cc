@@ -11,12 +11,14 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
   return table.space_to_batch_nd(call.tensor("input"), call.tensor("block_shape"),
                                  call.tensor("paddings"), &output_tensor(outputs, "output"), options);
 }
+constexpr IndexLike kIndexLike[] = {{"block_shape", IndexLike::Kind::kInput}, {"paddings", IndexLike::Kind::kInput}};
 }  // namespace
 
 extern const OpInfo kSpaceToBatchNDInfo = {
     .op = Op::kSpaceToBatchND,
     .signature = {kInputs, {}, kOutputs},
     .invoke = &invoke,
+    .index_like = kIndexLike,
     .sibling = Op::kBatchToSpaceND,
 };
 

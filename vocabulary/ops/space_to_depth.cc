@@ -12,12 +12,19 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
   return table.space_to_depth(call.tensor("input"), call.attr("block_size"), call.string_attr("data_format"),
                               &output_tensor(outputs, "output"), options);
 }
+// block_size is an int64 attr of the API; the kernel reads it as int32 (block-size-int32).
+constexpr ExcludedBoundary kBlockSizeExcluded[] = {
+    {std::int64_t{1} << 31, "past 2^31 - 1 fails block-size-int32"},
+    {std::int64_t{1} << 32, "past 2^31 - 1 fails block-size-int32"},
+};
+constexpr IndexLike kIndexLike[] = {{"block_size", IndexLike::Kind::kAttr, kBlockSizeExcluded}};
 }  // namespace
 
 extern const OpInfo kSpaceToDepthInfo = {
     .op = Op::kSpaceToDepth,
     .signature = {kInputs, kAttrs, kOutputs, kStringAttrs},
     .invoke = &invoke,
+    .index_like = kIndexLike,
     .sibling = Op::kDepthToSpace,
 };
 

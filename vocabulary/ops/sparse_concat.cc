@@ -30,6 +30,8 @@ std::int64_t sparse_rank(const Values& inputs) {
 }
 
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "values"}};
+// Coordinates: every index of every input and every dim of every dense shape.
+constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}, {"shapes", IndexLike::Kind::kInput}};
 }  // namespace
 
 extern const OpInfo kSparseConcatInfo = {
@@ -38,6 +40,7 @@ extern const OpInfo kSparseConcatInfo = {
     .invoke = &invoke,
     .caps_rank = &sparse_rank,
     .dim0_pairs = kDim0Pairs,
+    .index_like = kIndexLike,
     .unspecified = EqualKeysInAnyOrder{"output_indices", "output_values"},
 };
 

@@ -67,6 +67,30 @@ struct OpCall {
   std::string_view string_attr(std::string_view name) const;
 };
 
+// The integer width boundaries an index-like value's valid cases cross: 2^8, 2^16, 2^31, 2^32.
+inline constexpr std::int64_t kIndexWidthBoundaries[] = {std::int64_t{1} << 8, std::int64_t{1} << 16,
+                                                         std::int64_t{1} << 31, std::int64_t{1} << 32};
+
+// A width boundary no valid case of an op reaches although the value's dtype holds it, and why.
+struct ExcludedBoundary {
+  std::int64_t boundary;
+  std::string_view why;
+};
+
+// A value of an op that indexes or sizes something (stitch indices, partition ids, block sizes,
+// paddings, sparse coordinates), whose integer width a kernel may get wrong: an input (every
+// element of the tensor, or of every list member) or an integer attr. Its dtype (the input
+// slot's dtype role: int32 holds values up to 2^31 - 1; int64, or a role taking int32 or int64,
+// up to 2^63 - 1; an integer attr is int64) decides which kIndexWidthBoundaries it can reach;
+// `excluded` lists those the dtype holds but no valid case reaches (the contract's range
+// checks, memory), each with its reason. Valid generated cases cross every other one.
+struct IndexLike {
+  enum class Kind { kInput, kAttr };
+  std::string_view name;
+  Kind kind;
+  std::span<const ExcludedBoundary> excluded = {};
+};
+
 // What the contract leaves open in a successful outcome (docs/contract/README.md, "Comparing
 // results"); conformance/unspecified.cc widens the oracle's outcome by it.
 // - EqualKeysInAnyOrder: rows of `keys` with equal coordinates may come in any order, their
@@ -95,6 +119,8 @@ struct OpInfo {
   // Inputs whose dim 0 sizes go together (DynamicPartition's data and partitions; lists: their
   // members pairwise): the shrinker halves them together.
   std::span<const std::pair<std::string_view, std::string_view>> dim0_pairs = {};
+  // The op's index-like inputs and attrs.
+  std::span<const IndexLike> index_like = {};
   Unspecified unspecified = {};
   // The op whose inputs are this op's, slot for slot under their own names, with the same
   // attrs (SpaceToBatchND's paddings are BatchToSpaceND's crops): a case of one is a case of

@@ -6,7 +6,11 @@
 // s_i * b_i. The same layouts as SpaceToBatchND (M from 0 to 6, trivial leading, middle and
 // trailing block dims, at most four internal dims, zero-size dims anywhere, int32/int64
 // block_shape and crops), plus the spec's quirk: two negative block values on internal dims of
-// size 0 with zero crops (TensorFlow succeeds with an empty output).
+// size 0 with zero crops (TensorFlow succeeds with an empty output). One case in eight is a
+// width-boundary case (index_boundaries.h): block_shape or crops (each in 1 case of 16) at
+// B - 1, B or B + 1 for B in 2^8, 2^16, 2^31, 2^32 (each of the 12 in at least 1 case of 192),
+// int64 where the value needs it, on an empty batch or remaining dim where input or output
+// would pass 512 elements.
 //
 // Invalid cases: one generator per rule of rules_of(Op::kBatchToSpaceND), each failing
 // exactly that check first (exact products just past int64, exactly -2^63, zero factors next

@@ -4,7 +4,9 @@
 // Valid cases are built by construction: NHWC inputs whose spatial dims (SpaceToDepth) or depth
 // (DepthToSpace) the block divides, block 2..4, any registered dtype, zero-size dims anywhere;
 // one case in eight is "huge but empty" (a zero dim, huge dims around it, a block up to
-// 2^31 - 1, every checked product in range).
+// 2^31 - 1, every checked product in range). Before those, one case in eight is a
+// width-boundary case (index_boundaries.h): block_size at B - 1, B or B + 1 for B in 2^8, 2^16
+// (each of the 6 in at least 1 case of 48) on an empty input; 2^31 and 2^32 are excluded.
 //
 // Invalid cases: one generator per rule of the op, each failing exactly that check first
 // (block_size at 1, 0, int64 min, 2^31 and beyond; near-miss data_format strings; NCHW and

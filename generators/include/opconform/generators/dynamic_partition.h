@@ -7,7 +7,11 @@
 // registered dtype (strings included), zero-size dims anywhere. One case in eight is "huge but
 // empty": a zero in any dim of data (in the partitions' shape: no entry; or in the slice after
 // a few entries), huge dims around it (generated_case.h, draw_empty_huge_dims),
-// num_partitions <= 6.
+// num_partitions <= 6. Before those, one case in 64 is a width-boundary case
+// (index_boundaries.h): a partition id or num_partitions (each in 1 case of 128) at B - 1, B
+// or B + 1 for B in 2^8, 2^16 (each of the 6 in at least 1 case of 768), so up to 2^16 + 3
+// outputs (rarer than other ops' boundary cases: each costs the properties a second or more);
+// 2^31 and 2^32 are excluded (the registry says why).
 //
 // Invalid cases: one generator per rule of rules_of(Op::kDynamicPartition), each failing
 // exactly that check first (num_partitions at 0, int64 min, 2^31 and beyond; out-of-range

@@ -8,7 +8,10 @@
 // rows nobody names), and data[m] = indices[m].shape + C for any dtype (strings included).
 // Variants: unique indices (a permutation spread over the lists), every list empty, and "huge
 // but empty" (indices up to 2^31 - 1; the zero in the rows (every list empty) or in any dim of
-// C, with huge dims around it as generated_case.h's draw_empty_huge_dims draws them).
+// C, with huge dims around it as generated_case.h's draw_empty_huge_dims draws them). In
+// kAny mode one case in eight is a width-boundary case (index_boundaries.h): one index at
+// B - 1, B or B + 1 for B in 2^8, 2^16 (each of the 6 in at least 1 case of 48; int32 holds no
+// more), with rows of no element where [index + 1] + C would pass 512 elements.
 //
 // Invalid cases: one generator per rule of rules_of(op), each failing exactly that check first
 // (negative indices down to -2^31, output shapes whose element count reaches 2^63 only at the

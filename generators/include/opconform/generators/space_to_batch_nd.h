@@ -8,7 +8,11 @@
 // and paddings are int32 or int64 independently; T is any dtype tf-cpu registers. One case in
 // eight is "huge but empty" (generated_case.h, draw_empty_huge_dims): a zero in the batch, a
 // spatial or a remaining dim, huge dims around it (products before the zero below 2^63, dims
-// after it up to 2^63 - 1), blocks below 2^31 with a product below 2^40.
+// after it up to 2^63 - 1), blocks below 2^31 with a product below 2^40. Before those, one
+// case in eight is a width-boundary case (index_boundaries.h): block_shape or paddings (each
+// in 1 case of 16) at B - 1, B or B + 1 for B in 2^8, 2^16, 2^31, 2^32 (each of the 12 in at
+// least 1 case of 192), int64 where the value needs it, on an empty batch or remaining dim
+// where input or output would pass 512 elements.
 //
 // Invalid cases: one generator per rule of rules_of(Op::kSpaceToBatchND), each failing
 // exactly that check first, with the arithmetic edges (products that reach 2^63 only in the

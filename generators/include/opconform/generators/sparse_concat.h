@@ -8,7 +8,9 @@
 // concat; values of any registered dtype, distinct across inputs. In kAny mode one case in eight
 // is "huge but empty": dense shapes with a zero in any dim and huge dims around it
 // (generated_case.h, draw_empty_huge_dims; the concat dim's sizes split the output's), and a few
-// in-range entries or none.
+// in-range entries or none. Before those, one case in eight is a width-boundary case
+// (index_boundaries.h): a coordinate or a dense dim (each in 1 case of 16) at B - 1, B or
+// B + 1 for B in 2^8, 2^16, 2^31, 2^32 (each of the 12 in at least 1 case of 192).
 //
 // Invalid cases: one generator per rule of rules_of(Op::kSparseConcat), each failing exactly
 // that check first (shapes whose checked product overflows only at the last dim or holds a
