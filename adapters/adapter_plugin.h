@@ -1,6 +1,6 @@
 // What every C-ABI adapter plug-in in adapters/ shares (opconform/plugin_abi.h, ABI v1): the
 // error answer and the tf-cpu manifest; the exported entry points' plumbing is
-// opconform/validator/plugin_entry.h (header-only). Built into each adapter
+// opconform/plugin_sdk/plugin_entry.h (header-only). Built into each adapter
 // (opconform_add_adapter_plugin in adapters/CMakeLists.txt); not installed.
 //
 //   const opconform_op_caps kCaps[] = {...};
@@ -9,7 +9,7 @@
 #pragma once
 
 #include <opconform/plugin_abi.h>
-#include <opconform/validator/plugin_entry.h>
+#include <opconform/plugin_sdk/plugin_entry.h>
 
 #include <cstddef>
 #include <cstdint>

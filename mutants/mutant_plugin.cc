@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #include "opconform/ops.h"
-#include "opconform/validator/abi_export.h"
+#include "opconform/plugin_sdk/abi_export.h"
 
 #if !defined(OPCONFORM_MUTANT_OP) || !defined(OPCONFORM_MUTANT_KERNEL) || !defined(OPCONFORM_MUTANT_MEMBER)
 #error "OPCONFORM_MUTANT_OP, OPCONFORM_MUTANT_KERNEL and OPCONFORM_MUTANT_MEMBER must be set"

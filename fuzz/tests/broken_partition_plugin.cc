@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "opconform/optimized/op_table.h"
-#include "opconform/validator/abi_export.h"
+#include "opconform/plugin_sdk/abi_export.h"
 
 namespace {
 

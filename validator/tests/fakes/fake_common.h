@@ -9,7 +9,7 @@
 
 #include "opconform/plugin_abi.h"
 #include "opconform/optimized/op_table.h"
-#include "opconform/validator/abi_export.h"
+#include "opconform/plugin_sdk/abi_export.h"
 
 namespace fake {
 

@@ -19,7 +19,7 @@
 
 #include "opconform/ops.h"
 #include "opconform/plugin_abi.h"
-#include "opconform/validator/plugin_entry.h"
+#include "opconform/plugin_sdk/plugin_entry.h"
 
 namespace opconform::validator::abi_export {
 

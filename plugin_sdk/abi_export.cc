@@ -1,4 +1,4 @@
-#include "opconform/validator/abi_export.h"
+#include "opconform/plugin_sdk/abi_export.h"
 
 #include <cstring>
 #include <exception>

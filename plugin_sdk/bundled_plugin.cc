@@ -2,7 +2,7 @@
 // (the kernels answer UNIMPLEMENTED themselves where tf-cpu does), any rank. The default
 // --impl of `opconform validate`, so the validator's main path always runs.
 #include "opconform/optimized/op_table.h"
-#include "opconform/validator/abi_export.h"
+#include "opconform/plugin_sdk/abi_export.h"
 
 namespace {
 
