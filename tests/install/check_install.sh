@@ -33,7 +33,8 @@ if $have_clang; then
               include/opconform/fuzz/impl_target.h lib/libopconform_fuzz_impl.a share/opconform/fuzz/fuzz_dynamic_stitch.dict)
 fi
 for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libopconform_optimized_plugin.so \
-            include/opconform/plugin_abi.h include/opconform/tensor.h include/opconform/gtest/suite.h \
+            include/opconform/plugin_abi.h include/opconform/plugin_sdk/plugin_entry.h include/opconform/tensor.h \
+            include/opconform/gtest/suite.h \
             include/opconform/reference/op_table.h include/opconform/conformance/compare.h \
             include/opconform/generators/op_generators.h lib/libopconform_reference.a lib/libopconform_gtest.a \
             "${fuzz_paths[@]}" lib/cmake/opconform/opconformConfig.cmake lib/cmake/opconform/opconformConfigVersion.cmake \
