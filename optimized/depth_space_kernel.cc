@@ -19,7 +19,6 @@
 #include <type_traits>
 #include <utility>
 
-#include "row_copy.h"
 #include "thread_policy.h"
 
 namespace opconform::optimized::depth_space {
@@ -44,8 +43,6 @@ bool registered_on_cpu(std::string_view op, DType dtype) {
 using Byte = unsigned char;
 
 constexpr std::int64_t kDefaultTileBytes = 16 * 1024;
-// Streaming stores go through a per-thread staging tile of this size (it stays in L1).
-constexpr std::int64_t kStagingBytes = 32 * 1024;
 // Chunks of at least this many bytes are copied with one memcpy each.
 constexpr std::int64_t kMemcpyChunkBytes = 256;
 
@@ -113,56 +110,27 @@ struct Mover {
   }
 };
 
-// Copies n bytes to d with 16-byte streaming stores where d is aligned, plain copies at the
-// unaligned head and tail. The thread calls row_copy::stream_fence() after its last one.
-void stream_copy(Byte* d, const Byte* s, std::int64_t n) {
-  const auto misalignment = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(d) % 16);
-  const std::int64_t head = std::min(n, (16 - misalignment) % 16);
-  std::memcpy(d, s, static_cast<std::size_t>(head));
-  std::int64_t i = head;
-  for (; i + 16 <= n; i += 16) row_copy::stream16(d + i, s + i);
-  std::memcpy(d + i, s + i, static_cast<std::size_t>(n - i));
-}
-
-// Moves every depth row of g between `space` and `depth`. Work items are (depth row, tile of
-// tile_x positions) pairs in order, cut into near-equal shares per thread. With `streaming`
-// (byte units only), each tile is built in a staging buffer in L1 and streamed out.
+// Moves every depth row of g from src to dst. Work items are (depth row, tile of tile_x
+// positions) pairs in order, cut into near-equal shares, one per thread.
 template <bool kToDepth, class M>
 void run(const Geometry& g, const M& m, const typename M::Unit* src, typename M::Unit* dst,
-         std::int64_t tile_x, bool streaming, int threads) {
-  using Unit = typename M::Unit;
+         std::int64_t tile_x, int threads) {
   const std::int64_t w = m.chunk.units(), b = g.block;
-  const std::int64_t positions = g.width / b, ss = g.width / b * w;  // ss: one space row
+  const std::int64_t positions = g.width / b, ss = positions * w;  // ss: one space row
   const std::int64_t row_units = b * ss, rows = g.batch * (g.height / b);
   const std::int64_t tiles = (positions + tile_x - 1) / tile_x, items = rows * tiles;
   threads = static_cast<int>(std::min<std::int64_t>(threads, items));
   thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t count) {
-    alignas(64) Byte staging[kStagingBytes];
     const std::int64_t end = thread_policy::share_begin(items, count, t + 1);
     for (std::int64_t item = thread_policy::share_begin(items, count, t); item < end; ++item) {
       const std::int64_t x0 = item % tiles * tile_x, n = std::min(tile_x, positions - x0);
       const std::int64_t row = item / tiles * row_units;
-      const Unit* s = src + row + x0 * (kToDepth ? w : b * w);
-      Unit* d = dst + row + x0 * (kToDepth ? b * w : w);
-      if constexpr (std::is_same_v<Unit, Byte>) {
-        if (streaming) {
-          if constexpr (kToDepth) {
-            m.interleave(staging, s, ss, n);
-            stream_copy(d, staging, n * b * w);
-          } else {
-            m.deinterleave(staging, n * w, s, n);
-            for (std::int64_t o = 0; o < b; ++o) stream_copy(d + o * ss, staging + o * n * w, n * w);
-          }
-          continue;
-        }
-      }
       if constexpr (kToDepth) {
-        m.interleave(d, s, ss, n);
+        m.interleave(dst + row + x0 * b * w, src + row + x0 * w, ss, n);
       } else {
-        m.deinterleave(d, ss, s, n);
+        m.deinterleave(dst + row + x0 * w, ss, src + row + x0 * b * w, n);
       }
     }
-    if (streaming) row_copy::stream_fence();
   });
 }
 
@@ -207,16 +175,12 @@ void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst,
   const std::int64_t tile_bytes = options.tile_bytes > 0 ? options.tile_bytes : kDefaultTileBytes;
   const std::int64_t tile_x = std::max<std::int64_t>(1, tile_bytes / (b * chunk));
   const int threads = thread_policy::threads_for(options, total);
-  // Staged streaming stores: trivially copyable dtypes, an output from the streaming
-  // threshold up (row_copy.h, or ExecOptions::streaming_min_bytes) and a tile that fits.
-  const bool streaming = src.dtype() != DType::kString && total >= row_copy::streaming_min_bytes(options) &&
-                         tile_x * b * chunk <= kStagingBytes;
   const auto go = [&](const auto& mover) {
     using Unit = typename std::remove_cvref_t<decltype(mover)>::Unit;
     const auto* s = static_cast<const Unit*>(src.raw_data());
     auto* d = static_cast<Unit*>(dst.raw_data());
-    if (to_depth) return run<true>(g, mover, s, d, tile_x, streaming, threads);
-    return run<false>(g, mover, s, d, tile_x, streaming, threads);
+    if (to_depth) return run<true>(g, mover, s, d, tile_x, threads);
+    return run<false>(g, mover, s, d, tile_x, threads);
   };
   if (src.dtype() == DType::kString) return go(Mover<0, StringChunk>{StringChunk{b * g.depth}, b});
   // Fixed chunk widths and blocks 2-4: fully unrolled, vectorised (de)interleaving.
