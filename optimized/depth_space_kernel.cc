@@ -7,8 +7,9 @@
 // interleaved chunk by chunk, and both sides keep row r at the same offset, r*W*b*C elements:
 // SpaceToDepth interleaves b space rows into each depth row, DepthToSpace de-interleaves each
 // depth row into b space rows. Every step reads and writes b+1 sequential streams, whole
-// cache lines in order, with chunk pointers advanced by constants (no index arithmetic per
-// run); short chunks are copied by fixed-size moves the compiler turns into vector shuffles.
+// cache lines in order, at addresses that advance by constant strides (no index arithmetic
+// per run); short chunks are copied by fixed-size moves the compiler turns into vector
+// shuffles.
 #include "depth_space_kernel.h"
 
 #include <algorithm>
@@ -183,15 +184,13 @@ void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst,
     return run<false>(g, mover, s, d, tile_x, threads);
   };
   if (src.dtype() == DType::kString) return go(Mover<0, StringChunk>{StringChunk{b * g.depth}, b});
-  // Fixed chunk widths and blocks 2-4: fully unrolled, vectorised (de)interleaving.
+  // Chunks of 2-64 bytes, a power of two: fixed-size moves. Blocks 2 and 4 (below 8, the only
+  // ones such a chunk b*C*width allows) are fully unrolled and vectorised.
   const auto fixed = [&](auto width_tag) {
     constexpr std::size_t kW = decltype(width_tag)::value;
-    switch (b) {
-      case 2: return go(Mover<2, ByteChunk<kW>>{{kW}, 2});
-      case 3: return go(Mover<3, ByteChunk<kW>>{{kW}, 3});
-      case 4: return go(Mover<4, ByteChunk<kW>>{{kW}, 4});
-      default: return go(Mover<0, ByteChunk<kW>>{{kW}, b});
-    }
+    if (b == 2) return go(Mover<2, ByteChunk<kW>>{{kW}, 2});
+    if (b == 4) return go(Mover<4, ByteChunk<kW>>{{kW}, 4});
+    return go(Mover<0, ByteChunk<kW>>{{kW}, b});
   };
   switch (chunk) {
     case 2: return fixed(std::integral_constant<std::size_t, 2>{});
