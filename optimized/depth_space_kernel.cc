@@ -89,7 +89,8 @@ struct Mover {
       [&]<int... o>(std::integer_sequence<int, o...>) {
 #pragma omp simd
         for (std::int64_t j = 0; j < n; ++j) (chunk(d + (j * kBlock + o) * w, s + o * ss + j * w), ...);
-      }(std::make_integer_sequence<int, kBlock>{});
+      }
+      (std::make_integer_sequence<int, kBlock>{});
     } else {
       for (std::int64_t j = 0; j < n; ++j, d += block * w)
         for (std::int64_t o = 0; o < block; ++o) chunk(d + o * w, s + o * ss + j * w);
@@ -103,7 +104,8 @@ struct Mover {
       [&]<int... o>(std::integer_sequence<int, o...>) {
 #pragma omp simd
         for (std::int64_t j = 0; j < n; ++j) (chunk(d + o * ss + j * w, s + (j * kBlock + o) * w), ...);
-      }(std::make_integer_sequence<int, kBlock>{});
+      }
+      (std::make_integer_sequence<int, kBlock>{});
     } else {
       for (std::int64_t j = 0; j < n; ++j, s += block * w)
         for (std::int64_t o = 0; o < block; ++o) chunk(d + o * ss + j * w, s + o * w);
@@ -114,8 +116,8 @@ struct Mover {
 // Moves every depth row of g from src to dst. Work items are (depth row, tile of tile_x
 // positions) pairs in order, cut into near-equal shares, one per thread.
 template <bool kToDepth, class M>
-void run(const Geometry& g, const M& m, const typename M::Unit* src, typename M::Unit* dst,
-         std::int64_t tile_x, int threads) {
+void run(const Geometry& g, const M& m, const typename M::Unit* src, typename M::Unit* dst, std::int64_t tile_x,
+         int threads) {
   const std::int64_t w = m.chunk.units(), b = g.block;
   const std::int64_t positions = g.width / b, ss = positions * w;  // ss: one space row
   const std::int64_t row_units = b * ss, rows = g.batch * (g.height / b);
@@ -137,8 +139,8 @@ void run(const Geometry& g, const M& m, const typename M::Unit* src, typename M:
 
 }  // namespace
 
-Status check_common(const char* op, const Tensor& input, std::int64_t block_size,
-                    std::string_view data_format, std::string_view rank_message) {
+Status check_common(const char* op, const Tensor& input, std::int64_t block_size, std::string_view data_format,
+                    std::string_view rank_message) {
   // Pre-check 2: the op definition's attrs.
   if (block_size < 2)
     return invalid_argument("Value for attr 'block_size' of ", block_size, " must be at least minimum 2");
@@ -147,8 +149,8 @@ Status check_common(const char* op, const Tensor& input, std::int64_t block_size
                             "\" is not in the list of allowed values: \"NHWC\", \"NCHW\", \"NCHW_VECT_C\"");
   // Pre-check 3: a CPU kernel for this dtype and data_format.
   if (!registered_on_cpu(op, input.dtype()))
-    return unimplemented("No registered '", op, "' OpKernel for 'CPU' devices compatible with T=",
-                         dtype_name(input.dtype()));
+    return unimplemented("No registered '", op,
+                         "' OpKernel for 'CPU' devices compatible with T=", dtype_name(input.dtype()));
   if (data_format != "NHWC") return invalid_argument("Only NHWC data_format supported on CPU. Got ", data_format);
   // Steps 1 and 2.
   if (block_size > std::numeric_limits<std::int32_t>::max())

@@ -17,8 +17,8 @@ namespace opconform::optimized::depth_space {
 
 // Pre-check 2 (block_size >= 2, data_format one of the three), pre-check 3 (`op`'s CPU
 // registration: the dtype, then NHWC), step 1 (block_size fits int32), step 2 (rank 4).
-Status check_common(const char* op, const Tensor& input, std::int64_t block_size,
-                    std::string_view data_format, std::string_view rank_message);
+Status check_common(const char* op, const Tensor& input, std::int64_t block_size, std::string_view data_format,
+                    std::string_view rank_message);
 
 // The space side's shape [N, H, W, C] and the block size of a validated call.
 struct Geometry {

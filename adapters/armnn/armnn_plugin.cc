@@ -68,8 +68,7 @@ std::optional<std::vector<unsigned int>> ReadUnsigned(const opconform_tensor& t,
       return std::nullopt;
     }
     if (v < 0 || v > std::numeric_limits<unsigned int>::max()) {
-      *why = "adapter: value " + std::to_string(v) +
-             " cannot be given to Arm NN (its descriptor holds unsigned ints)";
+      *why = "adapter: value " + std::to_string(v) + " cannot be given to Arm NN (its descriptor holds unsigned ints)";
       return std::nullopt;
     }
     values.push_back(static_cast<unsigned int>(v));
@@ -132,8 +131,7 @@ int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, A
   }
   armnn::NetworkId id;
   std::string load_error;
-  if (runtime.LoadNetwork(id, std::move(optimized), load_error) !=
-      armnn::Status::Success) {
+  if (runtime.LoadNetwork(id, std::move(optimized), load_error) != armnn::Status::Success) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "Arm NN LoadNetwork failed: " + load_error);
   }
   struct Unload {
@@ -160,8 +158,8 @@ int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, A
 // Shared by both ops: reads block and paddings/crops into a Descriptor (NHWC), then runs the
 // layer that `add` makes of it.
 template <typename Descriptor>
-int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
-                   const opconform_tensor* block_shape, const opconform_tensor* pads,
+int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,
+                   const opconform_tensor* pads,
                    armnn::IConnectableLayer* (armnn::INetwork::*add)(const Descriptor&, const char*)) {
   if (input->rank != kRank) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: Arm NN takes rank-4 input only");
@@ -175,8 +173,7 @@ int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
   if (!block) return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, why);
   const auto pad = ReadUnsigned(*pads, &why);
   if (!pad) return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, why);
-  const std::vector<std::pair<unsigned int, unsigned int>> pad_list{{(*pad)[0], (*pad)[1]},
-                                                                     {(*pad)[2], (*pad)[3]}};
+  const std::vector<std::pair<unsigned int, unsigned int>> pad_list{{(*pad)[0], (*pad)[1]}, {(*pad)[2], (*pad)[3]}};
   try {
     return RunOneLayer(call, input, [&](armnn::INetwork& net) {
       Descriptor d(*block, pad_list);
@@ -260,19 +257,18 @@ extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_run_op(const opconform_call
       if (num_inputs != 3) break;
       return op == OPCONFORM_OP_SPACE_TO_BATCH_ND
                  ? SpaceBatch<armnn::SpaceToBatchNdDescriptor>(call, inputs[0].tensors, inputs[1].tensors,
-                                                                inputs[2].tensors,
-                                                                &armnn::INetwork::AddSpaceToBatchNdLayer)
+                                                               inputs[2].tensors,
+                                                               &armnn::INetwork::AddSpaceToBatchNdLayer)
                  : SpaceBatch<armnn::BatchToSpaceNdDescriptor>(call, inputs[0].tensors, inputs[1].tensors,
-                                                                inputs[2].tensors,
-                                                                &armnn::INetwork::AddBatchToSpaceNdLayer);
+                                                               inputs[2].tensors,
+                                                               &armnn::INetwork::AddBatchToSpaceNdLayer);
     case OPCONFORM_OP_SPACE_TO_DEPTH:
     case OPCONFORM_OP_DEPTH_TO_SPACE:
       if (num_inputs != 1 || num_attrs != 2) break;
       return DepthSpace(call, inputs[0].tensors, attrs[0].int_value, attrs[1].string_value,
                         op == OPCONFORM_OP_SPACE_TO_DEPTH ? &armnn::INetwork::AddSpaceToDepthLayer
                                                           : &armnn::INetwork::AddDepthToSpaceLayer);
-    default:
-      return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: op " + std::to_string(op) + " is not listed");
+    default: return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: op " + std::to_string(op) + " is not listed");
   }
   return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: bad call (inputs/attrs of another op)");
 }

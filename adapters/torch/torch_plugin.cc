@@ -49,10 +49,10 @@ std::optional<at::ScalarType> TorchType(int32_t dtype) {
 
 // The opconform dtype of a torch result (the inverse of TorchType).
 int32_t OpconformType(at::ScalarType type) {
-  for (int32_t dtype : {OPCONFORM_DTYPE_FLOAT32, OPCONFORM_DTYPE_FLOAT64, OPCONFORM_DTYPE_FLOAT16,
-                        OPCONFORM_DTYPE_BFLOAT16, OPCONFORM_DTYPE_INT8, OPCONFORM_DTYPE_INT16,
-                        OPCONFORM_DTYPE_INT32, OPCONFORM_DTYPE_INT64, OPCONFORM_DTYPE_UINT8,
-                        OPCONFORM_DTYPE_BOOL, OPCONFORM_DTYPE_COMPLEX64, OPCONFORM_DTYPE_COMPLEX128}) {
+  for (int32_t dtype :
+       {OPCONFORM_DTYPE_FLOAT32, OPCONFORM_DTYPE_FLOAT64, OPCONFORM_DTYPE_FLOAT16, OPCONFORM_DTYPE_BFLOAT16,
+        OPCONFORM_DTYPE_INT8, OPCONFORM_DTYPE_INT16, OPCONFORM_DTYPE_INT32, OPCONFORM_DTYPE_INT64,
+        OPCONFORM_DTYPE_UINT8, OPCONFORM_DTYPE_BOOL, OPCONFORM_DTYPE_COMPLEX64, OPCONFORM_DTYPE_COMPLEX128}) {
     if (TorchType(dtype) == type) return dtype;
   }
   return -1;  // not reached: every torch result here has one of the types above
@@ -161,8 +161,8 @@ at::Tensor ReorderChannels(const at::Tensor& x, int64_t b, bool to_tf) {
 // pixel_shuffle: "NHWC" moves the last dim to third from last (channels-first, any batch rank
 // torch takes), "NCHW" is torch's own layout; the DCR/CRD reorder goes around torch's op.
 // Any other data_format has no torch layout: an adapter answer.
-int32_t DepthSpace(const opconform_call* call, bool to_depth, const opconform_tensor* input,
-                   int64_t block_size, const opconform_string& data_format) {
+int32_t DepthSpace(const opconform_call* call, bool to_depth, const opconform_tensor* input, int64_t block_size,
+                   const opconform_string& data_format) {
   return Guarded(call, [&]() -> int32_t {
     const std::string format(data_format.data ? data_format.data : "", static_cast<size_t>(data_format.size));
     if (format != "NHWC" && format != "NCHW") {
@@ -185,8 +185,7 @@ constexpr uint64_t kAllTorchDtypes =
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT8) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT16) |
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64) |
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_UINT8) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_BOOL) |
-    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX64) |
-    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX128);
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX64) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX128);
 constexpr uint64_t kInt32 = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32);
 constexpr uint64_t kInt64 = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64);
 
@@ -201,10 +200,8 @@ const opconform_op_caps kCaps[] = {
 const std::string kName = std::string("libtorch cpu ") + TORCH_VERSION;
 const opconform_manifest kManifest = opconform_adapters::TfCpuManifest(kName.c_str(), kCaps);
 
-
-int32_t Partition(
-    const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
-    int64_t num_partitions) {
+int32_t Partition(const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
+                  int64_t num_partitions) {
   return Guarded(call, [&]() -> int32_t {
     // TensorFlow's attr: an int32 of at least 1. The mask composition runs once per partition,
     // so the adapter checks it before looping.
@@ -223,10 +220,9 @@ int32_t Partition(
   });
 }
 
-int32_t SparseConcat(
-    const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
-    const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
-    int64_t num_shapes, int64_t concat_dim) {
+int32_t SparseConcat(const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+                     const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
+                     int64_t num_shapes, int64_t concat_dim) {
   return Guarded(call, [&]() -> int32_t {
     if (num_indices != num_values || num_indices != num_shapes) {
       return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: list lengths differ");
@@ -237,16 +233,13 @@ int32_t SparseConcat(
     std::vector<at::Tensor> sparse;
     for (int64_t i = 0; i < num_indices; ++i) {
       const at::Tensor shape = View(shapes[i]).to(at::kLong);
-      const std::vector<int64_t> size(shape.data_ptr<int64_t>(),
-                                      shape.data_ptr<int64_t>() + shape.numel());
-      sparse.push_back(at::sparse_coo_tensor(View(indices[i]).to(at::kLong).t(),
-                                                View(values[i]), size));
+      const std::vector<int64_t> size(shape.data_ptr<int64_t>(), shape.data_ptr<int64_t>() + shape.numel());
+      sparse.push_back(at::sparse_coo_tensor(View(indices[i]).to(at::kLong).t(), View(values[i]), size));
     }
     const at::Tensor result = at::cat(sparse, concat_dim).coalesce();
     const std::vector<int64_t> out_shape(result.sizes().begin(), result.sizes().end());
     const at::Tensor shape_tensor = at::tensor(out_shape, at::kLong);
-    if (!Emit(call, 0, result.indices().t()) || !Emit(call, 1, result.values()) ||
-        !Emit(call, 2, shape_tensor)) {
+    if (!Emit(call, 0, result.indices().t()) || !Emit(call, 1, result.values()) || !Emit(call, 2, shape_tensor)) {
       return kRefused;
     }
     return OPCONFORM_CODE_OK;
@@ -270,15 +263,14 @@ extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_run_op(const opconform_call
       return Partition(call, in[0].tensors, in[1].tensors, attrs[0].int_value);
     case OPCONFORM_OP_SPARSE_CONCAT:
       if (num_inputs != 3 || num_attrs != 1) break;
-      return SparseConcat(call, in[0].tensors, in[0].num_tensors, in[1].tensors, in[1].num_tensors,
-                          in[2].tensors, in[2].num_tensors, attrs[0].int_value);
+      return SparseConcat(call, in[0].tensors, in[0].num_tensors, in[1].tensors, in[1].num_tensors, in[2].tensors,
+                          in[2].num_tensors, attrs[0].int_value);
     case OPCONFORM_OP_SPACE_TO_DEPTH:
     case OPCONFORM_OP_DEPTH_TO_SPACE:
       if (num_inputs != 1 || num_attrs != 2) break;
       return DepthSpace(call, op == OPCONFORM_OP_SPACE_TO_DEPTH, in[0].tensors, attrs[0].int_value,
                         attrs[1].string_value);
-    default:
-      return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: op " + std::to_string(op) + " is not listed");
+    default: return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: op " + std::to_string(op) + " is not listed");
   }
   return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: bad call (inputs/attrs of another op)");
 }

@@ -36,8 +36,8 @@ Tensor run_ok(DepthSpaceFn op, const Tensor& input, std::int64_t block, const Ex
 }
 
 // The optimized op answers exactly what the reference answers (code, message, outputs).
-void expect_same_outcome(const OpPair& op, const Tensor& input, std::int64_t block,
-                         std::string_view format = "NHWC", const ExecOptions& options = {}) {
+void expect_same_outcome(const OpPair& op, const Tensor& input, std::int64_t block, std::string_view format = "NHWC",
+                         const ExecOptions& options = {}) {
   Tensor mine, theirs;
   const Status s = run_depth_space(op.optimized, input, block, format, &mine, options);
   const Status r = run_depth_space(op.reference, input, block, format, &theirs, options);
@@ -64,12 +64,12 @@ TEST(DepthSpaceOptimized, EveryCheckAsTheReference) {
   constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
   constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
   const std::int64_t big = std::int64_t{1} << 40, m = std::int64_t{1} << 20;
-  const std::vector<Shape> shapes = {
-      {}, {4}, {1, 2, 2}, {1, 2, 2, 1, 1}, {1, 2, 2, 1}, {1, 2, 3, 1}, {1, 3, 2, 1}, {1, 1, 1, 4},
-      {1, 2, 2, 4}, {1, 1, 1, 6}, {0, 4, 0, 5}, {1, 0, 0, 1}, {1, 0, 0, big}, {1, big, 1, 0},
-      {1, 1, big, 0}, {m, m, m, 0}, {0, 1, 1, 4}, {2, 0, 6, 3}, {2, 5, 3, 0}};
-  const std::vector<std::int64_t> blocks = {kInt64Min, -1, 0, 1, 2, 3, 4, 10, 1 << 10, 1 << 30,
-                                            100000, kInt32Max, kInt32Max + 1, kInt64Max};
+  const std::vector<Shape> shapes = {{},           {4},          {1, 2, 2},      {1, 2, 2, 1, 1}, {1, 2, 2, 1},
+                                     {1, 2, 3, 1}, {1, 3, 2, 1}, {1, 1, 1, 4},   {1, 2, 2, 4},    {1, 1, 1, 6},
+                                     {0, 4, 0, 5}, {1, 0, 0, 1}, {1, 0, 0, big}, {1, big, 1, 0},  {1, 1, big, 0},
+                                     {m, m, m, 0}, {0, 1, 1, 4}, {2, 0, 6, 3},   {2, 5, 3, 0}};
+  const std::vector<std::int64_t> blocks = {
+      kInt64Min, -1, 0, 1, 2, 3, 4, 10, 1 << 10, 1 << 30, 100000, kInt32Max, kInt32Max + 1, kInt64Max};
   for (const OpPair* op : {&kS2D, &kD2S})
     for (const Shape& shape : shapes)
       for (std::int64_t block : blocks) {
