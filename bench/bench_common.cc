@@ -154,43 +154,51 @@ void register_case(Case c) {
 namespace {
 // <prefix>reference and <prefix>verify (register_case).
 void register_reference_and_verify(const std::shared_ptr<const Case>& shared, const std::string& prefix) {
-  benchmark::RegisterBenchmark((prefix + "reference").c_str(), [shared](benchmark::State& state) {
-    if (shared->prepare) shared->prepare();
-    run_op(state, *shared, shared->reference, ExecOptions{});
-  })->Iterations(shared->reference_iterations)->UseRealTime()->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark((prefix + "reference").c_str(),
+                               [shared](benchmark::State& state) {
+                                 if (shared->prepare) shared->prepare();
+                                 run_op(state, *shared, shared->reference, ExecOptions{});
+                               })
+      ->Iterations(shared->reference_iterations)
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 
-  benchmark::RegisterBenchmark((prefix + "verify").c_str(), [shared](benchmark::State& state) {
-    if (shared->prepare) shared->prepare();
-    std::vector<Tensor> expected;
-    if (const Status status = shared->reference(ExecOptions{}, &expected); !status.ok()) {
-      state.SkipWithError(("reference: " + status.to_string()).c_str());
-      return;
-    }
-    if (expected.empty()) {
-      state.SkipWithError("reference kept no outputs");
-      return;
-    }
-    for (auto _ : state) {
-      for (const int threads : {1, 2}) {
-        ExecOptions options;
-        options.num_threads = threads;
-        std::vector<Tensor> actual;
-        const Status status = shared->optimized(options, &actual);
-        const std::string what = "optimized, " + std::to_string(threads) + " thread(s): ";
-        if (!status.ok()) {
-          state.SkipWithError((what + status.to_string()).c_str());
-          return;
-        }
-        if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
-          state.SkipWithError((what + difference).c_str());
-          return;
-        }
-      }
-    }
-    std::int64_t compared = 0;
-    for (const Tensor& t : expected) compared += tensor_bytes(t);
-    state.counters["compared_bytes"] = static_cast<double>(compared);
-  })->Iterations(1)->Unit(benchmark::kMillisecond);
+  benchmark::RegisterBenchmark((prefix + "verify").c_str(),
+                               [shared](benchmark::State& state) {
+                                 if (shared->prepare) shared->prepare();
+                                 std::vector<Tensor> expected;
+                                 if (const Status status = shared->reference(ExecOptions{}, &expected); !status.ok()) {
+                                   state.SkipWithError(("reference: " + status.to_string()).c_str());
+                                   return;
+                                 }
+                                 if (expected.empty()) {
+                                   state.SkipWithError("reference kept no outputs");
+                                   return;
+                                 }
+                                 for (auto _ : state) {
+                                   for (const int threads : {1, 2}) {
+                                     ExecOptions options;
+                                     options.num_threads = threads;
+                                     std::vector<Tensor> actual;
+                                     const Status status = shared->optimized(options, &actual);
+                                     const std::string what = "optimized, " + std::to_string(threads) + " thread(s): ";
+                                     if (!status.ok()) {
+                                       state.SkipWithError((what + status.to_string()).c_str());
+                                       return;
+                                     }
+                                     if (const std::string difference = first_difference(expected, actual);
+                                         !difference.empty()) {
+                                       state.SkipWithError((what + difference).c_str());
+                                       return;
+                                     }
+                                   }
+                                 }
+                                 std::int64_t compared = 0;
+                                 for (const Tensor& t : expected) compared += tensor_bytes(t);
+                                 state.counters["compared_bytes"] = static_cast<double>(compared);
+                               })
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
 }
 }  // namespace
 
@@ -199,15 +207,13 @@ template <class T>
 T iota_value(std::int64_t i) {
   if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
     return T{static_cast<std::uint16_t>(i)};
-  } else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> ||
-                       std::is_same_v<T, qint32>) {
+  } else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> || std::is_same_v<T, qint32>) {
     return T{static_cast<decltype(T{}.value)>(i)};
   } else if constexpr (std::is_same_v<T, std::string>) {
     return std::to_string(i);
   } else if constexpr (std::is_same_v<T, bool>) {
     return (i & 1) != 0;
-  } else if constexpr (std::is_same_v<T, std::complex<float>> ||
-                       std::is_same_v<T, std::complex<double>>) {
+  } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
     using R = typename T::value_type;
     return T{static_cast<R>(i), -static_cast<R>(i)};
   } else {
@@ -297,8 +303,10 @@ bool give_to_pool(void* block, std::size_t usable) {
   for (;;) {
     int empty = -1, oldest = -1;
     for (int i = 0; i < kPoolSlots; ++i) {
-      if (p.block[i] == nullptr) empty = empty < 0 ? i : empty;
-      else if (oldest < 0 || p.stamp[i] < p.stamp[oldest]) oldest = i;
+      if (p.block[i] == nullptr)
+        empty = empty < 0 ? i : empty;
+      else if (oldest < 0 || p.stamp[i] < p.stamp[oldest])
+        oldest = i;
     }
     if (empty >= 0 && p.total + usable <= kPoolMaxBytes) {
       p.block[empty] = block;

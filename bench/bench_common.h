@@ -53,7 +53,7 @@ struct Case {
   std::string name;           // "f32_8x256x256x32_b2x2" (no '/')
   std::int64_t output_bytes;  // payload bytes of all outputs one call writes
   RunFn optimized;
-  RunFn reference;            // may be empty: then no reference and no verify benchmark
+  RunFn reference;                        // may be empty: then no reference and no verify benchmark
   std::function<void()> prepare = {};     // builds the inputs before timing; may be empty
   std::int64_t reference_iterations = 1;  // per repetition
   // Seconds each optimized and memcpy repetition runs at least; 0: --benchmark_min_time.

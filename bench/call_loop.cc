@@ -35,7 +35,10 @@ int main(int argc, char** argv) {
     std::vector<Tensor> sidx, sval, sshape;
     for (int k = 0; k < 4; ++k) {
       Tensor i(DType::kInt64, {h * 8, 2});
-      for (std::int64_t e = 0; e < h * 8; ++e) { i.data<std::int64_t>()[2 * e] = e; i.data<std::int64_t>()[2 * e + 1] = 0; }
+      for (std::int64_t e = 0; e < h * 8; ++e) {
+        i.data<std::int64_t>()[2 * e] = e;
+        i.data<std::int64_t>()[2 * e + 1] = 0;
+      }
       sidx.push_back(i);
       sval.push_back(Tensor(DType::kFloat32, {h * 8}));
       sshape.push_back(Tensor::from_values<std::int64_t>({2}, {h * 8, 1}));
@@ -51,7 +54,10 @@ int main(int argc, char** argv) {
       if (!*only || !std::strcmp(only, "pstitch")) ok &= optimized::ParallelDynamicStitch(idx, data, &out, o).ok();
       if (!*only || !std::strcmp(only, "partition")) ok &= optimized::DynamicPartition(pdata, parts, 4, &outs, o).ok();
       if (!*only || !std::strcmp(only, "sparse")) ok &= optimized::SparseConcat(sidx, sval, sshape, 1, &sp, o).ok();
-      if (!ok) { std::puts("error"); return 1; }
+      if (!ok) {
+        std::puts("error");
+        return 1;
+      }
     }
   }
   std::puts("ok");

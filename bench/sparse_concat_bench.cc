@@ -65,21 +65,23 @@ const bool registered = [] {
     std::int64_t concat_dim;
     std::shared_ptr<Lazy<SparseInputs>> inputs;
   };
-  for (const Config& c : {Config{"f32_4x2.5M_rank3_dim0_sorted", 0, sorted},
-                          Config{"f32_4x2.5M_rank3_dim1_sorted", 1, sorted},
-                          Config{"f32_4x2.5M_rank3_dim2_random", 2, shuffled}}) {
+  for (const Config& c :
+       {Config{"f32_4x2.5M_rank3_dim0_sorted", 0, sorted}, Config{"f32_4x2.5M_rank3_dim1_sorted", 1, sorted},
+        Config{"f32_4x2.5M_rank3_dim2_random", 2, shuffled}}) {
     auto inputs = c.inputs;
     const std::int64_t cd = c.concat_dim;
     register_case({"SparseConcat", c.name, output_bytes,
                    [inputs, cd](const ExecOptions& o, std::vector<Tensor>* keep) {
                      SparseTensor out;
                      const SparseInputs& in = inputs->get();
-                     return keep_outputs(optimized::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o), keep, out.indices, out.values, out.shape);
+                     return keep_outputs(optimized::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o), keep,
+                                         out.indices, out.values, out.shape);
                    },
                    [inputs, cd](const ExecOptions& o, std::vector<Tensor>* keep) {
                      SparseTensor out;
                      const SparseInputs& in = inputs->get();
-                     return keep_outputs(reference::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o), keep, out.indices, out.values, out.shape);
+                     return keep_outputs(reference::SparseConcat(in.indices, in.values, in.shapes, cd, &out, o), keep,
+                                         out.indices, out.values, out.shape);
                    },
                    [inputs] { inputs->get(); }, 1});
   }

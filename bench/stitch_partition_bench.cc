@@ -68,8 +68,7 @@ StitchInputs make_stitch_inputs(const RowSize& size, bool duplicates) {
     const auto last = static_cast<std::uint32_t>(
         std::find(order.begin(), order.end(), static_cast<std::int32_t>(size.rows - 1)) - order.begin());
     std::iter_swap(std::find(positions.begin(), positions.end(), last), positions.begin());
-    for (std::size_t j = kept; j < positions.size(); ++j)
-      order[positions[j]] = order[positions[rng() % kept]];
+    for (std::size_t j = kept; j < positions.size(); ++j) order[positions[j]] = order[positions[rng() % kept]];
   }
   StitchInputs in;
   const std::int64_t per_list = size.rows / 4;
@@ -89,68 +88,71 @@ struct PartitionInputs {
 
 PartitionInputs make_partition_inputs(const RowSize& size, std::int64_t k) {
   std::mt19937_64 rng(7);
-  PartitionInputs in{iota_tensor(DType::kFloat32, row_shape(size.rows, size)),
-                     Tensor(DType::kInt32, {size.rows})};
+  PartitionInputs in{iota_tensor(DType::kFloat32, row_shape(size.rows, size)), Tensor(DType::kInt32, {size.rows})};
   for (std::int32_t& p : in.partitions.values<std::int32_t>())
     p = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(k));
   return in;
 }
 
-void register_scatter_floor(const RowSize& size, bool duplicates,
-                            std::shared_ptr<Lazy<StitchInputs>> inputs) {
-  const std::string name = std::string("DynamicStitch/f32_") + size.name +
-                           (duplicates ? "_dup50" : "_perm") + "/scatter_floor";
-  benchmark::RegisterBenchmark(name.c_str(), [size, inputs](benchmark::State& state) {
-    const StitchInputs& in = inputs->get();
-    std::vector<float> out(static_cast<std::size_t>(size.rows), 0.0f);  // pre-faulted
-    for (auto _ : state) {
-      for (std::size_t m = 0; m < in.indices.size(); ++m) {
-        const std::int32_t* index = in.indices[m].data<std::int32_t>();
-        const float* rows = in.data[m].data<float>();
-        const std::int64_t n = in.indices[m].num_elements();
-        for (std::int64_t i = 0; i < n; ++i) out[static_cast<std::size_t>(index[i])] = rows[i];
-      }
-      benchmark::DoNotOptimize(out.data());
-      benchmark::ClobberMemory();
-    }
-    state.SetBytesProcessed(state.iterations() * size.rows * 4);
-  })->UseRealTime()->Unit(benchmark::kMillisecond);
+void register_scatter_floor(const RowSize& size, bool duplicates, std::shared_ptr<Lazy<StitchInputs>> inputs) {
+  const std::string name =
+      std::string("DynamicStitch/f32_") + size.name + (duplicates ? "_dup50" : "_perm") + "/scatter_floor";
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [size, inputs](benchmark::State& state) {
+                                 const StitchInputs& in = inputs->get();
+                                 std::vector<float> out(static_cast<std::size_t>(size.rows), 0.0f);  // pre-faulted
+                                 for (auto _ : state) {
+                                   for (std::size_t m = 0; m < in.indices.size(); ++m) {
+                                     const std::int32_t* index = in.indices[m].data<std::int32_t>();
+                                     const float* rows = in.data[m].data<float>();
+                                     const std::int64_t n = in.indices[m].num_elements();
+                                     for (std::int64_t i = 0; i < n; ++i)
+                                       out[static_cast<std::size_t>(index[i])] = rows[i];
+                                   }
+                                   benchmark::DoNotOptimize(out.data());
+                                   benchmark::ClobberMemory();
+                                 }
+                                 state.SetBytesProcessed(state.iterations() * size.rows * 4);
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMillisecond);
 }
 
 const bool registered = [] {
   for (const RowSize& size : kRowSizes) {
     const std::int64_t output_bytes = size.rows * size.floats_per_row * 4;
     for (const bool duplicates : {false, true}) {
-      auto inputs = std::make_shared<Lazy<StitchInputs>>(
-          [size, duplicates] { return make_stitch_inputs(size, duplicates); });
-      register_case({"DynamicStitch",
-                     std::string("f32_") + size.name + (duplicates ? "_dup50" : "_perm"),
-                     output_bytes,
+      auto inputs =
+          std::make_shared<Lazy<StitchInputs>>([size, duplicates] { return make_stitch_inputs(size, duplicates); });
+      register_case({"DynamicStitch", std::string("f32_") + size.name + (duplicates ? "_dup50" : "_perm"), output_bytes,
                      [inputs](const ExecOptions& o, std::vector<Tensor>* keep) {
                        Tensor out;
-                       return keep_outputs(optimized::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o), keep, out);
+                       return keep_outputs(optimized::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o),
+                                           keep, out);
                      },
                      [inputs](const ExecOptions& o, std::vector<Tensor>* keep) {
                        Tensor out;
-                       return keep_outputs(reference::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o), keep, out);
+                       return keep_outputs(reference::DynamicStitch(inputs->get().indices, inputs->get().data, &out, o),
+                                           keep, out);
                      },
                      [inputs] { inputs->get(); }, 1});
       if (size.floats_per_row == 1) register_scatter_floor(size, duplicates, inputs);
     }
     for (const std::int64_t k : {4, 64}) {
-      auto inputs = std::make_shared<Lazy<PartitionInputs>>(
-          [size, k] { return make_partition_inputs(size, k); });
-      register_case({"DynamicPartition", std::string("f32_") + size.name + "_k" + std::to_string(k),
-                     output_bytes,
-                     [inputs, k](const ExecOptions& o, std::vector<Tensor>* keep) {
-                       std::vector<Tensor> out;
-                       return keep_outputs(optimized::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o), keep, out);
-                     },
-                     [inputs, k](const ExecOptions& o, std::vector<Tensor>* keep) {
-                       std::vector<Tensor> out;
-                       return keep_outputs(reference::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o), keep, out);
-                     },
-                     [inputs] { inputs->get(); }, 1});
+      auto inputs = std::make_shared<Lazy<PartitionInputs>>([size, k] { return make_partition_inputs(size, k); });
+      register_case(
+          {"DynamicPartition", std::string("f32_") + size.name + "_k" + std::to_string(k), output_bytes,
+           [inputs, k](const ExecOptions& o, std::vector<Tensor>* keep) {
+             std::vector<Tensor> out;
+             return keep_outputs(optimized::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o),
+                                 keep, out);
+           },
+           [inputs, k](const ExecOptions& o, std::vector<Tensor>* keep) {
+             std::vector<Tensor> out;
+             return keep_outputs(reference::DynamicPartition(inputs->get().data, inputs->get().partitions, k, &out, o),
+                                 keep, out);
+           },
+           [inputs] { inputs->get(); }, 1});
     }
   }
   return true;

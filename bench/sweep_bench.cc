@@ -93,9 +93,7 @@ std::vector<std::int64_t> sweep_sizes() {
   return sizes;
 }
 
-std::string name_of(std::int64_t bytes, const std::string& shape) {
-  return std::to_string(bytes) + "B_" + shape;
-}
+std::string name_of(std::int64_t bytes, const std::string& shape) { return std::to_string(bytes) + "B_" + shape; }
 
 // ---- SpaceToBatchND / BatchToSpaceND -------------------------------------------------------
 
@@ -114,8 +112,8 @@ void register_space_batch(std::int64_t bytes) {
     const std::string op = to_batch ? "SpaceToBatchND" : "BatchToSpaceND";
     const Shape& in_shape = to_batch ? space : batch;
     const std::string key = op + "/" + std::to_string(bytes);
-    const std::string shape_name = to_batch ? "1x" + std::to_string(h) + "x8x16_b2x2"
-                                            : "4x" + std::to_string(h / 2) + "x4x16_b2x2";
+    const std::string shape_name =
+        to_batch ? "1x" + std::to_string(h) + "x8x16_b2x2" : "4x" + std::to_string(h / 2) + "x4x16_b2x2";
     auto inputs = [key, in_shape]() -> SpaceInputs& {
       return current().get<SpaceInputs>(key, [in_shape] {
         return SpaceInputs{iota_tensor(DType::kFloat32, in_shape), Tensor::from_values<std::int64_t>({2}, {2, 2}),
@@ -234,7 +232,8 @@ void register_rows(std::int64_t bytes) {
       for (std::size_t m = 0; m < in.indices.size(); ++m) {
         const std::int32_t* index = in.indices[m].data<std::int32_t>();
         const auto* s = static_cast<const char*>(in.data[m].raw_data());
-        for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i) std::memcpy(d + index[i] * kRow, s + i * kRow, kRow);
+        for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i)
+          std::memcpy(d + index[i] * kRow, s + i * kRow, kRow);
       }
       return keep_outputs(Status(), keep, out);
     };
@@ -251,9 +250,8 @@ void register_rows(std::int64_t bytes) {
     return [partition_inputs, optimized](const ExecOptions& o, std::vector<Tensor>* keep) {
       PartitionInputs& in = partition_inputs();
       std::vector<Tensor> out;
-      const Status status =
-          optimized ? optimized::DynamicPartition(in.data, in.partitions, kPartitions, &out, o)
-                    : reference::DynamicPartition(in.data, in.partitions, kPartitions, &out, o);
+      const Status status = optimized ? optimized::DynamicPartition(in.data, in.partitions, kPartitions, &out, o)
+                                      : reference::DynamicPartition(in.data, in.partitions, kPartitions, &out, o);
       return keep_outputs(status, keep, out);
     };
   };
@@ -286,8 +284,8 @@ void register_rows(std::int64_t bytes) {
     for (const std::int64_t c : count) shapes.push_back({c, kRowFloats});
   }
   register_case({"DynamicPartition", name_of(bytes, shape_name + "_k4"), bytes, run(true),
-                 with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1,
-                 kMinTime, true, shapes, naive});
+                 with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1, kMinTime,
+                 true, shapes, naive});
 }
 
 // ---- SparseConcat --------------------------------------------------------------------------
@@ -350,12 +348,15 @@ void register_sparse_concat(std::int64_t target_bytes) {
 // The start and join of an empty parallel region of two threads: the cost the kernels'
 // thread decision weighs (optimized/thread_policy.h measures it once per process the same way).
 void register_region_cost() {
-  benchmark::RegisterBenchmark("OpenMPRegion/empty/start_join/threads:2", [](benchmark::State& state) {
-    for (auto _ : state) {
+  benchmark::RegisterBenchmark("OpenMPRegion/empty/start_join/threads:2",
+                               [](benchmark::State& state) {
+                                 for (auto _ : state) {
 #pragma omp parallel num_threads(2)
-      benchmark::ClobberMemory();
-    }
-  })->UseRealTime()->Unit(benchmark::kMicrosecond);
+                                   benchmark::ClobberMemory();
+                                 }
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
 }
 
 const bool registered = [] {

@@ -50,21 +50,20 @@ std::string row_text(const Tensor& t, std::int64_t row, std::int64_t row_size, b
   return out + "]";
 }
 
-std::int64_t row_size_of(const Tensor& t) {
-  return t.rank() == 0 || t.dim(0) == 0 ? 0 : t.num_elements() / t.dim(0);
-}
+std::int64_t row_size_of(const Tensor& t) { return t.rank() == 0 || t.dim(0) == 0 ? 0 : t.num_elements() / t.dim(0); }
 
 Comparison compare_header(const Tensor& expected, const Tensor& actual, std::string_view label) {
   if (expected.dtype() != actual.dtype())
     return fail(str_cat(label, ": dtype ", dtype_name(actual.dtype()), ", expected ", dtype_name(expected.dtype())));
   if (expected.shape() != actual.shape())
-    return fail(str_cat(label, ": shape ", shape_string(actual.shape()), ", expected ", shape_string(expected.shape())));
+    return fail(
+        str_cat(label, ": shape ", shape_string(actual.shape()), ", expected ", shape_string(expected.shape())));
   return {};
 }
 
 // Elements [begin, end) bit for bit.
-Comparison compare_elements(const Tensor& expected, const Tensor& actual, std::string_view label,
-                            std::int64_t begin, std::int64_t end) {
+Comparison compare_elements(const Tensor& expected, const Tensor& actual, std::string_view label, std::int64_t begin,
+                            std::int64_t end) {
   std::int64_t first = -1, differing = 0;
   for (std::int64_t i = begin; i < end; ++i) {
     if (element_equal(expected, actual, i)) continue;
@@ -73,8 +72,8 @@ Comparison compare_elements(const Tensor& expected, const Tensor& actual, std::s
   }
   if (first < 0) return {};
   return fail(str_cat(label, ": ", differing, " of ", end - begin, " elements differ; first at ",
-                      format_coordinate(expected.shape(), first), ": expected ",
-                      format_element(expected, first), ", got ", format_element(actual, first)));
+                      format_coordinate(expected.shape(), first), ": expected ", format_element(expected, first),
+                      ", got ", format_element(actual, first)));
 }
 
 // one_of_rows: each row equals the expected row, or (listed rows) one of the alternatives.
@@ -97,16 +96,16 @@ Comparison compare_rows(const Tensor& expected, const Tensor& actual, std::strin
     const std::string expected_bytes = row_bytes(expected, row, row_size);
     for (const Tensor* a : alternatives)
       if (row_bytes(*a, 0, row_size) != expected_bytes) allowed_rows += " or " + row_text(*a, 0, row_size, scalar);
-    return fail(str_cat(label, ": row ", row, " is ", row_text(actual, row, row_size, scalar),
-                        ", expected one of ", allowed_rows));
+    return fail(str_cat(label, ": row ", row, " is ", row_text(actual, row, row_size, scalar), ", expected one of ",
+                        allowed_rows));
   }
   return {};
 }
 
 // permutation_within_equal_keys: inside each run of equal `keys` rows, the rows of `values`
 // compare as multisets.
-Comparison compare_permuted(const Tensor& expected, const Tensor& actual, std::string_view label,
-                            const Tensor& keys, std::string_view keys_name) {
+Comparison compare_permuted(const Tensor& expected, const Tensor& actual, std::string_view label, const Tensor& keys,
+                            std::string_view keys_name) {
   const std::int64_t row_size = row_size_of(expected);
   const std::int64_t key_size = row_size_of(keys);
   const std::int64_t rows = expected.rank() == 0 ? 0 : expected.dim(0);
@@ -134,8 +133,7 @@ Comparison compare_permuted(const Tensor& expected, const Tensor& actual, std::s
   return {};
 }
 
-Comparison compare_output(const Expected& want, const std::string& name, const Tensor& expected,
-                          const Tensor& actual) {
+Comparison compare_output(const Expected& want, const std::string& name, const Tensor& expected, const Tensor& actual) {
   if (Comparison header = compare_header(expected, actual, name); !header.pass) return header;
   std::map<std::int64_t, std::vector<const Tensor*>> allowed_rows;
   for (const UnspecifiedRule& rule : want.unspecified) {
@@ -181,8 +179,7 @@ Comparison compare_outputs(const Expected& want, const Values& actual) {
 
 // The outcome against one allowed outcome; `code_only_message`: the case is tagged
 // message:code-only.
-Comparison compare_with(const Expected& want, bool code_only_message, const Outcome& actual,
-                        Strictness strictness) {
+Comparison compare_with(const Expected& want, bool code_only_message, const Outcome& actual, Strictness strictness) {
   if (!actual.status.ok() && actual.wrote_outputs_on_error)
     return fail("the op returned " + actual.status.to_string() +
                 " but replaced its outputs (they must stay untouched on error)");
@@ -192,8 +189,8 @@ Comparison compare_with(const Expected& want, bool code_only_message, const Outc
     if (actual.status.code() != error.code())
       return fail("expected error " + error.to_string() + ", got " + actual.status.to_string());
     if (strictness == Strictness::kStrict && !code_only_message && actual.status.message() != error.message())
-      return fail(str_cat("message differs (code ", code_name(error.code()), " matches):\n  expected: ",
-                          error.message(), "\n  actual:   ", actual.status.message()));
+      return fail(str_cat("message differs (code ", code_name(error.code()),
+                          " matches):\n  expected: ", error.message(), "\n  actual:   ", actual.status.message()));
     return {};
   }
   if (!actual.status.ok()) return fail("expected outputs, got error " + actual.status.to_string());
@@ -226,8 +223,10 @@ Allowed compare_allowed(const Case& c, const Outcome& actual, std::string_view p
 
 Expected expected_from(const Outcome& outcome) {
   Expected expected;
-  if (outcome.status.ok()) expected.outputs = outcome.outputs;
-  else expected.error = outcome.status;
+  if (outcome.status.ok())
+    expected.outputs = outcome.outputs;
+  else
+    expected.error = outcome.status;
   return expected;
 }
 

@@ -54,8 +54,7 @@ std::uint64_t round_to_format(double value, FloatFormat f) {
   const std::int64_t biased_out = std::int64_t{quantum} + bias + f.fraction_bits;
   if (biased_out >= static_cast<std::int64_t>(low_bits(f.exponent_bits)))
     return sign | exponent_mask(f);  // overflow to infinity
-  return sign | (static_cast<std::uint64_t>(biased_out) << f.fraction_bits) |
-         (rounded & low_bits(f.fraction_bits));
+  return sign | (static_cast<std::uint64_t>(biased_out) << f.fraction_bits) | (rounded & low_bits(f.fraction_bits));
 }
 
 double format_to_double(std::uint64_t bits, FloatFormat f) {
@@ -65,8 +64,7 @@ double format_to_double(std::uint64_t bits, FloatFormat f) {
   const int bias = (1 << (f.exponent_bits - 1)) - 1;
   double magnitude = 0;
   if (exponent == low_bits(f.exponent_bits)) {
-    magnitude = fraction ? std::numeric_limits<double>::quiet_NaN()
-                         : std::numeric_limits<double>::infinity();
+    magnitude = fraction ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
   } else if (exponent == 0) {
     magnitude = std::ldexp(static_cast<double>(fraction), 1 - bias - f.fraction_bits);
   } else {
@@ -93,8 +91,7 @@ std::string shortest_decimal(std::uint64_t bits, FloatFormat f) {
   if (value == 0) return std::signbit(value) ? "-0.0" : "0";
   char buffer[64];
   for (int precision = 1; precision <= 17; ++precision) {
-    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value,
-                                   std::chars_format::general, precision);
+    auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, std::chars_format::general, precision);
     double parsed = 0;
     std::from_chars(buffer, end, parsed);
     if (round_to_format(parsed, f) != bits) continue;

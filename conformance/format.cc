@@ -21,9 +21,12 @@ std::string string_text(const std::string& bytes) {
   std::string out = "\"";
   for (std::size_t i = 0; i < bytes.size() && i < kMaxBytes; ++i) {
     const auto c = static_cast<unsigned char>(bytes[i]);
-    if (c == '"' || c == '\\') out += {'\\', static_cast<char>(c)};
-    else if (c >= 0x20 && c < 0x7f) out += static_cast<char>(c);
-    else out += {'\\', 'x', kHex[c >> 4], kHex[c & 0xf]};
+    if (c == '"' || c == '\\')
+      out += {'\\', static_cast<char>(c)};
+    else if (c >= 0x20 && c < 0x7f)
+      out += static_cast<char>(c);
+    else
+      out += {'\\', 'x', kHex[c >> 4], kHex[c & 0xf]};
   }
   out += '"';
   if (bytes.size() > kMaxBytes) out += "...(" + std::to_string(bytes.size()) + " bytes)";
@@ -32,16 +35,24 @@ std::string string_text(const std::string& bytes) {
 
 template <class T>
 std::string element_text(const T& v) {
-  if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-  else if constexpr (std::is_integral_v<T>) return std::to_string(v);
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? "true" : "false";
+  else if constexpr (std::is_integral_v<T>)
+    return std::to_string(v);
   else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> || std::is_same_v<T, qint32>)
     return std::to_string(v.value);
-  else if constexpr (std::is_same_v<T, float16>) return float_text(v.bits, kFloat16);
-  else if constexpr (std::is_same_v<T, bfloat16>) return float_text(v.bits, kBFloat16);
-  else if constexpr (std::is_same_v<T, float>) return float_text(std::bit_cast<std::uint32_t>(v), kFloat32);
-  else if constexpr (std::is_same_v<T, double>) return float_text(std::bit_cast<std::uint64_t>(v), kFloat64);
-  else if constexpr (std::is_same_v<T, std::string>) return string_text(v);
-  else return "(" + element_text(v.real()) + ", " + element_text(v.imag()) + ")";  // complex
+  else if constexpr (std::is_same_v<T, float16>)
+    return float_text(v.bits, kFloat16);
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return float_text(v.bits, kBFloat16);
+  else if constexpr (std::is_same_v<T, float>)
+    return float_text(std::bit_cast<std::uint32_t>(v), kFloat32);
+  else if constexpr (std::is_same_v<T, double>)
+    return float_text(std::bit_cast<std::uint64_t>(v), kFloat64);
+  else if constexpr (std::is_same_v<T, std::string>)
+    return string_text(v);
+  else
+    return "(" + element_text(v.real()) + ", " + element_text(v.imag()) + ")";  // complex
 }
 
 // Nested brackets over dims [dim, rank); `budget` counts elements (and empty sub-arrays) left.
@@ -83,8 +94,8 @@ std::vector<const std::pair<const std::string, Value>*> in_signature_order(const
   return sorted;
 }
 
-void append_tensor_line(const std::string& indent, const std::string& label, const Tensor& t,
-                        std::int64_t max_elements, std::string& out) {
+void append_tensor_line(const std::string& indent, const std::string& label, const Tensor& t, std::int64_t max_elements,
+                        std::string& out) {
   out += indent + label + ": " + format_tensor(t, max_elements) + "\n";
 }
 

@@ -24,15 +24,17 @@ std::string registry_json() {
     ordered_json attrs = ordered_json::array();
     for (std::string_view name : s.attrs) attrs.push_back({{"name", name}, {"type", "int"}});
     for (std::string_view name : s.string_attrs) attrs.push_back({{"name", name}, {"type", "string"}});
-    ops.push_back({{"number", static_cast<int>(op)}, {"name", op_name(op)}, {"snake_name", op_snake_name(op)},
-                   {"inputs", slots(s.inputs)}, {"attrs", std::move(attrs)}, {"outputs", slots(s.outputs)}});
+    ops.push_back({{"number", static_cast<int>(op)},
+                   {"name", op_name(op)},
+                   {"snake_name", op_snake_name(op)},
+                   {"inputs", slots(s.inputs)},
+                   {"attrs", std::move(attrs)},
+                   {"outputs", slots(s.outputs)}});
   }
   return ordered_json({{"format", kRegistryFormatName}, {"ops", std::move(ops)}}).dump(1) + "\n";
 }
 
-bool Case::has_tag(std::string_view tag) const {
-  return std::find(tags.begin(), tags.end(), tag) != tags.end();
-}
+bool Case::has_tag(std::string_view tag) const { return std::find(tags.begin(), tags.end(), tag) != tags.end(); }
 
 bool Alternative::allows(std::string_view profile) const {
   return std::find(profiles.begin(), profiles.end(), profile) != profiles.end();

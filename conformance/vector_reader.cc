@@ -38,9 +38,9 @@ std::string int_string(Int v) {
 // (so hostile nesting costs no stack and huge values no time).
 void sketch(const json& j, int depth, std::size_t limit, std::string& out) {
   if (!j.is_structured()) {
-    const std::string text =
-        j.is_string() ? json(j.get_ref<const std::string&>().substr(0, limit)).dump(-1, ' ', false, json::error_handler_t::replace)
-                      : j.dump();
+    const std::string text = j.is_string() ? json(j.get_ref<const std::string&>().substr(0, limit))
+                                                 .dump(-1, ' ', false, json::error_handler_t::replace)
+                                           : j.dump();
     out += text;
     return;
   }
@@ -70,9 +70,7 @@ std::string describe(const json& j) {
 std::string field(const std::string& path, std::string_view key) {
   return path.empty() ? std::string(key) : path + "." + std::string(key);
 }
-std::string item(const std::string& path, std::size_t i) {
-  return path + "[" + std::to_string(i) + "]";
-}
+std::string item(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 // A decimal integer in its one canonical spelling ("0", "-12"; no "+", "-0" or leading zeros).
 std::optional<Int> parse_decimal(std::string_view s) {
@@ -90,22 +88,30 @@ std::optional<Int> parse_decimal(std::string_view s) {
 
 template <class T>
 constexpr FloatFormat float_format() {
-  if constexpr (std::is_same_v<T, float16>) return kFloat16;
-  else if constexpr (std::is_same_v<T, bfloat16>) return kBFloat16;
-  else if constexpr (std::is_same_v<T, float>) return kFloat32;
-  else return kFloat64;
+  if constexpr (std::is_same_v<T, float16>)
+    return kFloat16;
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return kBFloat16;
+  else if constexpr (std::is_same_v<T, float>)
+    return kFloat32;
+  else
+    return kFloat64;
 }
 
 template <class T>
-constexpr bool is_float_element = std::is_same_v<T, float16> || std::is_same_v<T, bfloat16> ||
-                                  std::is_same_v<T, float> || std::is_same_v<T, double>;
+constexpr bool is_float_element =
+    std::is_same_v<T, float16> || std::is_same_v<T, bfloat16> || std::is_same_v<T, float> || std::is_same_v<T, double>;
 
 template <class T>
 T float_from_bits(std::uint64_t bits) {
-  if constexpr (std::is_same_v<T, float16>) return float16{static_cast<std::uint16_t>(bits)};
-  else if constexpr (std::is_same_v<T, bfloat16>) return bfloat16{static_cast<std::uint16_t>(bits)};
-  else if constexpr (std::is_same_v<T, float>) return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
-  else return std::bit_cast<double>(bits);
+  if constexpr (std::is_same_v<T, float16>)
+    return float16{static_cast<std::uint16_t>(bits)};
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return bfloat16{static_cast<std::uint16_t>(bits)};
+  else if constexpr (std::is_same_v<T, float>)
+    return std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+  else
+    return std::bit_cast<double>(bits);
 }
 
 class Reader {
@@ -114,11 +120,11 @@ class Reader {
 
   Case read(const json& root) {
     if (!root.is_object()) fail("", "expected a JSON object, got " + describe(root));
-    known_fields(root, "", {"format", "op", "attrs", "inputs", "expected", "alternatives",
-                            "memory_limit", "profile", "tags", "provenance", "name"});
+    known_fields(root, "",
+                 {"format", "op", "attrs", "inputs", "expected", "alternatives", "memory_limit", "profile", "tags",
+                  "provenance", "name"});
     const std::string format = read_string(required(root, "", "format"), "format");
-    if (format != kFormatName)
-      fail("format", "expected \"" + std::string(kFormatName) + "\", got \"" + format + "\"");
+    if (format != kFormatName) fail("format", "expected \"" + std::string(kFormatName) + "\", got \"" + format + "\"");
     const std::string op_text = read_string(required(root, "", "op"), "op");
     const std::optional<Op> op = op_from_name(op_text);
     if (!op) fail("op", "unknown op \"" + op_text + "\"");
@@ -157,12 +163,10 @@ class Reader {
     if (!j.is_object()) fail(path, "expected an object, got " + describe(j));
   }
 
-  void known_fields(const json& j, const std::string& path,
-                    std::initializer_list<std::string_view> known) const {
+  void known_fields(const json& j, const std::string& path, std::initializer_list<std::string_view> known) const {
     expect_object(j, path);
     for (const auto& [key, value] : j.items())
-      if (std::find(known.begin(), known.end(), key) == known.end())
-        fail(field(path, key), "unknown field");
+      if (std::find(known.begin(), known.end(), key) == known.end()) fail(field(path, key), "unknown field");
   }
 
   const json& required(const json& j, const std::string& path, std::string_view key) const {
@@ -215,8 +219,8 @@ class Reader {
         return bits;
       }
     }
-    fail(path, "expected a number, \"inf\", \"-inf\", \"nan\" or \"0x\" and at most " +
-                   std::to_string(f.width() / 4) + " hex digits, got " + describe(j));
+    fail(path, "expected a number, \"inf\", \"-inf\", \"nan\" or \"0x\" and at most " + std::to_string(f.width() / 4) +
+                   " hex digits, got " + describe(j));
   }
 
   std::string read_string_element(const json& j, const std::string& path) const {
@@ -282,8 +286,7 @@ class Reader {
       shape.push_back(read_int<std::int64_t>(j[i], item(path, i), "a dim"));
       if (shape.back() < 0) fail(item(path, i), "negative dim " + int_string(shape.back()));
     }
-    if (checked_num_elements(shape) < 0)
-      fail(path, "the element count of " + shape_string(shape) + " overflows int64");
+    if (checked_num_elements(shape) < 0) fail(path, "the element count of " + shape_string(shape) + " overflows int64");
     return shape;
   }
 
@@ -301,8 +304,8 @@ class Reader {
       const std::string data_path = field(path, "data");
       if (!data->is_array()) fail(data_path, "expected an array of elements, got " + describe(*data));
       if (static_cast<std::uint64_t>(data->size()) != static_cast<std::uint64_t>(count))
-        fail(data_path, std::to_string(data->size()) + " elements for shape " + shape_string(shape) +
-                            " (needs " + std::to_string(count) + ")");
+        fail(data_path, std::to_string(data->size()) + " elements for shape " + shape_string(shape) + " (needs " +
+                            std::to_string(count) + ")");
       Tensor t(*dtype, std::move(shape));
       read_elements(*data, data_path, t);
       return t;
@@ -344,8 +347,7 @@ class Reader {
     return names;
   }
 
-  Values read_values(const json& j, const std::string& path, std::span<const Slot> slots,
-                     std::string_view what) {
+  Values read_values(const json& j, const std::string& path, std::span<const Slot> slots, std::string_view what) {
     expect_object(j, path);
     for (const auto& item : j.items()) {  // no structured binding: clang 14 cannot capture one
       const std::string& key = item.key();
@@ -486,8 +488,8 @@ class Reader {
         const std::string data_path = item(row_path, a);
         if (!data.is_array()) fail(data_path, "expected an array of elements, got " + describe(data));
         if (static_cast<std::uint64_t>(data.size()) != static_cast<std::uint64_t>(row_size))
-          fail(data_path, std::to_string(data.size()) + " elements for a row of shape " +
-                              shape_string(row_shape) + " (needs " + std::to_string(row_size) + ")");
+          fail(data_path, std::to_string(data.size()) + " elements for a row of shape " + shape_string(row_shape) +
+                              " (needs " + std::to_string(row_size) + ")");
         Tensor t(output.dtype(), row_shape);
         read_elements(data, data_path, t);
         list.push_back(std::move(t));
@@ -510,8 +512,7 @@ std::string parse_error_text(const char* what) {
 
 }  // namespace
 
-Status parse_case(std::string_view json_text, std::string_view source, Case* out,
-                  const ReadLimits& limits) {
+Status parse_case(std::string_view json_text, std::string_view source, Case* out, const ReadLimits& limits) {
   try {
     json root;
     try {

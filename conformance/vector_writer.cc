@@ -76,8 +76,7 @@ int object_depth(const Node& n) {
 // Prints `n` starting at column `column`, its inner lines indented by `indent` + 2. A value goes
 // on one line when it fits and holds no object inside an object (a tensor does, "inputs" not).
 void print(const Node& n, std::size_t indent, std::size_t column, bool top, std::string& out) {
-  if (n.kind == Node::kToken ||
-      (!top && column + inline_width(n, kLineWidth) <= kLineWidth && object_depth(n) <= 1))
+  if (n.kind == Node::kToken || (!top && column + inline_width(n, kLineWidth) <= kLineWidth && object_depth(n) <= 1))
     return print_inline(n, out);
   const std::string inner(indent + 2, ' ');
   if (n.kind == Node::kObject) {
@@ -89,8 +88,8 @@ void print(const Node& n, std::size_t indent, std::size_t column, bool top, std:
     out += "\n" + std::string(indent, ' ') + "}";
     return;
   }
-  const bool scalars = std::all_of(n.items.begin(), n.items.end(),
-                                   [](const Node& item) { return item.kind == Node::kToken; });
+  const bool scalars =
+      std::all_of(n.items.begin(), n.items.end(), [](const Node& item) { return item.kind == Node::kToken; });
   out += "[";
   std::size_t line = kLineWidth;  // columns used on the current line
   for (std::size_t i = 0; i < n.items.size(); ++i) {
@@ -142,16 +141,24 @@ std::string string_token(const std::string& bytes) {
 
 template <class T>
 std::string element_token(const T& v) {
-  if constexpr (std::is_same_v<T, bool>) return v ? "true" : "false";
-  else if constexpr (std::is_integral_v<T>) return integer_token(v);
+  if constexpr (std::is_same_v<T, bool>)
+    return v ? "true" : "false";
+  else if constexpr (std::is_integral_v<T>)
+    return integer_token(v);
   else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> || std::is_same_v<T, qint32>)
     return integer_token(v.value);
-  else if constexpr (std::is_same_v<T, float16>) return float_token(v.bits, kFloat16);
-  else if constexpr (std::is_same_v<T, bfloat16>) return float_token(v.bits, kBFloat16);
-  else if constexpr (std::is_same_v<T, float>) return float_token(std::bit_cast<std::uint32_t>(v), kFloat32);
-  else if constexpr (std::is_same_v<T, double>) return float_token(std::bit_cast<std::uint64_t>(v), kFloat64);
-  else if constexpr (std::is_same_v<T, std::string>) return string_token(v);
-  else return "[" + element_token(v.real()) + ", " + element_token(v.imag()) + "]";  // complex
+  else if constexpr (std::is_same_v<T, float16>)
+    return float_token(v.bits, kFloat16);
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return float_token(v.bits, kBFloat16);
+  else if constexpr (std::is_same_v<T, float>)
+    return float_token(std::bit_cast<std::uint32_t>(v), kFloat32);
+  else if constexpr (std::is_same_v<T, double>)
+    return float_token(std::bit_cast<std::uint64_t>(v), kFloat64);
+  else if constexpr (std::is_same_v<T, std::string>)
+    return string_token(v);
+  else
+    return "[" + element_token(v.real()) + ", " + element_token(v.imag()) + "]";  // complex
 }
 
 // The elements of `t` (all, or only the first) as tokens, in row-major order.

@@ -33,7 +33,6 @@ namespace opconform::fuzz {
 
 namespace {
 
-
 // What libFuzzer's fork mode reports on its status lines, and what the campaign saw of findings.
 struct OpStats {
   Op op;
@@ -42,7 +41,7 @@ struct OpStats {
   // its jobs' crashes, not an input that fails while it merges the seeds.)
   std::int64_t crashes = 0, timeouts = 0, ooms = 0, leaks = 0;
   double seconds = 0;
-  double first_finding_seconds = -1;  // since the op's start; -1: none
+  double first_finding_seconds = -1;    // since the op's start; -1: none
   std::set<std::string> finding_lines;  // "ERROR: ..." lines the fuzzing processes printed, shown once
   std::int64_t artifacts = 0;           // finding inputs in artifacts/ at the end, earlier ones too
   bool instrumented = false;            // the driver found coverage counters in the plug-in
@@ -106,7 +105,10 @@ void count_findings(const fs::path& dir, const std::set<fs::path>& known, OpStat
   for (const fs::path& input : finding_inputs(dir)) {
     if (known.count(input)) continue;
     const std::string name = input.filename().string();
-    std::int64_t& kind = name[0] == 'c' ? s->crashes : name[0] == 't' ? s->timeouts : name[0] == 'o' ? s->ooms : s->leaks;
+    std::int64_t& kind = name[0] == 'c'   ? s->crashes
+                         : name[0] == 't' ? s->timeouts
+                         : name[0] == 'o' ? s->ooms
+                                          : s->leaks;
     ++kind;
   }
 }
@@ -170,8 +172,10 @@ void Campaign::show_progress(const OpStats& s, bool force) {
   const double now = validator::now_seconds();
   if (!force && now - last_progress_ < (tty_ ? 0.5 : 10)) return;
   last_progress_ = now;
-  if (tty_) err_ << "\r\033[K" << status_text(s, o_.seconds_per_op) << std::flush;
-  else err_ << status_text(s, o_.seconds_per_op) << "\n" << std::flush;
+  if (tty_)
+    err_ << "\r\033[K" << status_text(s, o_.seconds_per_op) << std::flush;
+  else
+    err_ << status_text(s, o_.seconds_per_op) << "\n" << std::flush;
 }
 
 // Runs the driver on one op until its time is up; false when it could not run at all.
@@ -182,7 +186,8 @@ bool Campaign::fuzz_op(OpStats* s) {
   fs::create_directories(artifacts);
   if (fs::is_empty(corpus) && o_.seed_from_vectors) {
     if (vectors_.empty()) vectors_ = bundled_vectors();  // read once for all the ops
-    out_ << "  " << op_name(s->op) << ": " << seed_corpus(s->op, vectors_, corpus) << " seeds from the bundled vectors\n";
+    out_ << "  " << op_name(s->op) << ": " << seed_corpus(s->op, vectors_, corpus)
+         << " seeds from the bundled vectors\n";
   }
   const std::vector<fs::path> earlier = finding_inputs(artifacts);  // from earlier campaigns
   const std::set<fs::path> known(earlier.begin(), earlier.end());
@@ -190,7 +195,9 @@ bool Campaign::fuzz_op(OpStats* s) {
   std::vector<std::string> args = {
       driver_,
       "-fork=" + std::to_string(o_.jobs),
-      "-ignore_crashes=1", "-ignore_timeouts=1", "-ignore_ooms=1",
+      "-ignore_crashes=1",
+      "-ignore_timeouts=1",
+      "-ignore_ooms=1",
       "-max_total_time=" + std::to_string(std::max(1, static_cast<int>(o_.seconds_per_op))),
       "-timeout=" + std::to_string(std::max(1, static_cast<int>(o_.timeout_seconds))),
       "-rss_limit_mb=" + std::to_string(o_.rss_limit_mib),
@@ -202,13 +209,13 @@ bool Campaign::fuzz_op(OpStats* s) {
   if (fs::exists(dict)) args.insert(args.end() - 1, "-dict=" + dict.string());
 
   // The driver, in its own process group, with its stdout and stderr in one pipe.
-  validator::SubprocessOptions run{.argv = std::move(args),
-                                   .environment = {"OPCONFORM_FUZZ_IMPL=" + impl_,
-                                                   "OPCONFORM_FUZZ_OP=" + std::string(op_name(s->op))},
-                                   .pipe_stdin = false,
-                                   .merge_stderr = true,
-                                   .exec_error = "opconform fuzz: cannot run the fuzz driver",
-                                   .exec_error_reason = true};
+  validator::SubprocessOptions run{
+      .argv = std::move(args),
+      .environment = {"OPCONFORM_FUZZ_IMPL=" + impl_, "OPCONFORM_FUZZ_OP=" + std::string(op_name(s->op))},
+      .pipe_stdin = false,
+      .merge_stderr = true,
+      .exec_error = "opconform fuzz: cannot run the fuzz driver",
+      .exec_error_reason = true};
   if (!o_.profile.empty()) run.environment.push_back("OPCONFORM_FUZZ_PROFILE=" + o_.profile);
   validator::Subprocess driver;
   if (!driver.spawn(std::move(run)).ok()) return false;
@@ -302,14 +309,25 @@ void Campaign::write_json(int exit_code) const {
   if (o_.json_path.empty()) return;
   nlohmann::json ops = nlohmann::json::array();
   for (const OpStats& s : stats_)
-    ops.push_back({{"op", op_name(s.op)}, {"seconds", s.seconds}, {"execs", s.execs},
-                   {"exec_per_second", s.exec_rate()}, {"coverage", s.coverage}, {"features", s.features},
-                   {"corpus", s.corpus}, {"crashes", s.crashes}, {"timeouts", s.timeouts}, {"ooms", s.ooms},
+    ops.push_back({{"op", op_name(s.op)},
+                   {"seconds", s.seconds},
+                   {"execs", s.execs},
+                   {"exec_per_second", s.exec_rate()},
+                   {"coverage", s.coverage},
+                   {"features", s.features},
+                   {"corpus", s.corpus},
+                   {"crashes", s.crashes},
+                   {"timeouts", s.timeouts},
+                   {"ooms", s.ooms},
                    {"leaks", s.leaks},
-                   {"first_finding_seconds", s.first_finding_seconds}, {"artifacts", s.artifacts},
+                   {"first_finding_seconds", s.first_finding_seconds},
+                   {"artifacts", s.artifacts},
                    {"implementation_instrumented", s.instrumented}});
-  const nlohmann::json report = {{"implementation", impl_}, {"manifest_name", manifest_.name},
-                                 {"work_dir", dir_.string()}, {"exit_code", exit_code}, {"ops", ops}};
+  const nlohmann::json report = {{"implementation", impl_},
+                                 {"manifest_name", manifest_.name},
+                                 {"work_dir", dir_.string()},
+                                 {"exit_code", exit_code},
+                                 {"ops", ops}};
   std::ofstream(o_.json_path) << report.dump(2) << "\n";
 }
 
@@ -353,15 +371,17 @@ int Campaign::main() {
     stats_.push_back(s);
   }
 
-  out_ << "\n" << "op                      execs   execs/s  coverage  features  corpus  findings  first (s)\n";
+  out_ << "\n"
+       << "op                      execs   execs/s  coverage  features  corpus  findings  first (s)\n";
   for (const OpStats& s : stats_) {
     char first[32] = "-";
     if (s.first_finding_seconds >= 0) std::snprintf(first, sizeof first, "%.1f", s.first_finding_seconds);
     char line[192];
-    std::snprintf(line, sizeof line, "%-21s %8lld %9lld %9lld %9lld %7lld %9lld %10s\n", std::string(op_name(s.op)).c_str(),
-                  static_cast<long long>(s.execs), static_cast<long long>(s.exec_rate()),
-                  static_cast<long long>(s.coverage), static_cast<long long>(s.features),
-                  static_cast<long long>(s.corpus), static_cast<long long>(s.findings()), first);
+    std::snprintf(line, sizeof line, "%-21s %8lld %9lld %9lld %9lld %7lld %9lld %10s\n",
+                  std::string(op_name(s.op)).c_str(), static_cast<long long>(s.execs),
+                  static_cast<long long>(s.exec_rate()), static_cast<long long>(s.coverage),
+                  static_cast<long long>(s.features), static_cast<long long>(s.corpus),
+                  static_cast<long long>(s.findings()), first);
     out_ << line;
   }
   out_ << std::flush;
@@ -376,7 +396,9 @@ int Campaign::main() {
   }
 
   // The findings, judged again in validate's crash-isolated worker: grouped, shrunk, saved.
-  out_ << "\n" << raw_findings_.size() << " finding input(s) from libFuzzer, replayed through `opconform validate`:\n" << std::flush;
+  out_ << "\n"
+       << raw_findings_.size() << " finding input(s) from libFuzzer, replayed through `opconform validate`:\n"
+       << std::flush;
   validator::ValidateOptions v;
   v.impl = impl_;
   v.profile = o_.profile;
@@ -389,7 +411,8 @@ int Campaign::main() {
   const int code = validator::run_validate(v, out_, err_);
   if (code == 0)
     out_ << "none of them failed again in the worker (a flaky failure, or one over libFuzzer's own memory or "
-            "time limit): the inputs are in " << dir_.string() << "/*/artifacts\n";
+            "time limit): the inputs are in "
+         << dir_.string() << "/*/artifacts\n";
   // A finding libFuzzer recorded stays a finding even when the replay does not repeat it.
   const int exit_code = code == 2 ? 2 : 1;
   write_json(exit_code);

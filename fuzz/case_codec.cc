@@ -21,17 +21,16 @@ constexpr std::int64_t kMaxTileBytes = std::int64_t{1} << 30;
 constexpr std::int64_t kTileChoices[8] = {0, 1, 3, 64, 100, 4096, 65536, std::int64_t{1} << 20};
 
 // Structure bytes at or above these marks select the rarer encodings.
-constexpr std::uint8_t kSizeMid = 0xE0;   // read_size: [0xE0, 0xF0) are sizes 8..23
-constexpr std::uint8_t kWide = 0xF0;      // read_size/read_int/memory limit: a 64-bit value follows;
-                                          // threads: streaming stores for every output as well
+constexpr std::uint8_t kSizeMid = 0xE0;  // read_size: [0xE0, 0xF0) are sizes 8..23
+constexpr std::uint8_t kWide = 0xF0;     // read_size/read_int/memory limit: a 64-bit value follows;
+                                         // threads: streaming stores for every output as well
 static_assert(kWide % (kMaxThreads + 1) == 0, "a threads byte kWide + t decodes to t threads");
-constexpr std::uint8_t kTileWide = 0xF8;  // tile size: a 64-bit value follows
-constexpr std::uint8_t kAnyDType = 0xE0;  // dtype: any of the 19, not only the preferred ones
+constexpr std::uint8_t kTileWide = 0xF8;     // tile size: a 64-bit value follows
+constexpr std::uint8_t kAnyDType = 0xE0;     // dtype: any of the 19, not only the preferred ones
 constexpr std::uint8_t kOtherLength = 0xF0;  // list length: not the same as the first list's
 
 // Shape modes (the byte modulo 8). Codes 0-3 all mean "the template", the common case.
-constexpr std::uint8_t kShapeTemplate = 0, kShapeExplicit = 4, kShapeSuffix = 5, kShapePrefix = 6,
-                       kShapeLead = 7;
+constexpr std::uint8_t kShapeTemplate = 0, kShapeExplicit = 4, kShapeSuffix = 5, kShapePrefix = 6, kShapeLead = 7;
 enum PayloadMode : std::uint8_t { kRaw, kIota, kFill, kSmall, kCopy, kNumPayloadModes };
 
 struct Hints {
@@ -48,57 +47,72 @@ const std::vector<DType> kIndexDTypes = {DType::kInt32, DType::kInt64};
 // What a string attr can be: data_format's values, and near misses of them.
 constexpr std::string_view kStringAttrChoices[] = {"NHWC", "NCHW", "NCHW_VECT_C", "nhwc", "", "NHWC ", "NHCW", "HWCN"};
 // TensorFlow's CPU registrations of SpaceToBatchND/BatchToSpaceND first.
-const std::vector<DType> kSpaceBatchDTypes = {
-    DType::kFloat32, DType::kInt32,  DType::kUInt8,  DType::kFloat64,
-    DType::kInt64,   DType::kInt8,   DType::kInt16,  DType::kUInt16,
-    DType::kUInt32,  DType::kUInt64, DType::kFloat16, DType::kBFloat16};
+const std::vector<DType> kSpaceBatchDTypes = {DType::kFloat32, DType::kInt32,  DType::kUInt8,   DType::kFloat64,
+                                              DType::kInt64,   DType::kInt8,   DType::kInt16,   DType::kUInt16,
+                                              DType::kUInt32,  DType::kUInt64, DType::kFloat16, DType::kBFloat16};
 
 // --- Elements of the iota and small payload modes -------------------------------------------
 
 template <class T>
 T from_integer(std::int64_t v) {
-  if constexpr (std::is_same_v<T, bool>) return (v & 1) != 0;
-  else if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>) return static_cast<T>(v);
+  if constexpr (std::is_same_v<T, bool>)
+    return (v & 1) != 0;
+  else if constexpr (std::is_integral_v<T> || std::is_floating_point_v<T>)
+    return static_cast<T>(v);
   else if constexpr (std::is_same_v<T, float16>)
-    return float16{static_cast<std::uint16_t>(conformance::round_to_format(static_cast<double>(v), conformance::kFloat16))};
+    return float16{
+        static_cast<std::uint16_t>(conformance::round_to_format(static_cast<double>(v), conformance::kFloat16))};
   else if constexpr (std::is_same_v<T, bfloat16>)
-    return bfloat16{static_cast<std::uint16_t>(conformance::round_to_format(static_cast<double>(v), conformance::kBFloat16))};
-  else if constexpr (std::is_same_v<T, qint8>) return qint8{static_cast<std::int8_t>(v)};
-  else if constexpr (std::is_same_v<T, quint8>) return quint8{static_cast<std::uint8_t>(v)};
-  else if constexpr (std::is_same_v<T, qint32>) return qint32{static_cast<std::int32_t>(v)};
-  else return T(static_cast<typename T::value_type>(v), 0);  // complex
+    return bfloat16{
+        static_cast<std::uint16_t>(conformance::round_to_format(static_cast<double>(v), conformance::kBFloat16))};
+  else if constexpr (std::is_same_v<T, qint8>)
+    return qint8{static_cast<std::int8_t>(v)};
+  else if constexpr (std::is_same_v<T, quint8>)
+    return quint8{static_cast<std::uint8_t>(v)};
+  else if constexpr (std::is_same_v<T, qint32>)
+    return qint32{static_cast<std::int32_t>(v)};
+  else
+    return T(static_cast<typename T::value_type>(v), 0);  // complex
 }
 
 // Element i of kIota: distinct values 1, 2, 3, ... (complex: (i+1, -(i+1)); bool alternates).
 template <class T>
 T iota_element(std::int64_t i) {
-  if constexpr (std::is_same_v<T, std::string>) return std::to_string(i + 1);
+  if constexpr (std::is_same_v<T, std::string>)
+    return std::to_string(i + 1);
   else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>)
     return T(static_cast<typename T::value_type>(i + 1), -static_cast<typename T::value_type>(i + 1));
-  else return from_integer<T>(i + 1);
+  else
+    return from_integer<T>(i + 1);
 }
 
 // An element of kSmall from one signed payload byte (string: that one character).
 template <class T>
 T small_element(std::int8_t v) {
-  if constexpr (std::is_same_v<T, std::string>) return std::string(1, static_cast<char>(v));
-  else return from_integer<T>(v);
+  if constexpr (std::is_same_v<T, std::string>)
+    return std::string(1, static_cast<char>(v));
+  else
+    return from_integer<T>(v);
 }
 
 // The signed byte that small_element<T> most likely maps back to `x` (checked by the caller).
 template <class T>
 std::int8_t small_guess(const T& x) {
   auto clamp = [](double d) { return d >= -128 && d <= 127 ? static_cast<std::int8_t>(d) : std::int8_t{0}; };
-  if constexpr (std::is_same_v<T, std::string>) return x.empty() ? 0 : static_cast<std::int8_t>(x[0]);
-  else if constexpr (std::is_integral_v<T>) return static_cast<std::int8_t>(x);
-  else if constexpr (std::is_floating_point_v<T>) return clamp(x);
+  if constexpr (std::is_same_v<T, std::string>)
+    return x.empty() ? 0 : static_cast<std::int8_t>(x[0]);
+  else if constexpr (std::is_integral_v<T>)
+    return static_cast<std::int8_t>(x);
+  else if constexpr (std::is_floating_point_v<T>)
+    return clamp(x);
   else if constexpr (std::is_same_v<T, float16>)
     return clamp(conformance::format_to_double(x.bits, conformance::kFloat16));
   else if constexpr (std::is_same_v<T, bfloat16>)
     return clamp(conformance::format_to_double(x.bits, conformance::kBFloat16));
   else if constexpr (std::is_same_v<T, qint8> || std::is_same_v<T, quint8> || std::is_same_v<T, qint32>)
     return static_cast<std::int8_t>(x.value);
-  else return clamp(x.real());  // complex
+  else
+    return clamp(x.real());  // complex
 }
 
 // --- Payloads -------------------------------------------------------------------------------
@@ -296,8 +310,8 @@ class Encoder {
       out_.u64(static_cast<std::uint64_t>(tile));
     }
     // A limit above the harness's cap (a vector's default 4 GiB) becomes the harness default.
-    const std::int64_t limit = memory_limit > kMaxFuzzMemoryLimit ? kDefaultFuzzMemoryLimit
-                                                                  : std::max<std::int64_t>(memory_limit, 0);
+    const std::int64_t limit =
+        memory_limit > kMaxFuzzMemoryLimit ? kDefaultFuzzMemoryLimit : std::max<std::int64_t>(memory_limit, 0);
     if (limit == kDefaultFuzzMemoryLimit) {
       out_.u8(0);
     } else {
@@ -306,12 +320,14 @@ class Encoder {
     }
   }
   void length(std::size_t& n) {
-    if (n > static_cast<std::size_t>(kMaxListLength)) return fail("a list of " + std::to_string(n) + " tensors (at most 8)");
+    if (n > static_cast<std::size_t>(kMaxListLength))
+      return fail("a list of " + std::to_string(n) + " tensors (at most 8)");
     out_.u8(static_cast<std::uint8_t>(n));
   }
   void length_like(std::size_t& n, std::size_t like) {
     if (n == like) return out_.u8(0);
-    if (n > static_cast<std::size_t>(kMaxListLength)) return fail("a list of " + std::to_string(n) + " tensors (at most 8)");
+    if (n > static_cast<std::size_t>(kMaxListLength))
+      return fail("a list of " + std::to_string(n) + " tensors (at most 8)");
     out_.u8(static_cast<std::uint8_t>(kOtherLength + n));
   }
   void attr(std::int64_t& v) {
@@ -333,8 +349,7 @@ class Encoder {
                                   : static_cast<std::uint8_t>(kAnyDType + static_cast<int>(t.dtype())));
     write_shape(t.shape(), h.shape);
     elements_ += t.num_elements();
-    if (elements_ > kMaxCaseElements)
-      return fail("more than " + std::to_string(kMaxCaseElements) + " input elements");
+    if (elements_ > kMaxCaseElements) return fail("more than " + std::to_string(kMaxCaseElements) + " input elements");
     // The first payload mode whose encoding decodes back to exactly t.
     for (std::uint8_t mode : {kIota, kCopy, kFill, kSmall, kRaw}) {
       ByteWriter candidate;
@@ -345,7 +360,8 @@ class Encoder {
       read_payload(in, in.u8(), decoded, h.payload);
       if (decoded.bit_equal(t)) return out_.append(candidate);
     }
-    fail("a " + std::string(dtype_name(t.dtype())) + " tensor whose elements the format cannot hold (strings of more than 16 bytes)");
+    fail("a " + std::string(dtype_name(t.dtype())) +
+         " tensor whose elements the format cannot hold (strings of more than 16 bytes)");
   }
 
  private:
@@ -435,7 +451,8 @@ void stitch_layout(IO& io, Case& c) {
     } else {
       h.dtypes = {data[0].dtype()};
       Shape trailing = data[0].shape();
-      if (n > 0 && data[0].rank() >= indices[0].rank()) trailing.erase(trailing.begin(), trailing.begin() + indices[0].rank());
+      if (n > 0 && data[0].rank() >= indices[0].rank())
+        trailing.erase(trailing.begin(), trailing.begin() + indices[0].rank());
       Shape shape = m < n ? indices[m].shape() : data[0].shape();
       if (m < n) shape.insert(shape.end(), trailing.begin(), trailing.end());
       h.shape = shape;
@@ -469,8 +486,10 @@ void sparse_concat_layout(IO& io, Case& c) {
   values.resize(n_values);
   shapes.resize(n_shapes);
   for (std::size_t i = 0; i < n_shapes; ++i) {
-    if (i == 0) io.tensor(shapes[0], {{DType::kInt64}, std::nullopt});
-    else io.tensor(shapes[i], {{DType::kInt64}, shapes[0].shape(), &shapes[0]});
+    if (i == 0)
+      io.tensor(shapes[0], {{DType::kInt64}, std::nullopt});
+    else
+      io.tensor(shapes[i], {{DType::kInt64}, shapes[0].shape(), &shapes[0]});
   }
   for (std::size_t i = 0; i < n; ++i) {
     const Tensor* shape = i < n_shapes ? &shapes[i] : n_shapes > 0 ? &shapes[0] : nullptr;
@@ -525,8 +544,8 @@ bool same_value(const conformance::Value& a, const conformance::Value& b) {
   if (const auto* t = std::get_if<Tensor>(&a)) return t->bit_equal(std::get<Tensor>(b));
   const auto& la = std::get<std::vector<Tensor>>(a);
   const auto& lb = std::get<std::vector<Tensor>>(b);
-  return la.size() == lb.size() && std::equal(la.begin(), la.end(), lb.begin(),
-                                              [](const Tensor& x, const Tensor& y) { return x.bit_equal(y); });
+  return la.size() == lb.size() &&
+         std::equal(la.begin(), la.end(), lb.begin(), [](const Tensor& x, const Tensor& y) { return x.bit_equal(y); });
 }
 
 constexpr const char* kHarnessNames[kNumHarnesses] = {
@@ -537,9 +556,7 @@ constexpr const char* kHarnessNames[kNumHarnesses] = {
 
 }  // namespace
 
-std::int64_t capped_memory_limit(std::int64_t limit) {
-  return std::clamp<std::int64_t>(limit, 0, kMaxFuzzMemoryLimit);
-}
+std::int64_t capped_memory_limit(std::int64_t limit) { return std::clamp<std::int64_t>(limit, 0, kMaxFuzzMemoryLimit); }
 
 std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t size) {
   // An empty file read into a vector has no storage: FuzzedDataProvider copies from `data` even

@@ -16,7 +16,8 @@ namespace {
 Status harness_case(Harness harness, std::span<const std::uint8_t> bytes, FuzzCase* out) {
   if (const std::optional<Op> op = op_of(harness)) {
     std::optional<FuzzCase> fc = decode_case(*op, bytes.data(), bytes.size());
-    if (!fc) return invalid_argument("the input is over the ", harness_name(harness), " harness's bounds (it skips it)");
+    if (!fc)
+      return invalid_argument("the input is over the ", harness_name(harness), " harness's bounds (it skips it)");
     *out = std::move(*fc);
     return Status();
   }
@@ -45,8 +46,7 @@ Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std:
   c.tags = {"fuzz"};
   if (!c.expected.unspecified.empty()) c.tags.push_back("unspecified");
   c.provenance = str_cat("fuzz/", harness_name(harness), " input ", input_name,
-                         "; expected = the reference outcome; optimized knobs ",
-                         knobs_string(fc.knobs));
+                         "; expected = the reference outcome; optimized knobs ", knobs_string(fc.knobs));
   c.name = std::string(input_name);
   c.source.clear();
   *out = std::move(c);
@@ -61,8 +61,7 @@ Status describe_input(Harness harness, std::span<const std::uint8_t> bytes, std:
   shown.expected = conformance::oracle_expectation(fc.c, v.reference);
   *agree = v.agree;
   *text = str_cat(conformance::format_case(shown), "\noptimized knobs: ", knobs_string(fc.knobs),
-                  " memory_limit=", fc.c.memory_limit,
-                  "\nreference:\n", conformance::format_outcome(v.reference, "  "),
+                  " memory_limit=", fc.c.memory_limit, "\nreference:\n", conformance::format_outcome(v.reference, "  "),
                   "\noptimized:\n", conformance::format_outcome(v.optimized, "  "),
                   "\nverdict: ", v.agree ? "agree" : "FINDING: " + v.why, "\n");
   return Status();

@@ -18,9 +18,7 @@ namespace {
 using conformance::Case;
 using conformance::Outcome;
 
-bool threw(const Status& s) {
-  return s.code() == Code::kInternal && s.message().find(" threw") != std::string::npos;
-}
+bool threw(const Status& s) { return s.code() == Code::kInternal && s.message().find(" threw") != std::string::npos; }
 
 // Every tensor in `values` still has an intact guard region.
 bool guards_intact(const conformance::Values& values) {

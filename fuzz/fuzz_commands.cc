@@ -176,7 +176,8 @@ std::function<std::optional<int>()> add_fuzz_commands(CLI::App& app) {
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 30));
   o->v2f->add_flag("--streaming", o->streaming, "streaming stores for every output (default: for large ones)");
 
-  o->f2v = app.add_subcommand("fuzz-to-vector", "Write a fuzz harness input as a readable vector (expected = reference)");
+  o->f2v =
+      app.add_subcommand("fuzz-to-vector", "Write a fuzz harness input as a readable vector (expected = reference)");
   o->f2v->add_option("harness", o->harness, "fuzz_<op>, <op> or fuzz_vector_reader")->required();
   o->f2v->add_option("input", o->input, "the harness input (a crash, a corpus file)")->required();
   o->f2v->add_option("-o,--output", o->output, "the vector file to write (default: print it)");

@@ -23,9 +23,7 @@ namespace {
 // ran at a fifth of its rate. libomp reads the variable when it starts, at the first OpenMP
 // call, which comes after this; libgomp reads it at load time, so the g++ replay build (not
 // timed) keeps its default. A value the caller set wins.
-void sleep_idle_workers() {
-  setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
-}
+void sleep_idle_workers() { setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0); }
 
 void initialize_once() {
   static const bool done = (sleep_idle_workers(), enable_buffer_checks(), true);
@@ -49,9 +47,10 @@ std::int64_t dim_value(const nlohmann::json& j) {
 }
 
 [[noreturn]] void reader_finding(const std::string& why, std::string_view text) {
-  std::fprintf(stderr, "\n==== opconform fuzz finding: conformance-vector reader/writer ====\n%s\n"
-               "---- input (%zu bytes) ----\n%.*s\n", why.c_str(), text.size(),
-               static_cast<int>(std::min<std::size_t>(text.size(), 4000)), text.data());
+  std::fprintf(stderr,
+               "\n==== opconform fuzz finding: conformance-vector reader/writer ====\n%s\n"
+               "---- input (%zu bytes) ----\n%.*s\n",
+               why.c_str(), text.size(), static_cast<int>(std::min<std::size_t>(text.size(), 4000)), text.data());
   std::fflush(stderr);
   std::abort();
 }
@@ -59,7 +58,8 @@ std::int64_t dim_value(const nlohmann::json& j) {
 std::int64_t input_elements(const conformance::Case& c) {
   std::int64_t total = 0;
   for (const auto& [name, value] : c.inputs) {
-    if (const Tensor* t = std::get_if<Tensor>(&value)) total += t->num_elements();
+    if (const Tensor* t = std::get_if<Tensor>(&value))
+      total += t->num_elements();
     else
       for (const Tensor& t : std::get<std::vector<Tensor>>(value)) total += t.num_elements();
   }
@@ -114,9 +114,12 @@ int run_vector_reader_harness(const std::uint8_t* data, std::size_t size) {
   const std::string canonical = conformance::to_json(c);
   conformance::Case back;
   const Status reparsed = conformance::parse_case(canonical, "canonical", &back);
-  if (!reparsed.ok()) reader_finding("to_json's text does not parse: " + reparsed.message() + "\n---- to_json ----\n" + canonical, text);
+  if (!reparsed.ok())
+    reader_finding("to_json's text does not parse: " + reparsed.message() + "\n---- to_json ----\n" + canonical, text);
   if (conformance::to_json(back) != canonical)
-    reader_finding("to_json is not a fixed point:\n---- first ----\n" + canonical + "\n---- second ----\n" + conformance::to_json(back), text);
+    reader_finding("to_json is not a fixed point:\n---- first ----\n" + canonical + "\n---- second ----\n" +
+                       conformance::to_json(back),
+                   text);
 
   if (input_elements(c) > kMaxCaseElements) return 0;
   c.memory_limit = capped_memory_limit(c.memory_limit);

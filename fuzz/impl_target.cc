@@ -61,8 +61,7 @@ ImplAnswer answer_of(const conformance::Outcome& outcome) {
 }
 
 [[noreturn]] void report_finding(const ImplUnderTest& impl, const Case& c, const validator::Judgement& j) {
-  const std::string signature =
-      validator::signature(c.op, validator::verdict_name(j.verdict), j.key);
+  const std::string signature = validator::signature(c.op, validator::verdict_name(j.verdict), j.key);
   std::string out = "\n==== opconform fuzz finding in " + impl.name + " ====\n";
   out += "ERROR: opconform finding: " + signature + "\n";
   out += j.detail + "\n---- case (expected: the reference) ----\n" + conformance::format_case(c) + "\n";
@@ -99,15 +98,15 @@ ImplUnderTest in_process(const OpTable& table, std::string name) {
   impl.name = name;
   impl.manifest.name = std::move(name);
   for (Op op : kAllOps) {
-    if (provides(table, op)) impl.manifest.ops.push_back({.op = op, .dtypes = ~std::uint64_t{0}, .param_dtypes = ~std::uint64_t{0}});
+    if (provides(table, op))
+      impl.manifest.ops.push_back({.op = op, .dtypes = ~std::uint64_t{0}, .param_dtypes = ~std::uint64_t{0}});
   }
   impl.run = [&table](const Case& c) { return answer_of(conformance::run_case(table, c)); };
   return impl;
 }
 
 Status select_op(ImplUnderTest* impl, Op op) {
-  if (impl->manifest.find(op) == nullptr)
-    return invalid_argument(impl->name, " does not provide ", op_name(op));
+  if (impl->manifest.find(op) == nullptr) return invalid_argument(impl->name, " does not provide ", op_name(op));
   impl->op = op;
   return Status();
 }
@@ -115,13 +114,14 @@ Status select_op(ImplUnderTest* impl, Op op) {
 bool has_coverage_counters(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   Elf64_Ehdr header{};
-  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) ||
-      std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 || header.e_ident[EI_CLASS] != ELFCLASS64 ||
-      header.e_shentsize != sizeof(Elf64_Shdr) || header.e_shstrndx >= header.e_shnum)
+  if (!in.read(reinterpret_cast<char*>(&header), sizeof header) || std::memcmp(header.e_ident, ELFMAG, SELFMAG) != 0 ||
+      header.e_ident[EI_CLASS] != ELFCLASS64 || header.e_shentsize != sizeof(Elf64_Shdr) ||
+      header.e_shstrndx >= header.e_shnum)
     return false;
   std::vector<Elf64_Shdr> sections(header.e_shnum);
   in.seekg(static_cast<std::streamoff>(header.e_shoff));
-  if (!in.read(reinterpret_cast<char*>(sections.data()), static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr))))
+  if (!in.read(reinterpret_cast<char*>(sections.data()),
+               static_cast<std::streamsize>(sections.size() * sizeof(Elf64_Shdr))))
     return false;
   const Elf64_Shdr& names = sections[header.e_shstrndx];
   if (names.sh_size > (std::uint64_t{1} << 24)) return false;
@@ -160,7 +160,8 @@ void initialize_from_environment(const OpTable* table, const char* table_name, c
   setenv("OMP_WAIT_POLICY", "PASSIVE", /*overwrite=*/0);
   ImplUnderTest& impl = current();
   const char* op_text = std::getenv("OPCONFORM_FUZZ_OP");
-  if (op_text == nullptr || *op_text == '\0') setting_error("set OPCONFORM_FUZZ_OP to the op to fuzz (e.g. DynamicStitch)");
+  if (op_text == nullptr || *op_text == '\0')
+    setting_error("set OPCONFORM_FUZZ_OP to the op to fuzz (e.g. DynamicStitch)");
   std::optional<Op> op = validator::parse_op_name(op_text);
   if (!op) setting_error(std::string("OPCONFORM_FUZZ_OP: unknown op \"") + op_text + "\"");
 

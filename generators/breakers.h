@@ -19,7 +19,8 @@ inline std::vector<Tensor>& list(conformance::Case& c, const std::string& name) 
 // and int64).
 inline Tensor retyped(const Tensor& t, DType dtype) {
   const bool index = [](DType d) { return d == DType::kInt32 || d == DType::kInt64; }(t.dtype());
-  if (index && (dtype == DType::kInt32 || dtype == DType::kInt64)) return index_tensor(dtype, t.shape(), index_values(t));
+  if (index && (dtype == DType::kInt32 || dtype == DType::kInt64))
+    return index_tensor(dtype, t.shape(), index_values(t));
   return *gen_payload(dtype, t.shape());
 }
 

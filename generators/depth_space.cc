@@ -124,8 +124,10 @@ Draw draw_at_boundary(Op op, std::int64_t v) {
   const int zero = *rc::gen::inRange(0, 4);
   std::int64_t dims[4];
   for (int k = 0; k < 4; ++k) dims[k] = k == zero ? 0 : *rc::gen::inRange<std::int64_t>(1, 3);
-  if (is_space_to_depth(op)) d.shape = {dims[0], dims[1] * v, dims[2] * v, dims[3]};
-  else d.shape = {dims[0], dims[1], dims[2], dims[3] * v * v};
+  if (is_space_to_depth(op))
+    d.shape = {dims[0], dims[1] * v, dims[2] * v, dims[3]};
+  else
+    d.shape = {dims[0], dims[1], dims[2], dims[3] * v * v};
   return d;
 }
 
@@ -135,8 +137,9 @@ GeneratedCase draw_invalid(Op op, std::size_t rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(Op op, std::string_view rule) {
-  return valid_or_failing(rules_after(op, rule), [op] { return build(draw_valid(op)); },
-                          [op](std::size_t later) { return draw_invalid(op, later); });
+  return valid_or_failing(
+      rules_after(op, rule), [op] { return build(draw_valid(op)); },
+      [op](std::size_t later) { return draw_invalid(op, later); });
 }
 
 template <class Edit>
@@ -177,8 +180,9 @@ bool set_block_past_int32(conformance::Case& c) {  // step 1
 GeneratedCase block_below_2(Op op, std::string_view rule) { return after(op, rule, set_block_below_2); }
 GeneratedCase format_not_allowed(Op op, std::string_view rule) { return after(op, rule, set_format_not_allowed); }
 GeneratedCase input_unregistered(Op op, std::string_view rule) {
-  return after(op, rule,
-               is_space_to_depth(op) ? set_unregistered_dtype<Op::kSpaceToDepth> : set_unregistered_dtype<Op::kDepthToSpace>);
+  return after(
+      op, rule,
+      is_space_to_depth(op) ? set_unregistered_dtype<Op::kSpaceToDepth> : set_unregistered_dtype<Op::kDepthToSpace>);
 }
 GeneratedCase format_not_nhwc(Op op, std::string_view rule) { return after(op, rule, set_format_not_nhwc); }
 GeneratedCase block_past_int32(Op op, std::string_view rule) { return after(op, rule, set_block_past_int32); }
@@ -206,8 +210,10 @@ GeneratedCase not_divisible(Op op, std::string_view rule) {
   if (*rc::gen::weightedElement<bool>({{4, false}, {1, true}})) {  // a huge block on an empty input
     d.block = draw_edge(5, kInt32Max);
     d.shape[0] = 0;
-    if (is_space_to_depth(op)) d.shape[1] = d.block + 1;
-    else d.shape[3] = d.block * d.block - 1;
+    if (is_space_to_depth(op))
+      d.shape[1] = d.block + 1;
+    else
+      d.shape[3] = d.block * d.block - 1;
   }
   return build(d, rule);
 }
@@ -322,8 +328,10 @@ bool with_dim(conformance::Case& c, int dim, std::int64_t value) {
 
 bool break_input_rank(conformance::Case& c) {
   Shape shape = input_of(c).shape();
-  if (shape.size() == 4 && *rc::gen::arbitrary<bool>()) shape.push_back(1);
-  else shape.resize(shape.size() == 4 ? 3 : 5, 1);
+  if (shape.size() == 4 && *rc::gen::arbitrary<bool>())
+    shape.push_back(1);
+  else
+    shape.resize(shape.size() == 4 ? 3 : 5, 1);
   return with_shape(c, std::move(shape));
 }
 // SpaceToDepth: H one past a multiple of b; DepthToSpace: C one past a multiple of b*b.
@@ -427,11 +435,11 @@ std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformanc
 
 constinit const OpGenerators kSpaceToDepthGenerators = {
     kSpaceToDepthRules, s2d_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
-    widen_batch,        kS2DBreakers,   kS2DExclusions, grow_batch,
+    widen_batch,        kS2DBreakers,   kS2DExclusions,    grow_batch,
 };
 constinit const OpGenerators kDepthToSpaceGenerators = {
     kDepthToSpaceRules, d2s_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
-    widen_batch,        kD2SBreakers,   kD2SExclusions, grow_batch,
+    widen_batch,        kD2SBreakers,   kD2SExclusions,    grow_batch,
 };
 
 }  // namespace opconform::generators

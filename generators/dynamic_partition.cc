@@ -46,8 +46,7 @@ GeneratedCase build(const Draw& d, std::string_view rule = {}) {
   conformance::Values inputs;
   inputs.emplace("data", *gen_payload(d.dtype, d.data()));
   inputs.emplace("partitions", index_tensor(DType::kInt32, d.partitions_shape, d.partitions));
-  return make_case(Op::kDynamicPartition, std::move(inputs), {{"num_partitions", d.num_partitions}},
-                   std::string(rule));
+  return make_case(Op::kDynamicPartition, std::move(inputs), {{"num_partitions", d.num_partitions}}, std::string(rule));
 }
 
 // Empty outputs with huge dims around the zero, which sits in any position of data: in the
@@ -84,9 +83,8 @@ Draw draw_valid() {
   for (auto& dim : d.partitions_shape) dim = budget.draw(0, 4);
   d.slice.resize(static_cast<std::size_t>(*rc::gen::inRange(0, 3)));
   for (auto& dim : d.slice) dim = budget.draw(0, 3);
-  d.num_partitions = *rc::gen::weightedElement<bool>({{9, true}, {1, false}})
-                         ? *rc::gen::inRange<std::int64_t>(1, 7)
-                         : *rc::gen::inRange<std::int64_t>(7, 301);
+  d.num_partitions = *rc::gen::weightedElement<bool>({{9, true}, {1, false}}) ? *rc::gen::inRange<std::int64_t>(1, 7)
+                                                                              : *rc::gen::inRange<std::int64_t>(7, 301);
   d.partitions.resize(static_cast<std::size_t>(checked_num_elements(d.partitions_shape)));
   for (auto& p : d.partitions) p = *rc::gen::inRange<std::int64_t>(0, d.num_partitions);
   return d;
@@ -121,7 +119,8 @@ GeneratedCase draw_invalid(std::size_t rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(std::string_view rule) {
-  return valid_or_failing(rules_after(Op::kDynamicPartition, rule), [] { return build(draw_valid()); }, draw_invalid);
+  return valid_or_failing(
+      rules_after(Op::kDynamicPartition, rule), [] { return build(draw_valid()); }, draw_invalid);
 }
 
 // README pre-check 1: partitions of a dtype other than int32.
@@ -184,8 +183,7 @@ GeneratedCase partition_out_of_range(std::string_view rule) {
     d.partitions.assign(1, 0);
   }
   const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions.size());
-  d.partitions[j] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Min, -1)
-                                                : draw_edge(d.num_partitions, kInt32Max);
+  d.partitions[j] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Min, -1) : draw_edge(d.num_partitions, kInt32Max);
   return build(d, rule);
 }
 
@@ -277,8 +275,7 @@ std::optional<std::vector<PredictedOutput>> dynamic_partition_outputs(const conf
   const Tensor& data = input_tensor(c, "data");
   const Tensor& partitions = input_tensor(c, "partitions");
   const std::int64_t k = c.attrs.at("num_partitions");
-  if (partitions.dtype() != DType::kInt32 || k < 1 || k > (1 << 24) ||
-      data.rank() < partitions.rank() ||
+  if (partitions.dtype() != DType::kInt32 || k < 1 || k > (1 << 24) || data.rank() < partitions.rank() ||
       !std::equal(partitions.shape().begin(), partitions.shape().end(), data.shape().begin()))
     return std::nullopt;
   std::vector<std::int64_t> counts(static_cast<std::size_t>(k), 0);

@@ -100,8 +100,8 @@ Draw typed_draw(Op op) {
 
 Draw draw_valid(Op op, StitchMode mode) {
   Draw d = typed_draw(op);
-  const int variant = mode == StitchMode::kUnique ? 1
-                      : *rc::gen::weightedElement<int>({{6, 0}, {2, 1}, {1, 2}, {1, 3}});
+  const int variant =
+      mode == StitchMode::kUnique ? 1 : *rc::gen::weightedElement<int>({{6, 0}, {2, 1}, {1, 2}, {1, 3}});
   // Huge: an empty output [rows] + C with the zero in any position (rows = 0: every list
   // empty) and huge dims around it (C is drawn once the indices are known).
   const bool huge = variant == 3 && mode == StitchMode::kAny;
@@ -290,9 +290,12 @@ GeneratedCase trailing_shapes_differ(Op op, std::string_view rule) {
   d.spell_out_data_shapes();
   Shape other = d.trailing;
   const int variant = *rc::gen::inRange(0, 3);
-  if (variant == 0 || other.empty()) other.push_back(*rc::gen::inRange<std::int64_t>(0, 3));
-  else if (variant == 1) other.pop_back();
-  else other[*rc::gen::inRange<std::size_t>(0, other.size())] += 1;
+  if (variant == 0 || other.empty())
+    other.push_back(*rc::gen::inRange<std::int64_t>(0, 3));
+  else if (variant == 1)
+    other.pop_back();
+  else
+    other[*rc::gen::inRange<std::size_t>(0, other.size())] += 1;
   Shape s = d.index_shapes[m];
   s.insert(s.end(), other.begin(), other.end());
   d.data_shapes[m] = s;
@@ -410,7 +413,7 @@ void grow_stitch(conformance::Case& c, std::int64_t times) {
     const std::int64_t left = total - next;
     const std::int64_t count = m + 1 == indices.size() ? left : *rc::gen::inRange<std::int64_t>(0, left + 1);
     indices[m] = index_tensor(DType::kInt32, {count},
-                                          std::vector<std::int64_t>(values.begin() + next, values.begin() + next + count));
+                              std::vector<std::int64_t>(values.begin() + next, values.begin() + next + count));
     Shape s = {count};
     s.insert(s.end(), trailing.begin(), trailing.end());
     shapes.push_back(s);
@@ -465,13 +468,9 @@ std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conform
 namespace breakers {
 namespace {
 
-bool break_arg_types_indices(conformance::Case& c) {
-  return member_not_of(c, "indices", DType::kInt32);
-}
+bool break_arg_types_indices(conformance::Case& c) { return member_not_of(c, "indices", DType::kInt32); }
 
-bool break_arg_types_data(conformance::Case& c) {
-  return member_unlike_first(c, "data");
-}
+bool break_arg_types_data(conformance::Case& c) { return member_unlike_first(c, "data"); }
 
 bool break_attr_n(conformance::Case& c) {
   list(c, "indices").clear();

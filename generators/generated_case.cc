@@ -12,8 +12,7 @@ void showValue(const GeneratedCase& g, std::ostream& os) {
   if (!g.also_breaks.empty()) os << " (and breaking " << g.also_breaks << ")";
   os << "\n";
   for (const auto& [name, value] : g.c.attrs) os << "  attr " << name << " = " << value << "\n";
-  if (g.c.memory_limit != kDefaultMemoryLimit)
-    os << "  memory_limit = " << g.c.memory_limit << "\n";
+  if (g.c.memory_limit != kDefaultMemoryLimit) os << "  memory_limit = " << g.c.memory_limit << "\n";
   os << conformance::format_values(g.c.inputs, "  ");
 }
 
@@ -43,8 +42,10 @@ std::vector<Tensor>& input_list(conformance::Case& c, const std::string& name) {
 Tensor index_tensor(DType dtype, Shape shape, const std::vector<std::int64_t>& values) {
   Tensor t(dtype, std::move(shape));
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (dtype == DType::kInt32) t.data<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
-    else t.data<std::int64_t>()[i] = values[i];
+    if (dtype == DType::kInt32)
+      t.data<std::int32_t>()[i] = static_cast<std::int32_t>(values[i]);
+    else
+      t.data<std::int64_t>()[i] = values[i];
   }
   return t;
 }
@@ -71,16 +72,13 @@ std::vector<DType> unregistered_dtypes(Op op) { return dtypes_except(registered_
 std::vector<DType> dtypes_except(std::vector<DType> excluded) {
   std::vector<DType> out;
   for (int i = 0; i < kNumDTypes; ++i)
-    if (std::find(excluded.begin(), excluded.end(), all_dtypes()[i]) == excluded.end())
-      out.push_back(all_dtypes()[i]);
+    if (std::find(excluded.begin(), excluded.end(), all_dtypes()[i]) == excluded.end()) out.push_back(all_dtypes()[i]);
   return out;
 }
 
 rc::Gen<DType> gen_index_dtype() { return rc::gen::element(DType::kInt32, DType::kInt64); }
 
-rc::Gen<DType> gen_dtype_among(std::vector<DType> dtypes) {
-  return rc::gen::elementOf(std::move(dtypes));
-}
+rc::Gen<DType> gen_dtype_among(std::vector<DType> dtypes) { return rc::gen::elementOf(std::move(dtypes)); }
 
 std::int64_t SizeBudget::draw(std::int64_t lo, std::int64_t hi) {
   const std::int64_t top = std::max(lo, std::min(hi, left_));
@@ -89,12 +87,12 @@ std::int64_t SizeBudget::draw(std::int64_t lo, std::int64_t hi) {
   return d;
 }
 
-void SizeBudget::take(std::int64_t factor) { left_ = std::max<std::int64_t>(1, left_ / std::max<std::int64_t>(1, factor)); }
+void SizeBudget::take(std::int64_t factor) {
+  left_ = std::max<std::int64_t>(1, left_ / std::max<std::int64_t>(1, factor));
+}
 
 std::int64_t draw_edge(std::int64_t lo, std::int64_t hi) {
-  auto clamp = [&](__int128 v) {
-    return static_cast<std::int64_t>(std::clamp<__int128>(v, lo, hi));
-  };
+  auto clamp = [&](__int128 v) { return static_cast<std::int64_t>(std::clamp<__int128>(v, lo, hi)); };
   std::vector<std::int64_t> edges = {lo, hi};
   for (int p : {31, 32, 62, 63})
     for (int delta : {-1, 0, 1}) {
@@ -144,7 +142,7 @@ std::vector<std::int64_t> factors_reaching_2pow63(int m, std::int64_t dmax) {
   std::vector<std::int64_t> factors;
   __int128 p = 1;
   for (int j = 0; j + 1 < m; ++j) {
-    __int128 reach = p;  // p times the largest product of the prefix factors after this one
+    __int128 reach = p;                  // p times the largest product of the prefix factors after this one
     for (int k = j + 1; k + 1 < m; ++k)  // saturates at 2^63 * dmax (no __int128 overflow)
       reach = reach >= two63 ? two63 * dmax : std::min(reach * dmax, two63 * dmax);
     const __int128 hi = std::min<__int128>(dmax, (two63 - 1) / p);

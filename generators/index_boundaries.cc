@@ -24,10 +24,12 @@ std::vector<BoundaryStatus> boundary_statuses(const OpInfo& info, const IndexLik
       statuses.push_back({b, false, "beyond the int32 dtype"});
       continue;
     }
-    const auto excluded = std::find_if(v.excluded.begin(), v.excluded.end(),
-                                       [b](const ExcludedBoundary& e) { return e.boundary == b; });
-    if (excluded != v.excluded.end()) statuses.push_back({b, false, std::string(excluded->why)});
-    else statuses.push_back({b, true, {}});
+    const auto excluded =
+        std::find_if(v.excluded.begin(), v.excluded.end(), [b](const ExcludedBoundary& e) { return e.boundary == b; });
+    if (excluded != v.excluded.end())
+      statuses.push_back({b, false, std::string(excluded->why)});
+    else
+      statuses.push_back({b, true, {}});
   }
   return statuses;
 }

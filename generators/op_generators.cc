@@ -46,23 +46,21 @@ rc::Gen<GeneratedCase> large_valid_case(Op op) {
 
 void grow_valid_case(conformance::Case& c, std::int64_t times) { op_generators(c.op).grow(c, times); }
 
-void showValue(const ExecChoice& e, std::ostream& os) {
-  os << knobs_string(e.options);
-}
+void showValue(const ExecChoice& e, std::ostream& os) { os << knobs_string(e.options); }
 
 rc::Gen<ExecChoice> gen_exec_choice() {
   return rc::gen::exec([] {
     ExecChoice e;
     e.options.num_threads = *rc::gen::inRange(0, 9);
-    e.options.tile_bytes = *rc::gen::weightedOneOf<std::int64_t>(
-        {{1, rc::gen::just<std::int64_t>(0)},
-         {3, rc::gen::element<std::int64_t>(1, 2, 3, 7, 8, 15, 16, 63, 64, 65)},
-         {2, rc::gen::inRange<std::int64_t>(1, 1 << 16)}});
+    e.options.tile_bytes =
+        *rc::gen::weightedOneOf<std::int64_t>({{1, rc::gen::just<std::int64_t>(0)},
+                                               {3, rc::gen::element<std::int64_t>(1, 2, 3, 7, 8, 15, 16, 63, 64, 65)},
+                                               {2, rc::gen::inRange<std::int64_t>(1, 1 << 16)}});
     // The kernels' default threshold, streaming stores for every output, or a size in between.
-    e.options.streaming_min_bytes = *rc::gen::weightedOneOf<std::int64_t>(
-        {{2, rc::gen::just<std::int64_t>(0)},
-         {1, rc::gen::just<std::int64_t>(1)},
-         {1, rc::gen::inRange<std::int64_t>(1, 1 << 20)}});
+    e.options.streaming_min_bytes =
+        *rc::gen::weightedOneOf<std::int64_t>({{2, rc::gen::just<std::int64_t>(0)},
+                                               {1, rc::gen::just<std::int64_t>(1)},
+                                               {1, rc::gen::inRange<std::int64_t>(1, 1 << 20)}});
     return e;
   });
 }

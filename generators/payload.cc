@@ -17,15 +17,14 @@ namespace {
 // Special float bits: -0.0, +inf, -inf, quiet NaN, negative NaN with payload 1, signalling
 // NaN with payload 2, the largest finite value, the smallest subnormal.
 constexpr std::array<std::uint32_t, kSpecialCodes> kFloat32Specials = {
-    0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,
-    0xffc00001u, 0x7fa00002u, 0x7f7fffffu, 0x00000001u};
+    0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u, 0xffc00001u, 0x7fa00002u, 0x7f7fffffu, 0x00000001u};
 constexpr std::array<std::uint64_t, kSpecialCodes> kFloat64Specials = {
     0x8000000000000000u, 0x7ff0000000000000u, 0xfff0000000000000u, 0x7ff8000000000000u,
     0xfff8000000000001u, 0x7ff4000000000002u, 0x7fefffffffffffffu, 0x0000000000000001u};
-constexpr std::array<std::uint16_t, kSpecialCodes> kFloat16Specials = {
-    0x8000, 0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x7d02, 0x7bff, 0x0001};
-constexpr std::array<std::uint16_t, kSpecialCodes> kBFloat16Specials = {
-    0x8000, 0x7f80, 0xff80, 0x7fc0, 0xffc1, 0x7fa2, 0x7f7f, 0x0001};
+constexpr std::array<std::uint16_t, kSpecialCodes> kFloat16Specials = {0x8000, 0x7c00, 0xfc00, 0x7e00,
+                                                                       0xfe01, 0x7d02, 0x7bff, 0x0001};
+constexpr std::array<std::uint16_t, kSpecialCodes> kBFloat16Specials = {0x8000, 0x7f80, 0xff80, 0x7fc0,
+                                                                        0xffc1, 0x7fa2, 0x7f7f, 0x0001};
 
 // The bits of the small integer v in a binary16/bfloat16-like format with `fraction` bits.
 // Precondition: 1 <= v <= 2^(fraction + 1).
@@ -142,11 +141,9 @@ Tensor payload_tensor(DType dtype, Shape shape, std::uint64_t first_code, std::u
   std::iota(codes.begin(), codes.end(), first_code);
   if (seed != 0) {  // Fisher-Yates with a fixed engine: the same seed gives the same payload
     std::mt19937_64 engine(seed);
-    for (std::size_t i = codes.size(); i > 1; --i)
-      std::swap(codes[i - 1], codes[engine() % i]);
+    for (std::size_t i = codes.size(); i > 1; --i) std::swap(codes[i - 1], codes[engine() % i]);
   }
-  for (std::size_t i = 0; i < codes.size(); ++i)
-    set_element_from_code(t, static_cast<std::int64_t>(i), codes[i]);
+  for (std::size_t i = 0; i < codes.size(); ++i) set_element_from_code(t, static_cast<std::int64_t>(i), codes[i]);
   return t;
 }
 

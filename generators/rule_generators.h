@@ -56,7 +56,7 @@ struct Exclusion {
 
 // What the generators layer knows of one op.
 struct OpGenerators {
-  std::span<const Rule> rules;  // in check order: rules/<snake_name>.inc
+  std::span<const Rule> rules;                // in check order: rules/<snake_name>.inc
   std::vector<DType> (*registered_dtypes)();  // the tf-cpu registration of T
   rc::Gen<GeneratedCase> (*valid)(Op op);     // the op's full valid mix
   // Fails rules[rule] first. Precondition: rule < rules.size().

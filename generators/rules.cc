@@ -34,8 +34,7 @@ std::string_view classify(Op op, const Status& status) {
   const std::span<const Rule> rules = table(op);
   const std::vector<std::regex>& compiled = patterns(op);
   for (std::size_t i = 0; i < rules.size(); ++i)
-    if (rules[i].code == status.code() && std::regex_match(status.message(), compiled[i]))
-      return rules[i].id;
+    if (rules[i].code == status.code() && std::regex_match(status.message(), compiled[i])) return rules[i].id;
   return kUnclassified;
 }
 

@@ -94,9 +94,7 @@ DType fitting(DType drawn, const std::vector<std::int64_t>& values) {
 std::int64_t dtype_max(DType index_dtype) { return index_dtype == DType::kInt32 ? kInt32Max : kInt64Max; }
 std::int64_t dtype_min(DType index_dtype) { return index_dtype == DType::kInt32 ? kInt32Min : kInt64Min; }
 
-Tensor block_tensor(const Draw& d) {
-  return index_tensor(fitting(d.block_dtype, d.block), {d.m()}, d.block);
-}
+Tensor block_tensor(const Draw& d) { return index_tensor(fitting(d.block_dtype, d.block), {d.m()}, d.block); }
 Tensor pairs_tensor(const Draw& d) {
   const std::vector<std::int64_t> p = d.pairs();
   return index_tensor(fitting(d.pair_dtype, p), {d.m(), 2}, p);
@@ -110,8 +108,7 @@ GeneratedCase build(Op op, std::string_view rule, Tensor input, Tensor block, Te
   return make_case(op, std::move(inputs), {}, std::string(rule));
 }
 GeneratedCase build(const Draw& d, std::string_view rule = {}) {
-  return build(d.op, rule, *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
-               pairs_tensor(d));
+  return build(d.op, rule, *gen_payload(d.dtype, d.input_shape()), block_tensor(d), pairs_tensor(d));
 }
 
 // Which block dims are internal: the span [lead, lead + internal), whose ends are non-trivial.
@@ -248,12 +245,17 @@ Draw draw_small(Op op, SpaceBatchMode mode) {
   }
   const bool need_internal = mode == SpaceBatchMode::kNotIdentity;
   const Layout l = draw_layout(need_internal ? 1 : 0, 6, need_internal ? 1 : 0, 4);
-  if (s2b) d.batch = budget.draw(0, 3);
-  else batch_out = budget.draw(0, 3);
+  if (s2b)
+    d.batch = budget.draw(0, 3);
+  else
+    batch_out = budget.draw(0, 3);
   for (int i = 0; i < l.m; ++i) {
-    if (!draw_nontrivial(l, i)) d.add_dim(1, 0, 0, budget.draw(0, 3));
-    else if (s2b) add_valid_s2b_dim(d, budget);
-    else add_valid_b2s_dim(d, budget);
+    if (!draw_nontrivial(l, i))
+      d.add_dim(1, 0, 0, budget.draw(0, 3));
+    else if (s2b)
+      add_valid_s2b_dim(d, budget);
+    else
+      add_valid_b2s_dim(d, budget);
   }
   const int rest_rank = *rc::gen::inRange(0, 6 - l.m + 1);
   for (int r = 0; r < rest_rank; ++r) d.rest.push_back(budget.draw(0, 3));
@@ -321,8 +323,10 @@ Draw draw_at_boundary(Op op, const BoundaryTarget& t) {
   }
   for (std::int64_t r : d.rest) in *= r, out *= r;
   if (in > kMaxCaseElements || out > kMaxCaseElements) {
-    if (*rc::gen::arbitrary<bool>()) d.batch = 0;
-    else d.rest.insert(d.rest.begin() + *rc::gen::inRange<std::ptrdiff_t>(0, d.rest.size() + 1), 0);
+    if (*rc::gen::arbitrary<bool>())
+      d.batch = 0;
+    else
+      d.rest.insert(d.rest.begin() + *rc::gen::inRange<std::ptrdiff_t>(0, d.rest.size() + 1), 0);
   }
   return d;
 }
@@ -351,8 +355,8 @@ GeneratedCase draw_invalid(Op op, std::size_t rule);
 // pre-check must win over both).
 GeneratedCase draw_base(Op op) {
   return valid_or_failing(
-      rules_after(op, op == Op::kSpaceToBatchND ? rule_index(S2BRule::kRegistration)
-                                                : rule_index(B2SRule::kRegistration)),
+      rules_after(op,
+                  op == Op::kSpaceToBatchND ? rule_index(S2BRule::kRegistration) : rule_index(B2SRule::kRegistration)),
       [op] { return build(draw_valid(op, SpaceBatchMode::kAny)); },
       [op](std::size_t own) { return draw_invalid(op, own); });
 }
@@ -391,8 +395,7 @@ GeneratedCase input_unregistered(Op op, std::string_view rule) {
 GeneratedCase block_shape_not_vector(Op op, std::string_view rule) {
   const Draw d = draw_valid(op, SpaceBatchMode::kSmall);
   std::vector<std::int64_t> values = d.block;
-  Shape shape = *rc::gen::elementOf(std::vector<Shape>{
-      {}, {1, d.m()}, {d.m(), 1}, {d.m(), 1, 1}});
+  Shape shape = *rc::gen::elementOf(std::vector<Shape>{{}, {1, d.m()}, {d.m(), 1}, {d.m(), 1, 1}});
   if (shape.empty()) values = {d.m() > 0 ? d.block[0] : 2};
   return build(op, rule, *gen_payload(d.dtype, d.input_shape()),
                index_tensor(fitting(d.block_dtype, values), shape, values), pairs_tensor(d));
@@ -415,8 +418,8 @@ GeneratedCase pairs_not_m_by_2(Op op, std::string_view rule) {
   if (m != 2) wrong.push_back({2, m});
   const Shape shape = *rc::gen::elementOf(wrong);
   const std::int64_t count = checked_num_elements(shape);
-  const auto values = *rc::gen::container<std::vector<std::int64_t>>(
-      static_cast<std::size_t>(count), rc::gen::inRange<std::int64_t>(0, 4));
+  const auto values = *rc::gen::container<std::vector<std::int64_t>>(static_cast<std::size_t>(count),
+                                                                     rc::gen::inRange<std::int64_t>(0, 4));
   return build(op, rule, *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
                index_tensor(d.pair_dtype, shape, values));
 }
@@ -479,8 +482,10 @@ void add_blocks_with_negative_product(Draw& d, int m) {
 GeneratedCase block_product_not_positive(Op op, std::string_view rule) {
   Draw d = typed_draw(op);
   const int m = *rc::gen::inRange(1, 7);
-  if (*rc::gen::arbitrary<bool>()) add_blocks_with_a_zero(d, m);
-  else add_blocks_with_negative_product(d, m);
+  if (*rc::gen::arbitrary<bool>())
+    add_blocks_with_a_zero(d, m);
+  else
+    add_blocks_with_negative_product(d, m);
   d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
   return build(d, rule);
 }
@@ -555,8 +560,8 @@ void overflow_at_leading_dim(Draw& d) {
     p *= blocks.back();
   }
   const I128 q = x * p;  // the output's running product before the last prefix dim
-  prefix.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q),
-                             static_cast<std::int64_t>((kTwoPow63 - 1) / x)));
+  prefix.push_back(
+      draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q), static_cast<std::int64_t>((kTwoPow63 - 1) / x)));
   for (std::int64_t s : prefix) d.add_dim(1, 0, 0, s);
   for (std::int64_t b : blocks) d.add_dim(b, 0, 0, 0);
 }
@@ -573,8 +578,8 @@ void overflow_at_padded_dim(Draw& d) {
   }
   const std::int64_t b = *rc::gen::inRange<std::int64_t>(1, 5);
   q *= b;  // B * P also holds this dim's block
-  const auto o = draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q),
-                           static_cast<std::int64_t>((kTwoPow63 - 1) / b));
+  const auto o =
+      draw_edge(static_cast<std::int64_t>((kTwoPow63 + q - 1) / q), static_cast<std::int64_t>((kTwoPow63 - 1) / b));
   const std::int64_t total = o * b;
   const std::int64_t s = draw_edge(0, total);
   d.add_dim(b, s, total - s, 0);
@@ -618,8 +623,8 @@ GeneratedCase padded_size_overflows(Op op, std::string_view rule) {
   d.size[i] = draw_edge(0, kInt64Max);
   d.start[i] = draw_edge(d.size[i] == 0 ? 1 : 0, kInt64Max);  // s + start >= 1: end can pass 2^63 - 1
   const I128 sum = static_cast<I128>(d.size[i]) + d.start[i];
-  d.end[i] = sum > kInt64Max ? draw_edge(0, kInt64Max)
-                             : draw_edge(static_cast<std::int64_t>(kTwoPow63 - sum), kInt64Max);
+  d.end[i] =
+      sum > kInt64Max ? draw_edge(0, kInt64Max) : draw_edge(static_cast<std::int64_t>(kTwoPow63 - sum), kInt64Max);
   return build(d, rule);
 }
 
@@ -640,8 +645,8 @@ void size_times_block_past_int64(Draw& d, int i) {
   I128 others = 1;
   for (int k = 0; k < d.m(); ++k)
     if (k != i) others *= d.block[k] < 0 ? -d.block[k] : d.block[k];
-  const auto cap = static_cast<std::int64_t>(
-      std::min<I128>(dtype_max(d.block_dtype), (kTwoPow63 - 1) / std::max<I128>(1, others)));
+  const auto cap =
+      static_cast<std::int64_t>(std::min<I128>(dtype_max(d.block_dtype), (kTwoPow63 - 1) / std::max<I128>(1, others)));
   d.block[i] = draw_edge(2, std::max<std::int64_t>(2, cap));
   if (d.block_product() < 0) d.block[i] = -d.block[i];  // another dim has the quirk's sign
   // s * |b| >= 2^63 overflows a positive product; a negative one must pass 2^63 (-2^63 fits).
@@ -665,8 +670,10 @@ GeneratedCase cropped_size_past_int64(Op op, std::string_view rule) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   d.batch = 0;
   const int i = draw_span_dim(d);
-  if (*rc::gen::arbitrary<bool>()) size_times_block_past_int64(d, i);
-  else crops_past_int64_min(d, i);
+  if (*rc::gen::arbitrary<bool>())
+    size_times_block_past_int64(d, i);
+  else
+    crops_past_int64_min(d, i);
   return build(d, rule);
 }
 
@@ -799,9 +806,8 @@ rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
 
 // TF_CALL_REAL_NUMBER_TYPES: what tf-cpu registers of both ops.
 std::vector<DType> real_number_types() {
-  return {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16,
-          DType::kInt8,    DType::kInt16,   DType::kInt32,   DType::kInt64,
-          DType::kUInt8,   DType::kUInt16,  DType::kUInt32,  DType::kUInt64};
+  return {DType::kFloat32, DType::kFloat64, DType::kFloat16, DType::kBFloat16, DType::kInt8,   DType::kInt16,
+          DType::kInt32,   DType::kInt64,   DType::kUInt8,   DType::kUInt16,   DType::kUInt32, DType::kUInt64};
 }
 
 // large_valid_case: one trailing dim appended to the input, with a fresh payload.
@@ -829,8 +835,10 @@ void grow_space_batch(conformance::Case& c, std::int64_t times) {
   } else if (way == 1 && m > 0) {
     const int i = *rc::gen::inRange(0, m);
     std::int64_t& size = shape[1 + i];
-    if (c.op == Op::kSpaceToBatchND) size += block[i] * std::max<std::int64_t>(1, (size * (times - 1)) / block[i]);
-    else size = std::max<std::int64_t>(1, size) * times;
+    if (c.op == Op::kSpaceToBatchND)
+      size += block[i] * std::max<std::int64_t>(1, (size * (times - 1)) / block[i]);
+    else
+      size = std::max<std::int64_t>(1, size) * times;
   } else {
     shape.push_back(times);
   }
@@ -883,8 +891,7 @@ std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conf
   I128 product = 1;
   for (std::int64_t b : p->block)
     if (__builtin_mul_overflow(product, static_cast<I128>(b), &product)) return std::nullopt;
-  if (product <= 0 || product > kInt64Max || p->input[0] % static_cast<std::int64_t>(product) != 0)
-    return std::nullopt;
+  if (product <= 0 || product > kInt64Max || p->input[0] % static_cast<std::int64_t>(product) != 0) return std::nullopt;
   if (p->identity) return std::vector<PredictedOutput>{};
   ShapeBuilder shape;
   if (!shape.add_dim(p->input[0] / static_cast<std::int64_t>(product)).ok()) return std::nullopt;
@@ -1204,26 +1211,14 @@ constexpr Exclusion kB2SExclusions[] = {
 }  // namespace breakers
 
 constinit const OpGenerators kSpaceToBatchNDGenerators = {
-    kSpaceToBatchNDRules,
-    real_number_types,
-    [](Op) { return valid_space_to_batch_nd(); },
-    invalid_by_index,
-    space_to_batch_nd_outputs,
-    widen_input,
-    breakers::kS2BBreakers,
-    breakers::kS2BExclusions,
-    grow_space_batch,
+    kSpaceToBatchNDRules,   real_number_types,         [](Op) { return valid_space_to_batch_nd(); },
+    invalid_by_index,       space_to_batch_nd_outputs, widen_input,
+    breakers::kS2BBreakers, breakers::kS2BExclusions,  grow_space_batch,
 };
 constinit const OpGenerators kBatchToSpaceNDGenerators = {
-    kBatchToSpaceNDRules,
-    real_number_types,
-    [](Op) { return valid_batch_to_space_nd(); },
-    invalid_by_index,
-    batch_to_space_nd_outputs,
-    widen_input,
-    breakers::kB2SBreakers,
-    breakers::kB2SExclusions,
-    grow_space_batch,
+    kBatchToSpaceNDRules,   real_number_types,         [](Op) { return valid_batch_to_space_nd(); },
+    invalid_by_index,       batch_to_space_nd_outputs, widen_input,
+    breakers::kB2SBreakers, breakers::kB2SExclusions,  grow_space_batch,
 };
 
 }  // namespace opconform::generators

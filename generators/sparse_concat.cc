@@ -191,7 +191,8 @@ Draw draw_at_boundary(const BoundaryTarget& t, int min_inputs) {
     d.coords[i][*rc::gen::inRange<std::size_t>(0, d.coords[i].size())] = v;
   } else {
     const int j = *rc::gen::inRange(0, d.rank());
-    if (j == cd) d.shapes[*rc::gen::inRange(0, d.n())][cd] = v;
+    if (j == cd)
+      d.shapes[*rc::gen::inRange(0, d.n())][cd] = v;
     else
       for (Shape& s : d.shapes) s[j] = v;
   }
@@ -216,8 +217,8 @@ GeneratedCase draw_invalid(std::size_t rule);
 
 // A valid case or one failing a check listed after `rule` (the earlier check must win).
 GeneratedCase draw_base_after(std::string_view rule) {
-  return valid_or_failing(rules_after(Op::kSparseConcat, rule), [] { return build(draw_valid(SparseMode::kAny)); },
-                          draw_invalid);
+  return valid_or_failing(
+      rules_after(Op::kSparseConcat, rule), [] { return build(draw_valid(SparseMode::kAny)); }, draw_invalid);
 }
 
 // A valid draw of rank 2 or more, drawn after (and instead of) one of any rank.
@@ -245,8 +246,8 @@ void retype_member(GeneratedCase& g, const char* name, DType dtype, std::size_t 
 Tensor int64_tensor(Shape shape) {
   const std::int64_t count = checked_num_elements(shape);
   return index_tensor(DType::kInt64, shape,
-                      *rc::gen::container<std::vector<std::int64_t>>(
-                          static_cast<std::size_t>(count), rc::gen::inRange<std::int64_t>(0, 4)));
+                      *rc::gen::container<std::vector<std::int64_t>>(static_cast<std::size_t>(count),
+                                                                     rc::gen::inRange<std::int64_t>(0, 4)));
 }
 
 // README pre-check 1: an indices or shapes member of a dtype other than int64.
@@ -298,8 +299,8 @@ GeneratedCase shapes_length_differs(std::string_view rule) {
 // Step 1: concat_dim outside int32.
 GeneratedCase concat_dim_past_int32(std::string_view rule) {
   GeneratedCase g = draw_base_after(rule);
-  g.c.attrs["concat_dim"] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max)
-                                                        : draw_edge(kInt64Min, kInt32Min - 1);
+  g.c.attrs["concat_dim"] =
+      *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max) : draw_edge(kInt64Min, kInt32Min - 1);
   g.rule = rule;
   return g;
 }
@@ -372,8 +373,10 @@ GeneratedCase ranks_differ(std::string_view rule) {
   Draw d = draw_valid(SparseMode::kAny);
   const int i = *rc::gen::inRange(1, d.n());
   Shape& s = d.shapes[i];
-  if (s.size() > 1 && *rc::gen::arbitrary<bool>()) s.pop_back();
-  else s.push_back(*rc::gen::inRange<std::int64_t>(0, 4));
+  if (s.size() > 1 && *rc::gen::arbitrary<bool>())
+    s.pop_back();
+  else
+    s.push_back(*rc::gen::inRange<std::int64_t>(0, 4));
   return build(d, rule);
 }
 
@@ -399,9 +402,12 @@ GeneratedCase concat_size_overflows(std::string_view rule) {
     d.shapes[k] = d.shapes[0];  // every dim but the new cd matches
     d.shapes[k][0] = 0;
     std::int64_t v = *rc::gen::inRange<std::int64_t>(0, 4);
-    if (k == 0) v = draw_edge(1, kInt64Max);
-    else if (k < at) v = draw_edge(0, static_cast<std::int64_t>(kInt64Max - sum));
-    else if (k == at) v = draw_edge(static_cast<std::int64_t>(kInt64Max - sum + 1), kInt64Max);
+    if (k == 0)
+      v = draw_edge(1, kInt64Max);
+    else if (k < at)
+      v = draw_edge(0, static_cast<std::int64_t>(kInt64Max - sum));
+    else if (k == at)
+      v = draw_edge(static_cast<std::int64_t>(kInt64Max - sum + 1), kInt64Max);
     d.shapes[k][cd] = v;
     sum += v;
   }
@@ -438,9 +444,12 @@ GeneratedCase output_shape_overflows(std::string_view rule) {
   for (int k = 0; k < d.n(); ++k) {
     Shape s = d.shapes[0];
     std::int64_t v;
-    if (k < at) v = draw_edge(1, static_cast<std::int64_t>(std::min<I128>(most, (kTwoPow63 - 1) / others - sum - (at - k - 1))));
-    else if (k == at) v = draw_edge(static_cast<std::int64_t>((kTwoPow63 + others - 1) / others - sum), most);
-    else v = *rc::gen::inRange<std::int64_t>(0, 4);
+    if (k < at)
+      v = draw_edge(1, static_cast<std::int64_t>(std::min<I128>(most, (kTwoPow63 - 1) / others - sum - (at - k - 1))));
+    else if (k == at)
+      v = draw_edge(static_cast<std::int64_t>((kTwoPow63 + others - 1) / others - sum), most);
+    else
+      v = *rc::gen::inRange<std::int64_t>(0, 4);
     s[cd] = v;
     sum += v;
     d.shapes[k] = s;
@@ -452,8 +461,7 @@ GeneratedCase output_shape_overflows(std::string_view rule) {
 // Step 9 (deviation): zero-column indices whose row counts sum past int64.
 GeneratedCase total_entries_overflow(std::string_view rule) {
   Draw d = draw_valid(SparseMode::kAny);
-  for (int k = 0; k < d.n(); ++k)
-    d.set_entries(k, draw_edge(std::int64_t{1} << 62, kInt64Max), 0, {});
+  for (int k = 0; k < d.n(); ++k) d.set_entries(k, draw_edge(std::int64_t{1} << 62, kInt64Max), 0, {});
   return build(d, rule);
 }
 
@@ -466,7 +474,8 @@ GeneratedCase rows_differ(std::string_view rule) {
   GeneratedCase g = build(d, rule);
   Tensor& v = list(g, "values")[i];
   const std::int64_t rows = d.rows[i];
-  const std::int64_t length = rows > 0 && *rc::gen::arbitrary<bool>() ? rows - 1 : rows + *rc::gen::inRange<std::int64_t>(1, 3);
+  const std::int64_t length =
+      rows > 0 && *rc::gen::arbitrary<bool>() ? rows - 1 : rows + *rc::gen::inRange<std::int64_t>(1, 3);
   v = *gen_payload(v.dtype(), {length});
   return g;
 }
@@ -494,13 +503,15 @@ GeneratedCase index_offset_overflows(std::string_view rule) {
   std::int64_t offset = 0;
   for (int k = 0; k < d.n(); ++k) {
     d.shapes[k] = {0, 0};
-    d.shapes[k][cd] = k == 0 ? draw_edge(1, std::int64_t{1} << 60) : *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 60);
+    d.shapes[k][cd] =
+        k == 0 ? draw_edge(1, std::int64_t{1} << 60) : *rc::gen::inRange<std::int64_t>(0, std::int64_t{1} << 60);
     if (k < i) offset += d.shapes[k][cd];
     d.set_entries(k, 0, 2, {});
   }
   std::vector<std::int64_t> flat;
   const std::int64_t before = *rc::gen::inRange<std::int64_t>(0, 3);  // valid entries first
-  for (std::int64_t e = 0; e < before; ++e) flat.insert(flat.end(), {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)});
+  for (std::int64_t e = 0; e < before; ++e)
+    flat.insert(flat.end(), {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)});
   std::vector<std::int64_t> bad = {*rc::gen::inRange<std::int64_t>(-2, 3), *rc::gen::inRange<std::int64_t>(-2, 3)};
   bad[cd] = draw_edge(kInt64Max - offset + 1, kInt64Max);
   flat.insert(flat.end(), bad.begin(), bad.end());
@@ -609,16 +620,14 @@ std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conforma
   const auto& indices = input_list(c, "indices");
   const auto& values = input_list(c, "values");
   const auto& shapes = input_list(c, "shapes");
-  if (indices.size() < 2 || values.size() != indices.size() || shapes.size() != indices.size() ||
-      shapes[0].rank() != 1)
+  if (indices.size() < 2 || values.size() != indices.size() || shapes.size() != indices.size() || shapes[0].rank() != 1)
     return std::nullopt;
   const std::int64_t r = shapes[0].dim(0);
   std::int64_t nnz = 0;
   for (const Tensor& t : indices) {
     if (t.rank() != 2 || __builtin_add_overflow(nnz, t.dim(0), &nnz)) return std::nullopt;
   }
-  return std::vector<PredictedOutput>{
-      {DType::kInt64, {nnz, r}}, {values[0].dtype(), {nnz}}, {DType::kInt64, {r}}};
+  return std::vector<PredictedOutput>{{DType::kInt64, {nnz, r}}, {values[0].dtype(), {nnz}}, {DType::kInt64, {r}}};
 }
 
 // --- breakers (check_pairs.h) --------------------------------------------------------------
@@ -646,17 +655,11 @@ std::optional<ConcatAxis> concat_axis(conformance::Case& c) {
   return ConcatAxis{r, cd};
 }
 
-bool break_arg_types_indices(conformance::Case& c) {
-  return member_not_of(c, "indices", DType::kInt64);
-}
+bool break_arg_types_indices(conformance::Case& c) { return member_not_of(c, "indices", DType::kInt64); }
 
-bool break_arg_types_values(conformance::Case& c) {
-  return member_unlike_first(c, "values");
-}
+bool break_arg_types_values(conformance::Case& c) { return member_unlike_first(c, "values"); }
 
-bool break_arg_types_shapes(conformance::Case& c) {
-  return member_not_of(c, "shapes", DType::kInt64);
-}
+bool break_arg_types_shapes(conformance::Case& c) { return member_not_of(c, "shapes", DType::kInt64); }
 
 // N = 1: the same number of members dropped from the end of every list.
 bool break_attr_n(conformance::Case& c) {
@@ -682,8 +685,8 @@ bool break_list_length_shapes(conformance::Case& c) {
 }
 
 bool break_concat_dim_int32(conformance::Case& c) {
-  c.attrs["concat_dim"] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max)
-                                                       : draw_edge(kInt64Min, kInt32Min - 1);
+  c.attrs["concat_dim"] =
+      *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max) : draw_edge(kInt64Min, kInt32Min - 1);
   return true;
 }
 
@@ -700,13 +703,9 @@ bool break_indices_matrix(conformance::Case& c) {
   return true;
 }
 
-bool break_values_vector(conformance::Case& c) {
-  return vector_member_made_matrix(c, "values");
-}
+bool break_values_vector(conformance::Case& c) { return vector_member_made_matrix(c, "values"); }
 
-bool break_shapes_vector(conformance::Case& c) {
-  return vector_member_made_matrix(c, "shapes");
-}
+bool break_shapes_vector(conformance::Case& c) { return vector_member_made_matrix(c, "shapes"); }
 
 bool break_shape_overflow(conformance::Case& c) {
   Tensor& t = any_member(c, "shapes");
@@ -742,8 +741,10 @@ bool break_rank_match(conformance::Case& c) {
   Tensor& t = any_member(c, "shapes", 1);
   auto v = shape_values(t);
   if (!v) return false;
-  if (!v->empty() && *rc::gen::arbitrary<bool>()) v->pop_back();
-  else v->push_back(1);
+  if (!v->empty() && *rc::gen::arbitrary<bool>())
+    v->pop_back();
+  else
+    v->push_back(1);
   t = index_tensor(DType::kInt64, {static_cast<std::int64_t>(v->size())}, *v);
   return true;
 }
@@ -831,7 +832,8 @@ bool break_order_length(conformance::Case& c) {
   Tensor wider(DType::kInt64, {indices.dim(0), indices.dim(1) + 1});
   for (std::int64_t row = 0; row < indices.dim(0); ++row)
     for (std::int64_t col = 0; col < indices.dim(1); ++col)
-      wider.data<std::int64_t>()[row * (indices.dim(1) + 1) + col] = indices.data<std::int64_t>()[row * indices.dim(1) + col];
+      wider.data<std::int64_t>()[row * (indices.dim(1) + 1) + col] =
+          indices.data<std::int64_t>()[row * indices.dim(1) + col];
   indices = std::move(wider);
   return true;
 }

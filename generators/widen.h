@@ -39,7 +39,8 @@ inline Tensor stacked(const Tensor& t, std::int64_t times) {
   Tensor out(t.dtype(), prepended(t.shape(), times));
   visit_dtype(t.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    for (std::int64_t k = 0; k < times; ++k) std::copy_n(t.data<T>(), t.num_elements(), out.data<T>() + k * t.num_elements());
+    for (std::int64_t k = 0; k < times; ++k)
+      std::copy_n(t.data<T>(), t.num_elements(), out.data<T>() + k * t.num_elements());
   });
   return out;
 }

@@ -94,7 +94,11 @@ struct Expected {
 class VectorTest : public testing::Test {
  public:
   VectorTest(const OpTable& table, std::string file, const SuiteOptions& o, std::shared_ptr<Expected> expected)
-      : table_(table), file_(std::move(file)), s_(strictness(o)), dtypes_(o.dtypes), profile_(o.profile),
+      : table_(table),
+        file_(std::move(file)),
+        s_(strictness(o)),
+        dtypes_(o.dtypes),
+        profile_(o.profile),
         expected_(std::move(expected)) {}
   void TestBody() override {
     Case c;
@@ -109,16 +113,21 @@ class VectorTest : public testing::Test {
     const bool pass = result.pass || documented_difference(c, actual, profile_, s_);
     if (expected_ && !expected_->list.empty()) {
       const std::string signature =
-          pass ? "" : validator::in_process_signature(c, actual.status, actual.outputs, profile_, s_ == Strictness::kStrict);
+          pass ? ""
+               : validator::in_process_signature(c, actual.status, actual.outputs, profile_, s_ == Strictness::kStrict);
       int entry = -1;
       const auto outcome = expected_->list.classify(validator::CaseFacts::of(c), !pass, signature, &entry);
-      const std::string why = entry < 0 ? "" : expected_->list.entries()[entry].reason + " (" +
-                                                   expected_->list.entries()[entry].where + ")";
+      const std::string why =
+          entry < 0 ? ""
+                    : expected_->list.entries()[entry].reason + " (" + expected_->list.entries()[entry].where + ")";
       if (outcome == validator::Expectation::Outcome::kXfail)
-        GTEST_SKIP() << "xfail: " << why << "\nsignature: " << signature << "\n" << failure_text(table_, c, actual, result);
+        GTEST_SKIP() << "xfail: " << why << "\nsignature: " << signature << "\n"
+                     << failure_text(table_, c, actual, result);
       if (outcome == validator::Expectation::Outcome::kXpass) {
-        if (expected_->strict) ADD_FAILURE() << "xpass: the vector passed; remove its entry: " << why;
-        else std::cout << "XPASS: " << why << "\n";
+        if (expected_->strict)
+          ADD_FAILURE() << "xpass: the vector passed; remove its entry: " << why;
+        else
+          std::cout << "XPASS: " << why << "\n";
         return;
       }
     }
@@ -176,8 +185,14 @@ void check_generated(const OpTable& table, const generators::GeneratedCase& g, S
 class PropertyTest : public testing::Test {
  public:
   PropertyTest(const OpTable& table, Op op, bool valid, const SuiteOptions& o)
-      : table_(table), op_(op), valid_(valid), cases_(o.property_cases), s_(strictness(o)), dtypes_(o.dtypes),
-        seed_(o.seed), profile_(o.profile) {}
+      : table_(table),
+        op_(op),
+        valid_(valid),
+        cases_(o.property_cases),
+        s_(strictness(o)),
+        dtypes_(o.dtypes),
+        seed_(o.seed),
+        profile_(o.profile) {}
   void TestBody() override {
     // As RC_GTEST_PROP does, with the configured parameters (RC_PARAMS: reproduce, ...) and this
     // suite's case count and seed unless RC_PARAMS sets max_success or seed.
@@ -206,7 +221,8 @@ class PropertyTest : public testing::Test {
       rc::detail::printResultMessage(result, message);
       FAIL() << message.str() << "\n(seed " << params.seed
              << "; when the test binary exits, RapidCheck prints the RC_PARAMS=\"reproduce=...\" "
-             << "line that replays this case; add --gtest_filter=" << info->test_suite_name() << "." << info->name() << ")";
+             << "line that replays this case; add --gtest_filter=" << info->test_suite_name() << "." << info->name()
+             << ")";
     }
   }
 
@@ -246,8 +262,9 @@ class CheckPairsTest : public testing::Test {
       const conformance::Outcome actual = conformance::run_case(table_, c);
       if (!actual.status.ok() && may_decline(c, dtypes_)) continue;
       const conformance::Comparison result = conformance::compare(c, actual, s_);
-      EXPECT_TRUE(result.pass || documented_difference(c, actual, profile_, s_)) << "checks " << pair.first << " then " << pair.second << " (seed " << seed
-                               << "): " << failure_text(table_, c, actual, result);
+      EXPECT_TRUE(result.pass || documented_difference(c, actual, profile_, s_))
+          << "checks " << pair.first << " then " << pair.second << " (seed " << seed
+          << "): " << failure_text(table_, c, actual, result);
     }
     std::cout << op_name(op_) << " check pairs hit: " << hit << " / " << pairs.size() << " feasible, seed " << seed
               << "\n";
@@ -269,8 +286,10 @@ std::vector<fs::path> vector_files(const fs::path& dir, std::string* error) {
   for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator();
        it.increment(ec))
     if (it->path().extension() == ".json") files.push_back(it->path());
-  if (ec) *error = "cannot list " + dir.string() + ": " + ec.message();
-  else if (files.empty()) *error = "no *.json vectors in " + dir.string();
+  if (ec)
+    *error = "cannot list " + dir.string() + ": " + ec.message();
+  else if (files.empty())
+    *error = "no *.json vectors in " + dir.string();
   std::sort(files.begin(), files.end());
   return files;
 }
@@ -308,13 +327,15 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
     const std::string text = env;
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), options.seed);
     if (ec != std::errc() || end != text.data() + text.size()) {
-      register_failure(name + "/Options", "seed", "OPCONFORM_SEED=" + text + " is not a seed (an unsigned 64-bit integer)");
+      register_failure(name + "/Options", "seed",
+                       "OPCONFORM_SEED=" + text + " is not a seed (an unsigned 64-bit integer)");
       return;
     }
     seed_source = "OPCONFORM_SEED";
   }
   if (options.profile != "tf-cpu" && options.profile != "xla" && options.profile != "tflite") {
-    register_failure(name + "/Options", "profile", "SuiteOptions::profile \"" + options.profile + "\" (tf-cpu, xla, tflite)");
+    register_failure(name + "/Options", "profile",
+                     "SuiteOptions::profile \"" + options.profile + "\" (tf-cpu, xla, tflite)");
     return;
   }
   // RapidCheck prints the seed it is configured with: make that the suite's (the first suite's,
@@ -323,9 +344,9 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
     const std::string params = (rc && *rc ? std::string(rc) + " " : "") + "seed=" + std::to_string(options.seed);
     setenv("RC_PARAMS", params.c_str(), 1);
   }
-  testing::AddGlobalTestEnvironment(new SuiteBanner(
-      "opconform::gtest " + name + ": " + table.name + ", seed " + std::to_string(options.seed) + " (" + seed_source +
-      "; OPCONFORM_SEED=N draws other cases), profile " + options.profile + "\n"));
+  testing::AddGlobalTestEnvironment(
+      new SuiteBanner("opconform::gtest " + name + ": " + table.name + ", seed " + std::to_string(options.seed) + " (" +
+                      seed_source + "; OPCONFORM_SEED=N draws other cases), profile " + options.profile + "\n"));
   validator::Selection selection;
   for (const std::string& selector : options.select) {
     if (std::string why = selection.add(selector); !why.empty()) {
@@ -350,7 +371,8 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
     if (options.vectors) {
       std::string error;
       const std::vector<fs::path> files = vector_files(dir / op_snake_name(op), &error);
-      if (!error.empty()) register_failure(name + "/Vectors", std::string(op_snake_name(op)) + "/vectors_readable", error);
+      if (!error.empty())
+        register_failure(name + "/Vectors", std::string(op_snake_name(op)) + "/vectors_readable", error);
       for (const fs::path& file : files) {
         // With a selection or a list, the vector is read now: its name and tags decide.
         Case c;
@@ -361,8 +383,8 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
             expected->registered[i] += expected->list.entries()[i].covers(facts);
         }
         // <op>/<path below the op's folder, without .json>: stable across runs and installs.
-        const std::string test =
-            std::string(op_snake_name(op)) + "/" + file.lexically_relative(dir / op_snake_name(op)).replace_extension().string();
+        const std::string test = std::string(op_snake_name(op)) + "/" +
+                                 file.lexically_relative(dir / op_snake_name(op)).replace_extension().string();
         const std::string path = file.string();
         testing::RegisterTest((name + "/Vectors").c_str(), test.c_str(), nullptr, nullptr, path.c_str(), 1,
                               [&table, path, options, expected]() -> testing::Test* {
@@ -373,10 +395,9 @@ void register_suite(const std::string& name, const OpTable& table, const SuiteOp
     if (options.properties && !selection.vectors_only()) {
       for (bool valid : {true, false}) {
         const std::string test = std::string(op_name(op)) + (valid ? "_valid" : "_invalid");
-        testing::RegisterTest((name + "/Properties").c_str(), test.c_str(), nullptr, nullptr, __FILE__, __LINE__,
-                              [&table, op, valid, options]() -> testing::Test* {
-                                return new PropertyTest(table, op, valid, options);
-                              });
+        testing::RegisterTest(
+            (name + "/Properties").c_str(), test.c_str(), nullptr, nullptr, __FILE__, __LINE__,
+            [&table, op, valid, options]() -> testing::Test* { return new PropertyTest(table, op, valid, options); });
       }
       testing::RegisterTest((name + "/Properties").c_str(), (std::string(op_name(op)) + "_check_pairs").c_str(),
                             nullptr, nullptr, __FILE__, __LINE__, [&table, op, options]() -> testing::Test* {

@@ -48,8 +48,8 @@ const OpTable kTable = make_table();
 
 const opconform_op_caps kCaps[] = {abi_export::unlimited_caps(OPCONFORM_MUTANT_OP)};
 const std::string kDisplayName = std::string("mutant ") + mutants::kMutantName;
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
-                                      kDisplayName.c_str(), "tf-cpu", 1, kCaps};
+const opconform_manifest kManifest = {
+    OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), kDisplayName.c_str(), "tf-cpu", 1, kCaps};
 
 // Runs one call; aborts when it damaged a heap guard (see the heap model above).
 template <class Call>

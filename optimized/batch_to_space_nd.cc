@@ -20,7 +20,7 @@ std::optional<std::int64_t> exact_product(const Tensor& values) {
   constexpr __int128 kLimit = static_cast<__int128>(1) << 63;
   __int128 p = 1;
   for (std::int64_t i = 0; i < values.num_elements(); ++i) {
-    p *= values.index_value(i);  // |p| <= 2^63 and |v| < 2^63: no __int128 overflow
+    p *= values.index_value(i);                          // |p| <= 2^63 and |v| < 2^63: no __int128 overflow
     if (p > kLimit || p < -kLimit) return std::nullopt;  // |p| never shrinks again
   }
   if (p > std::numeric_limits<std::int64_t>::max()) return std::nullopt;
@@ -28,10 +28,9 @@ std::optional<std::int64_t> exact_product(const Tensor& values) {
 }
 }  // namespace
 
-Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tensor& crops,
-                      Tensor* output, const ExecOptions& options) {
-  OPCONFORM_RETURN_IF_ERROR(
-      space_batch::check_signature("BatchToSpaceND", "Tcrops", input, block_shape, crops));
+Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tensor& crops, Tensor* output,
+                      const ExecOptions& options) {
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_signature("BatchToSpaceND", "Tcrops", input, block_shape, crops));
   // Checks 1-3: ranks and the crops shape.
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_ranks(input, block_shape, crops, "crops"));
   const std::int64_t m = block_shape.dim(0);
@@ -43,12 +42,11 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   const std::optional<std::int64_t> product = exact_product(block_shape);
   if (!product) return invalid_argument("Product of block sizes overflows int64");
   const std::int64_t block_product = *product;
-  if (block_product <= 0)
-    return invalid_argument("Product of block sizes must be positive, got ", block_product);
+  if (block_product <= 0) return invalid_argument("Product of block sizes must be positive, got ", block_product);
   const std::int64_t input_batch = input.dim(0);
   if (input_batch % block_product != 0)
-    return invalid_argument("Input batch dimension (", input_batch,
-                            ") is not divisible by product of block sizes (", block_product, ")");
+    return invalid_argument("Input batch dimension (", input_batch, ") is not divisible by product of block sizes (",
+                            block_product, ")");
 
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
   const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block_shape, crops);
@@ -70,20 +68,17 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
     if (crop_start < 0 || crop_end < 0) return invalid_argument("Crops must be non-negative");
     const std::int64_t size = input.dim(i + 1);
     const __int128 exact = static_cast<__int128>(size) * block(i) - crop_start - crop_end;
-    if (exact > std::numeric_limits<std::int64_t>::max() ||
-        exact < std::numeric_limits<std::int64_t>::min())
+    if (exact > std::numeric_limits<std::int64_t>::max() || exact < std::numeric_limits<std::int64_t>::min())
       return invalid_argument("cropped_shape[", i, "] overflows int64");
     const auto cropped = static_cast<std::int64_t>(exact);
-    if (cropped < 0)
-      return invalid_argument("cropped_shape[", i, "]=", cropped, " must be non-negative");
+    if (cropped < 0) return invalid_argument("cropped_shape[", i, "]=", cropped, " must be non-negative");
     OPCONFORM_RETURN_IF_ERROR(shape.add_dim(cropped));
     plan.space.push_back(cropped);
     plan.block.push_back(block(i));
     plan.start.push_back(crop_start);
     plan.blocked.push_back(size);
   }
-  OPCONFORM_RETURN_IF_ERROR(
-      space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));
 
   // Memory, then the kernel writes every output element once. A negative block value (quirk)
   // only gets here with an empty output, which the kernel never touches.

@@ -8,8 +8,8 @@
 
 namespace opconform::optimized {
 
-Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_view data_format,
-                    Tensor* output, const ExecOptions& options) {
+Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_view data_format, Tensor* output,
+                    const ExecOptions& options) {
   OPCONFORM_RETURN_IF_ERROR(depth_space::check_common("DepthToSpace", input, block_size, data_format,
                                                       "Input rank should be: 4 instead of: "));
   const std::int64_t b = block_size, b2 = b * b;  // b < 2^31: b*b fits

@@ -37,9 +37,7 @@ constexpr std::int64_t kMaxChunks = 4096;
 // (row_copy::streaming_min_bytes): each fills whole cache lines, which are then not read first.
 constexpr std::int64_t kStreamMinRowBytes = 64;
 
-bool is_quantized(DType dtype) {
-  return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32;
-}
+bool is_quantized(DType dtype) { return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32; }
 
 // "partitions" + "" (scalar), "[i]" (vector) or "[i0,i1,...]" (flat position unflattened).
 std::string position_string(const Shape& shape, std::int64_t flat) {
@@ -54,8 +52,8 @@ std::string position_string(const Shape& shape, std::int64_t flat) {
 
 Status out_of_range(const Tensor& partitions, std::int64_t position, std::int64_t num_partitions) {
   return invalid_argument("partitions", position_string(partitions.shape(), position), " = ",
-                          std::int64_t{partitions.data<std::int32_t>()[position]},
-                          " is not in [0, ", num_partitions, ")");
+                          std::int64_t{partitions.data<std::int32_t>()[position]}, " is not in [0, ", num_partitions,
+                          ")");
 }
 
 // Shape of output p: [count] + the data's trailing dims.
@@ -82,46 +80,43 @@ std::int64_t count_at_most(const std::int32_t* partitions, std::int64_t n, std::
 // The memory check when num_partitions outputs of 64 bytes alone exceed the limit: returns
 // the RESOURCE_EXHAUSTED of the first output whose running total exceeds the limit, i.e. the
 // smallest p with 64 (p + 1) + row_bytes * count(partitions <= p) > limit (increasing in p).
-Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DType dtype,
-                               const Shape& trailing, std::int64_t row_bytes) {
+Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DType dtype, const Shape& trailing,
+                               std::int64_t row_bytes) {
   const std::int32_t* part = partitions.data<std::int32_t>();
   const std::int64_t n = partitions.num_elements();
   auto over = [&](std::int64_t p) {
     const std::int64_t payload = multiply_without_overflow(count_at_most(part, n, p), row_bytes);
-    const std::int64_t total = saturating_add(
-        payload < 0 ? std::numeric_limits<std::int64_t>::max() : payload, 64 * (p + 1));
+    const std::int64_t total =
+        saturating_add(payload < 0 ? std::numeric_limits<std::int64_t>::max() : payload, 64 * (p + 1));
     return total > limit;
   };
   std::int64_t lo = 0, hi = std::max<std::int64_t>(limit, 0) / 64;  // over(hi) holds
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (over(mid)) hi = mid;
-    else lo = mid + 1;
+    if (over(mid))
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const std::int64_t count = count_at_most(part, n, lo) - (lo > 0 ? count_at_most(part, n, lo - 1) : 0);
-  return resource_exhausted("OOM when allocating tensor with shape",
-                            shape_string(output_shape(count, trailing)), " and type ",
-                            dtype_name(dtype));
+  return resource_exhausted("OOM when allocating tensor with shape", shape_string(output_shape(count, trailing)),
+                            " and type ", dtype_name(dtype));
 }
 
 // README pre-checks (argument type, attribute minimum, kernel registration), then check 0: the
 // kernel reads num_partitions as an int32 (after the kernel lookup).
 Status check_signature(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions) {
   if (partitions.dtype() != DType::kInt32)
-    return invalid_argument("Input 'partitions' of 'DynamicPartition' Op has type ",
-                            dtype_name(partitions.dtype()),
+    return invalid_argument("Input 'partitions' of 'DynamicPartition' Op has type ", dtype_name(partitions.dtype()),
                             " that does not match expected type of int32.");
   if (num_partitions < 1)
-    return invalid_argument("Value for attr 'num_partitions' of ", num_partitions,
-                            " must be at least minimum 1");
+    return invalid_argument("Value for attr 'num_partitions' of ", num_partitions, " must be at least minimum 1");
   const DType dtype = data.dtype();
   if (is_quantized(dtype))
-    return unimplemented(
-        "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
-        dtype_name(dtype));
+    return unimplemented("No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
+                         dtype_name(dtype));
   if (num_partitions > kInt32Max)
-    return invalid_argument("Attr num_partitions has value ", num_partitions,
-                            " out of range for an int32");
+    return invalid_argument("Attr num_partitions has value ", num_partitions, " out of range for an int32");
   return Status();
 }
 
@@ -129,10 +124,8 @@ Status check_signature(const Tensor& data, const Tensor& partitions, std::int64_
 Status check_shapes(const Tensor& data, const Tensor& partitions) {
   const Shape& data_shape = data.shape();
   const Shape& part_shape = partitions.shape();
-  if (data_shape.size() < part_shape.size() ||
-      !std::equal(part_shape.begin(), part_shape.end(), data_shape.begin()))
-    return invalid_argument("data.shape must start with partitions.shape, got data.shape = ",
-                            shape_string(data_shape),
+  if (data_shape.size() < part_shape.size() || !std::equal(part_shape.begin(), part_shape.end(), data_shape.begin()))
+    return invalid_argument("data.shape must start with partitions.shape, got data.shape = ", shape_string(data_shape),
                             ", partitions.shape = ", shape_string(part_shape));
   return Status();
 }
@@ -140,20 +133,19 @@ Status check_shapes(const Tensor& data, const Tensor& partitions) {
 // The problem after checks 0-1: n positions, each a row of the data, going to one of k outputs.
 struct Problem {
   DType dtype;
-  Shape trailing;               // the data's dims after the partitions' ones
-  const std::int32_t* part;     // [n]
+  Shape trailing;            // the data's dims after the partitions' ones
+  const std::int32_t* part;  // [n]
   std::int64_t n;
   std::int64_t k;
   std::int64_t row_elems;
-  std::int64_t row_bytes;       // accounted bytes of one row
+  std::int64_t row_bytes;  // accounted bytes of one row
 };
 
 Problem problem_of(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions) {
   Problem pr;
   const Shape& data_shape = data.shape();
   pr.dtype = data.dtype();
-  pr.trailing.assign(data_shape.begin() + static_cast<std::ptrdiff_t>(partitions.shape().size()),
-                     data_shape.end());
+  pr.trailing.assign(data_shape.begin() + static_cast<std::ptrdiff_t>(partitions.shape().size()), data_shape.end());
   pr.part = partitions.data<std::int32_t>();
   pr.n = partitions.num_elements();
   pr.k = num_partitions;
@@ -175,8 +167,8 @@ std::int64_t first_out_of_range(const Problem& pr) {
 struct Chunks {
   std::int64_t n;
   std::int64_t count;
-  int threads;           // at most count
-  std::int64_t stride;   // counters per chunk: k + 8 spare
+  int threads;          // at most count
+  std::int64_t stride;  // counters per chunk: k + 8 spare
   std::int64_t begin(std::int64_t c) const { return n / count * c + std::min(c, n % count); }
 };
 
@@ -224,8 +216,7 @@ std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::vector<s
 
 // Turns each chunk's counts into its first slot in each output (a prefix sum over (partition,
 // chunk)) and returns the output sizes.
-std::vector<std::int64_t> assign_slots(const Problem& pr, const Chunks& ch,
-                                       std::vector<std::int64_t>& counts) {
+std::vector<std::int64_t> assign_slots(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts) {
   std::vector<std::int64_t> sizes(static_cast<std::size_t>(pr.k), 0);
   for (std::int64_t p = 0; p < pr.k; ++p)
     for (std::int64_t c = 0; c < ch.count; ++c) {
@@ -237,8 +228,7 @@ std::vector<std::int64_t> assign_slots(const Problem& pr, const Chunks& ch,
 }
 
 // Check 3: the outputs' memory, in output order.
-Status check_output_memory(const Problem& pr, const std::vector<std::int64_t>& sizes,
-                           std::int64_t limit) {
+Status check_output_memory(const Problem& pr, const std::vector<std::int64_t>& sizes, std::int64_t limit) {
   MemoryAccount account(limit);
   Shape shape = output_shape(0, pr.trailing);
   for (std::int64_t p = 0; p < pr.k; ++p) {
@@ -260,9 +250,8 @@ std::vector<Tensor> allocate_outputs(const Problem& pr, const std::vector<std::i
 
 // Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
 // slot in each output, from assign_slots()).
-void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts,
-                  const Tensor& data, std::vector<Tensor>& result, std::int64_t output_bytes,
-                  const ExecOptions& options) {
+void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts, const Tensor& data,
+                  std::vector<Tensor>& result, std::int64_t output_bytes, const ExecOptions& options) {
   if (pr.row_elems == 0) return;
   const std::int32_t* part = pr.part;
   const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride, row_bytes = pr.row_bytes;
@@ -272,8 +261,7 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>
     with_row_mover<T>(pr.row_elems, [&](const auto& mover) {
       using Element = typename std::decay_t<decltype(mover)>::Element;
       std::vector<Element*> out(static_cast<std::size_t>(k));
-      for (std::int64_t p = 0; p < k; ++p)
-        out[p] = static_cast<Element*>(result[p].raw_data());
+      for (std::int64_t p = 0; p < k; ++p) out[p] = static_cast<Element*>(result[p].raw_data());
       const auto* rows = static_cast<const Element*>(data.raw_data());
       auto scatter = [&](const auto& m) {
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
@@ -293,9 +281,8 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>
       if constexpr (std::is_same_v<Element, std::byte>) {
         if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 &&
             output_bytes >= row_copy::streaming_min_bytes(options) &&
-            std::all_of(out.begin(), out.end(), [](const Element* o) {
-              return reinterpret_cast<std::uintptr_t>(o) % 16 == 0;
-            }))
+            std::all_of(out.begin(), out.end(),
+                        [](const Element* o) { return reinterpret_cast<std::uintptr_t>(o) % 16 == 0; }))
           return scatter(row_copy::StreamedBytes{row_bytes});
       }
       scatter(mover);
@@ -315,8 +302,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   // memory check alone, before any num_partitions-sized bookkeeping exists.
   const std::int64_t limit = options.memory_limit_bytes;
   const std::int64_t rows_bytes = multiply_without_overflow(pr.n, pr.row_bytes);
-  if (pr.k > std::max<std::int64_t>(limit, 0) / 64 || rows_bytes < 0 ||
-      saturating_add(rows_bytes, 64 * pr.k) > limit) {
+  if (pr.k > std::max<std::int64_t>(limit, 0) / 64 || rows_bytes < 0 || saturating_add(rows_bytes, 64 * pr.k) > limit) {
     const std::int64_t bad = first_out_of_range(pr);
     if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
     return first_output_over_limit(partitions, limit, pr.dtype, pr.trailing, pr.row_bytes);
@@ -328,8 +314,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   try {
     counts.assign(static_cast<std::size_t>(ch.count * ch.stride), 0);
   } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{pr.k}),
-                              " and type int64");
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{pr.k}), " and type int64");
   }
   const std::int64_t bad = count_partitions(pr, ch, counts);
   if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
@@ -343,10 +328,9 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
     *outputs = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
-    return resource_exhausted(
-        "OOM when allocating tensor with shape",
-        shape_string(output_shape(allocating < pr.k ? sizes[allocating] : 0, pr.trailing)),
-        " and type ", dtype_name(pr.dtype));
+    return resource_exhausted("OOM when allocating tensor with shape",
+                              shape_string(output_shape(allocating < pr.k ? sizes[allocating] : 0, pr.trailing)),
+                              " and type ", dtype_name(pr.dtype));
   }
   return Status();
 }

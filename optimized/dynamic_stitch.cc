@@ -56,8 +56,8 @@ struct StitchList {
 
 // README pre-checks 1-3 and the page's checks 0-2. On success *max_index is the largest index
 // (-1 when there is none).
-Status validate_inputs(std::string_view op, std::span<const Tensor> indices,
-                       std::span<const Tensor> data, int threads, std::int64_t* max_index) {
+Status validate_inputs(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data, int threads,
+                       std::int64_t* max_index) {
   // Pre-check 1: argument types.
   for (const Tensor& t : indices)
     if (t.dtype() != DType::kInt32)
@@ -66,8 +66,7 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices,
   for (const Tensor& t : data)
     if (t.dtype() != data[0].dtype())
       return invalid_argument("Input 'data' of '", op, "' Op has type ", dtype_name(t.dtype()),
-                              " that does not match type ", dtype_name(data[0].dtype()),
-                              " of argument 'data'.");
+                              " that does not match type ", dtype_name(data[0].dtype()), " of argument 'data'.");
   // Pre-check 2 (page check 0): N >= 1 and equal list lengths.
   const auto n = static_cast<std::int64_t>(indices.size());
   if (n < 1) return invalid_argument("Value for attr 'N' of ", n, " must be at least minimum 1");
@@ -97,9 +96,7 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices,
       }
     }
     if (lo < 0) {
-      const std::int64_t first = std::find_if(index, index + size, [](std::int32_t v) {
-                                   return v < 0;
-                                 }) - index;
+      const std::int64_t first = std::find_if(index, index + size, [](std::int32_t v) { return v < 0; }) - index;
       return invalid_argument("indices[", first, "] is out of range");
     }
     max_seen = std::max<std::int64_t>(max_seen, hi);
@@ -112,23 +109,21 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices,
     const Shape& is = indices[m].shape();
     const Shape& ds = data[m].shape();
     if (ds.size() < is.size() || !std::equal(is.begin(), is.end(), ds.begin()))
-      return invalid_argument("data[", m, "].shape = ", shape_string(ds),
-                              " does not start with indices[", m, "].shape = ", shape_string(is));
-    if (m > 0 && !std::equal(data0.begin() + static_cast<std::ptrdiff_t>(indices0.size()),
-                             data0.end(), ds.begin() + static_cast<std::ptrdiff_t>(is.size()),
-                             ds.end()))
-      return invalid_argument("Need data[0].shape[", static_cast<std::int64_t>(indices0.size()),
-                              ":] = data[", m, "].shape[", static_cast<std::int64_t>(is.size()),
-                              ":], got data[0].shape = ", shape_string(data0), ", data[", m,
-                              "].shape = ", shape_string(ds),
-                              ", indices[0].shape = ", shape_string(indices0), ", indices[", m,
+      return invalid_argument("data[", m, "].shape = ", shape_string(ds), " does not start with indices[", m,
                               "].shape = ", shape_string(is));
+    if (m > 0 && !std::equal(data0.begin() + static_cast<std::ptrdiff_t>(indices0.size()), data0.end(),
+                             ds.begin() + static_cast<std::ptrdiff_t>(is.size()), ds.end()))
+      return invalid_argument("Need data[0].shape[", static_cast<std::int64_t>(indices0.size()), ":] = data[", m,
+                              "].shape[", static_cast<std::int64_t>(is.size()),
+                              ":], got data[0].shape = ", shape_string(data0), ", data[", m,
+                              "].shape = ", shape_string(ds), ", indices[0].shape = ", shape_string(indices0),
+                              ", indices[", m, "].shape = ", shape_string(is));
   }
   *max_index = max_seen;
   return Status();
 }
 
-constexpr std::int64_t kFilterChunk = 1024;  // positions filtered per step of a partial block
+constexpr std::int64_t kFilterChunk = 1024;     // positions filtered per step of a partial block
 constexpr std::int64_t kPrefetchDistance = 16;  // positions ahead
 constexpr std::int64_t kPrefetchRowBytes = 1024;
 constexpr std::int64_t kMaxBlocks = 1024;
@@ -142,8 +137,8 @@ constexpr std::int64_t kPullPrefetchRows = 16;  // rows ahead
 // Writes the last writer of every output row in [lo, hi) that some index names.
 // `written` holds hi - lo zero bits. kWhole: [lo, hi) is every row, so no index is filtered.
 template <bool kWhole, class Mover>
-void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64_t hi,
-                  std::uint64_t* written, typename Mover::Element* out, const Mover& mover) {
+void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64_t hi, std::uint64_t* written,
+                  typename Mover::Element* out, const Mover& mover) {
   using Element = typename Mover::Element;
   const auto span = static_cast<std::uint64_t>(hi - lo);
   // Returns whether row r (in the block) was unclaimed, and claims it.
@@ -208,8 +203,8 @@ std::int64_t find_bit(const std::uint64_t* bits, std::int64_t from, std::int64_t
 }
 
 // Zeroes the rows lo + k of `out` whose bit k of `written` is clear, k in [0, hi - lo), run by run.
-void zero_unwritten(const std::uint64_t* written, std::int64_t lo, std::int64_t hi,
-                    std::byte* out, std::int64_t row_bytes) {
+void zero_unwritten(const std::uint64_t* written, std::int64_t lo, std::int64_t hi, std::byte* out,
+                    std::int64_t row_bytes) {
   const std::int64_t span = hi - lo;
   for (std::int64_t k = find_bit(written, 0, span, false); k < span;) {
     const std::int64_t end = find_bit(written, k, span, true);
@@ -220,20 +215,18 @@ void zero_unwritten(const std::uint64_t* written, std::int64_t lo, std::int64_t 
 
 // The push path: destination blocks, each with a bitmap, walked from the last position.
 template <class Mover>
-void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
-                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options,
-                 int threads) {
+void stitch_push(std::span<const StitchList> lists, std::int64_t rows, typename Mover::Element* out, const Mover& mover,
+                 const ExecOptions& options, int threads) {
   const std::int64_t row_bytes = mover.row_bytes();
 
   // Block size: the injected tile, else one block per thread; capped so the bitmaps of all
   // threads stay within 5% of the output (at least 64 KiB in all).
-  std::int64_t block_rows = options.tile_bytes > 0
-                                ? std::max<std::int64_t>(1, options.tile_bytes / row_bytes)
-                                : (rows + threads - 1) / threads;
+  std::int64_t block_rows = options.tile_bytes > 0 ? std::max<std::int64_t>(1, options.tile_bytes / row_bytes)
+                                                   : (rows + threads - 1) / threads;
   block_rows = std::max(block_rows, (rows + kMaxPushBlocks - 1) / kMaxPushBlocks);
-  const std::int64_t output_bytes =
-      rows > std::numeric_limits<std::int64_t>::max() / row_bytes ? std::numeric_limits<std::int64_t>::max()
-                                                                  : rows * row_bytes;
+  const std::int64_t output_bytes = rows > std::numeric_limits<std::int64_t>::max() / row_bytes
+                                        ? std::numeric_limits<std::int64_t>::max()
+                                        : rows * row_bytes;
   const std::int64_t bitmap_bits = std::max<std::int64_t>(output_bytes / 20, 64 << 10) * 8;
   block_rows = std::max<std::int64_t>(1, std::min(block_rows, bitmap_bits / threads));
   const std::int64_t blocks = (rows + block_rows - 1) / block_rows;
@@ -248,8 +241,7 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
       stitch_block<true>(lists, lo, hi, written, out, mover);
     else
       stitch_block<false>(lists, lo, hi, written, out, mover);
-    if constexpr (std::is_same_v<typename Mover::Element, std::byte>)
-      zero_unwritten(written, lo, hi, out, row_bytes);
+    if constexpr (std::is_same_v<typename Mover::Element, std::byte>) zero_unwritten(written, lo, hi, out, row_bytes);
   };
   if (threads == 1) {  // no OpenMP region; the bitmap on the stack when it is small
     std::uint64_t small[64];
@@ -268,8 +260,7 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows,
 // The last writer of every output row: winner[r] = value(m, i) of the last position (m, i)
 // naming r, `none` for a gap. Thread t records rows [lo, hi).
 template <class V, class F>
-std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows, int threads, V none,
-                            F value) {
+std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows, int threads, V none, F value) {
   std::vector<V> winner(static_cast<std::size_t>(rows), none);
   thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
     const std::int64_t lo = thread_policy::share_begin(rows, n, t);
@@ -289,8 +280,8 @@ std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows
 // positions in order and copies a position's row when it is that row's winner (each row has
 // one, so threads write disjoint rows), with streaming stores; then the gaps are zeroed the
 // same way.
-void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::byte* out,
-                    std::int64_t row_bytes, int threads) {
+void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, std::int64_t row_bytes,
+                    int threads) {
   std::vector<std::int64_t> offsets;  // flat position of each list's first
   std::int64_t positions = 0;
   for (const StitchList& list : lists) {
@@ -336,16 +327,14 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
 
 // The pull path: winner[r] is the row that output row r copies (nullptr: a gap).
 template <class Mover>
-void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
-                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options,
-                 int threads) {
+void stitch_pull(std::span<const StitchList> lists, std::int64_t rows, typename Mover::Element* out, const Mover& mover,
+                 const ExecOptions& options, int threads) {
   using Element = typename Mover::Element;
   const std::int64_t row_bytes = mover.row_bytes();
   const std::int64_t row_elems = row_bytes / static_cast<std::int64_t>(sizeof(Element));
   const std::vector<const Element*> winner = last_writers<const Element*>(
-      lists, rows, threads, nullptr, [&](std::size_t m, std::int64_t i) {
-        return static_cast<const Element*>(lists[m].rows) + i * row_elems;
-      });
+      lists, rows, threads, nullptr,
+      [&](std::size_t m, std::int64_t i) { return static_cast<const Element*>(lists[m].rows) + i * row_elems; });
   // Output rows in order, in chunks (one per thread, or per injected tile).
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
@@ -360,8 +349,7 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
     for (std::int64_t r = begin; r < end; ++r) {
       if (r + kPullPrefetchRows < end) {
         if (const Element* ahead = winner[r + kPullPrefetchRows]) {
-          for (std::int64_t l = 0; l < lines; ++l)
-            __builtin_prefetch(reinterpret_cast<const char*>(ahead) + 64 * l);
+          for (std::int64_t l = 0; l < lines; ++l) __builtin_prefetch(reinterpret_cast<const char*>(ahead) + 64 * l);
         }
       }
       if (const Element* source = winner[r]) {
@@ -384,8 +372,7 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows,
 // kForwardMaxPositionsPerRow positions per row.
 constexpr std::int64_t kForwardMaxPositionsPerRow = 2;
 template <class Mover>
-void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out,
-                    const Mover& mover) {
+void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, const Mover& mover) {
   const auto words = static_cast<std::size_t>((rows + 63) / 64);
   std::uint64_t small[16] = {};
   std::vector<std::uint64_t> large(words > 16 ? words : 0);
@@ -402,8 +389,8 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
 }
 
 template <class Mover>
-void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
-                 typename Mover::Element* out, const Mover& mover, const ExecOptions& options) {
+void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename Mover::Element* out, const Mover& mover,
+                 const ExecOptions& options) {
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
@@ -412,8 +399,8 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
     if (threads == 1 && row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows &&
         rows * row_bytes < row_copy::streaming_min_bytes(options))
       return stitch_forward(lists, rows, out, mover);
-    if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 &&
-        reinterpret_cast<std::uintptr_t>(out) % 16 == 0 && rows * row_bytes >= row_copy::streaming_min_bytes(options))
+    if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+        rows * row_bytes >= row_copy::streaming_min_bytes(options))
       return stitch_scatter(lists, rows, out, row_bytes, threads);
   }
   if (row_bytes >= kPullMinRowBytes)
@@ -422,21 +409,20 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows,
     stitch_push(lists, rows, out, mover, options, threads);
 }
 
-Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data,
-              Tensor* merged, const ExecOptions& options) {
+Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+              const ExecOptions& options) {
   std::int64_t max_index = -1;
   std::int64_t index_bytes = 0;
   for (const Tensor& t : indices) index_bytes += t.num_elements() * 4;
-  OPCONFORM_RETURN_IF_ERROR(validate_inputs(
-      op, indices, data, thread_policy::threads_for(options, index_bytes), &max_index));
+  OPCONFORM_RETURN_IF_ERROR(
+      validate_inputs(op, indices, data, thread_policy::threads_for(options, index_bytes), &max_index));
 
   // Check 3: output shape [max + 1] + C, then its memory request.
   const DType dtype = data[0].dtype();
   const int trailing_from = indices[0].rank();
   ShapeBuilder shape;
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(max_index + 1));
-  for (int d = trailing_from; d < data[0].rank(); ++d)
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(data[0].dim(d)));
+  for (int d = trailing_from; d < data[0].rank(); ++d) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(data[0].dim(d)));
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape.dims()));
 
@@ -463,21 +449,21 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
     *merged = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape.dims()),
-                              " and type ", dtype_name(dtype));
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape.dims()), " and type ",
+                              dtype_name(dtype));
   }
   return Status();
 }
 
 }  // namespace
 
-Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
-                     Tensor* merged, const ExecOptions& options) {
+Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                     const ExecOptions& options) {
   return stitch("DynamicStitch", indices, data, merged, options);
 }
 
-Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
-                             Tensor* merged, const ExecOptions& options) {
+Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                             const ExecOptions& options) {
   return stitch("ParallelDynamicStitch", indices, data, merged, options);
 }
 

@@ -25,7 +25,7 @@
 namespace opconform::optimized::radix_sort {
 
 inline constexpr int kMaxDigitBits = 11;
-inline constexpr int kTopDigitBits = 8;  // buckets of the pass over memory
+inline constexpr int kTopDigitBits = 8;           // buckets of the pass over memory
 inline constexpr std::int64_t kSmallBucket = 32;  // insertion sort at or below
 
 // The plan for `bits` bits: the top digit's width (0: no split) and the LSD passes after it.
@@ -60,9 +60,8 @@ inline std::uint64_t field(std::uint64_t key, int shift, int width) {
 
 // Stable LSD sort of from[0, n) on bits [low_bit, low_bit + passes * digit_bits), ping-ponging
 // with to[0, n); the result is in `from` after an even number of passes, else in `to`.
-inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n, int low_bit,
-                         int high_bit, int passes, int digit_bits,
-                         std::vector<std::int64_t>& count) {
+inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n, int low_bit, int high_bit, int passes,
+                         int digit_bits, std::vector<std::int64_t>& count) {
   if (n <= kSmallBucket) {  // stable insertion sort on the bits, then where the passes end
     const int width = high_bit - low_bit;
     for (std::int64_t i = 1; i < n; ++i) {
@@ -115,8 +114,8 @@ inline void lsd_in_cache(std::uint64_t* from, std::uint64_t* to, std::int64_t n,
 // Keys are staged per bucket in a cache line and a completed line that lies inside this call's
 // slots is written whole with streaming stores (no read of the target line); the other lines
 // (shared with the neighbouring slots) word by word.
-inline void scatter_by_digit(const std::uint64_t* from, std::int64_t n, std::uint64_t* to,
-                             std::int64_t* slot, std::int64_t buckets, int shift, int bits) {
+inline void scatter_by_digit(const std::uint64_t* from, std::int64_t n, std::uint64_t* to, std::int64_t* slot,
+                             std::int64_t buckets, int shift, int bits) {
 #if defined(__SSE2__)
   struct alignas(64) Line {
     std::uint64_t word[8];
@@ -143,8 +142,7 @@ inline void scatter_by_digit(const std::uint64_t* from, std::int64_t n, std::uin
   }
   for (std::int64_t d = 0; d < buckets; ++d) {  // the last, partial lines
     const std::int64_t line_begin = slot[d] - static_cast<std::int64_t>(at(slot[d]));
-    for (std::int64_t u = std::max(line_begin, begin[d]); u < slot[d]; ++u)
-      to[u] = staged[d].word[at(u)];
+    for (std::int64_t u = std::max(line_begin, begin[d]); u < slot[d]; ++u) to[u] = staged[d].word[at(u)];
   }
   _mm_sfence();
 #else
@@ -157,13 +155,12 @@ inline void scatter_by_digit(const std::uint64_t* from, std::int64_t n, std::uin
 // Sorts keys[0, n) by bits [low_bit, high_bit) (0 <= low_bit <= high_bit <= 64), stably; the
 // result is in scratch[0, n) when ends_in_scratch(high_bit - low_bit), else in keys[0, n).
 // `chunks` >= 1 splits the pass over memory.
-inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::int64_t n,
-                            int low_bit, int high_bit, std::int64_t chunks, int threads) {
+inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::int64_t n, int low_bit, int high_bit,
+                            std::int64_t chunks, int threads) {
   const Plan plan = plan_for(high_bit - low_bit);
   if (plan.top_bits == 0) {
     std::vector<std::int64_t> count;
-    detail::lsd_in_cache(keys, scratch, n, low_bit, high_bit, plan.lsd_passes,
-                         plan.lsd_digit_bits, count);
+    detail::lsd_in_cache(keys, scratch, n, low_bit, high_bit, plan.lsd_passes, plan.lsd_digit_bits, count);
     return;
   }
   // The pass over memory: keys -> scratch by the top digit, chunk by chunk in key order.
@@ -180,8 +177,7 @@ inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::in
     for (std::int64_t c = 0; c < chunks; ++c) {
       std::int64_t* count = slots.data() + c * buckets;
       const std::int64_t end = chunk_begin(c + 1);
-      for (std::int64_t e = chunk_begin(c); e < end; ++e)
-        ++count[detail::field(keys[e], top_shift, plan.top_bits)];
+      for (std::int64_t e = chunk_begin(c); e < end; ++e) ++count[detail::field(keys[e], top_shift, plan.top_bits)];
     }
 #pragma omp single
     {
@@ -200,16 +196,16 @@ inline void radix_sort_bits(std::uint64_t* keys, std::uint64_t* scratch, std::in
 #pragma omp for schedule(static)
     for (std::int64_t c = 0; c < chunks; ++c) {
       const std::int64_t begin = chunk_begin(c);
-      detail::scatter_by_digit(keys + begin, chunk_begin(c + 1) - begin, scratch,
-                               slots.data() + c * buckets, buckets, top_shift, plan.top_bits);
+      detail::scatter_by_digit(keys + begin, chunk_begin(c + 1) - begin, scratch, slots.data() + c * buckets, buckets,
+                               top_shift, plan.top_bits);
     }
     // Each bucket, in cache: scratch -> keys -> ... on the remaining bits.
     std::vector<std::int64_t> count;
 #pragma omp for schedule(dynamic, 16)
     for (std::int64_t b = 0; b < buckets; ++b) {
       const std::int64_t begin = bucket_begin[b], size = bucket_begin[b + 1] - begin;
-      detail::lsd_in_cache(scratch + begin, keys + begin, size, low_bit, top_shift,
-                           plan.lsd_passes, plan.lsd_digit_bits, count);
+      detail::lsd_in_cache(scratch + begin, keys + begin, size, low_bit, top_shift, plan.lsd_passes,
+                           plan.lsd_digit_bits, count);
     }
   }
 }

@@ -49,8 +49,7 @@ struct Strings {
   using Element = std::string;
   std::int64_t elems;
   std::int64_t row_bytes() const { return elems * static_cast<std::int64_t>(sizeof(std::string)); }
-  void copy(std::string* dst, std::int64_t dst_row, const std::string* src,
-            std::int64_t src_row) const {
+  void copy(std::string* dst, std::int64_t dst_row, const std::string* src, std::int64_t src_row) const {
     for (std::int64_t k = 0; k < elems; ++k) dst[dst_row * elems + k] = src[src_row * elems + k];
   }
 };

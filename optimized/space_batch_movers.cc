@@ -283,7 +283,7 @@ struct ElementMover {
 constexpr std::int64_t kDefaultTileBytes = 16 * 1024;
 
 struct Geometry {
-  int last = 0;                              // L
+  int last = 0;  // L
   std::int64_t batch = 0;
   Dims space, block, start, blocked;
   Dims first, extent;  // per group dim i < L: y_i in [first_i, first_i + extent_i)
@@ -437,8 +437,8 @@ std::pair<std::int64_t, std::int64_t> batch_to_space_span(const Geometry& g, std
 // inside the row (other positions of the streams are cropped away and never read). Row
 // position x is written at d + (x - x_base) * cu.
 template <class Mover>
-void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover::Unit* s,
-                         typename Mover::Unit* d, std::int64_t x_base, std::int64_t j0, std::int64_t j1) {
+void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover::Unit* s, typename Mover::Unit* d,
+                         std::int64_t x_base, std::int64_t j0, std::int64_t j1) {
   const std::int64_t cu = m.cu;
   const std::int64_t ss = g.stream_stride * cu;
   const auto [x_begin, x_end] = batch_to_space_span(g, j0, j1);
@@ -614,10 +614,11 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   const Geometry g = make_geometry(plan, kToBatch, chunk, options);
   // An explicit ExecOptions::streaming_min_bytes sets both thresholds.
   const bool streaming = dst_bytes >= row_copy::streaming_min_bytes(options);
-  const bool staged = kToBatch && options.streaming_min_bytes == 0 ? dst_bytes >= staged_streaming_min_bytes() : streaming;
+  const bool staged =
+      kToBatch && options.streaming_min_bytes == 0 ? dst_bytes >= staged_streaming_min_bytes() : streaming;
   if (dst.dtype() == DType::kString)
-    return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(),
-                         src.num_elements(), dst.data<std::string>(), dst_bytes, options, false);
+    return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(), src.num_elements(),
+                         dst.data<std::string>(), dst_bytes, options, false);
   const auto* s = static_cast<const Byte*>(src.raw_data());
   auto* d = static_cast<Byte*>(dst.raw_data());
   const auto by_block = [&](auto width_tag) {

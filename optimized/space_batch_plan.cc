@@ -6,8 +6,8 @@
 
 namespace opconform::optimized::space_batch {
 
-Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input,
-                       const Tensor& block_shape, const Tensor& offsets) {
+Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input, const Tensor& block_shape,
+                       const Tensor& offsets) {
   const auto is_index = [](DType d) { return d == DType::kInt32 || d == DType::kInt64; };
   if (!is_index(block_shape.dtype()))
     return invalid_argument("Value for attr 'Tblock_shape' of ", dtype_name(block_shape.dtype()),
@@ -16,26 +16,30 @@ Status check_signature(const char* op_name, const char* offsets_attr, const Tens
     return invalid_argument("Value for attr '", offsets_attr, "' of ", dtype_name(offsets.dtype()),
                             " is not in the list of allowed values: int32, int64");
   switch (input.dtype()) {
-    case DType::kUInt8: case DType::kUInt16: case DType::kUInt32: case DType::kUInt64:
-    case DType::kInt8: case DType::kInt16: case DType::kInt32: case DType::kInt64:
-    case DType::kFloat16: case DType::kBFloat16: case DType::kFloat32: case DType::kFloat64:
-      return Status();
+    case DType::kUInt8:
+    case DType::kUInt16:
+    case DType::kUInt32:
+    case DType::kUInt64:
+    case DType::kInt8:
+    case DType::kInt16:
+    case DType::kInt32:
+    case DType::kInt64:
+    case DType::kFloat16:
+    case DType::kBFloat16:
+    case DType::kFloat32:
+    case DType::kFloat64: return Status();
     default:
-      return unimplemented("No registered '", op_name, "' OpKernel for 'CPU' devices compatible with T=",
-                           dtype_name(input.dtype()));
+      return unimplemented("No registered '", op_name,
+                           "' OpKernel for 'CPU' devices compatible with T=", dtype_name(input.dtype()));
   }
 }
 
-Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets,
-                   const char* offsets_name) {
-  if (block_shape.rank() != 1)
-    return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
+Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets, const char* offsets_name) {
+  if (block_shape.rank() != 1) return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
   const std::int64_t m = block_shape.dim(0);
-  if (input.rank() < m + 1)
-    return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
+  if (input.rank() < m + 1) return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
   if (offsets.rank() != 2 || offsets.dim(0) != m || offsets.dim(1) != 2)
-    return invalid_argument(offsets_name, " should have shape [", m, ", 2] instead of ",
-                            shape_string(offsets.shape()));
+    return invalid_argument(offsets_name, " should have shape [", m, ", 2] instead of ", shape_string(offsets.shape()));
   return Status();
 }
 
@@ -52,8 +56,8 @@ Collapse collapse_trivial_dims(const Tensor& block, const Tensor& offsets) {
 
 Status check_internal_block_dims(int internal) {
   if (internal > kMaxInternalBlockDims)
-    return invalid_argument("Maximum number of non-combined block dimensions is ", internal,
-                            " but must not exceed ", kMaxInternalBlockDims);
+    return invalid_argument("Maximum number of non-combined block dimensions is ", internal, " but must not exceed ",
+                            kMaxInternalBlockDims);
   return Status();
 }
 
@@ -91,8 +95,8 @@ Status allocate_output(DType dtype, const Shape& dims, const ExecOptions& option
   try {
     *output = Tensor::uninitialized(dtype, dims);
   } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(dims),
-                              " and type ", dtype_name(dtype));
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(dims), " and type ",
+                              dtype_name(dtype));
   }
   return Status();
 }

@@ -26,13 +26,12 @@ namespace opconform::optimized::space_batch {
 // README "Checks that come before every op's own checks": the index attrs (block_shape and
 // paddings/crops must be int32 or int64), then kernel registration of the input's dtype.
 // `offsets_attr` is "Tpaddings" or "Tcrops".
-Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input,
-                       const Tensor& block_shape, const Tensor& offsets);
+Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input, const Tensor& block_shape,
+                       const Tensor& offsets);
 
 // Checks 1-3: block_shape is a vector [M], the input's rank is at least M + 1 and `offsets`
 // has shape [M, 2]. `offsets_name` is "paddings" or "crops".
-Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets,
-                   const char* offsets_name);
+Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets, const char* offsets_name);
 
 // Leading and trailing block dims with block 1 and both offsets 0 (they merge into the batch
 // and into the depth). block is [M] and offsets [M, 2] (int32/int64, after check_ranks()):

@@ -8,10 +8,10 @@
 
 namespace opconform::optimized {
 
-Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_view data_format,
-                    Tensor* output, const ExecOptions& options) {
-  OPCONFORM_RETURN_IF_ERROR(depth_space::check_common("SpaceToDepth", input, block_size, data_format,
-                                                      "Input rank should be 4 instead of "));
+Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_view data_format, Tensor* output,
+                    const ExecOptions& options) {
+  OPCONFORM_RETURN_IF_ERROR(
+      depth_space::check_common("SpaceToDepth", input, block_size, data_format, "Input rank should be 4 instead of "));
   const depth_space::Geometry g{input.dim(0), input.dim(1), input.dim(2), input.dim(3), block_size};
   // Step 3: b divides W and H.
   if (g.width % g.block != 0 || g.height % g.block != 0)

@@ -24,13 +24,11 @@ namespace opconform::optimized {
 
 using sparse_concat::kInt64Max;
 
-Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> values,
-                    std::span<const Tensor> shapes, std::int64_t concat_dim, SparseTensor* output,
-                    const ExecOptions& options) {
+Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> values, std::span<const Tensor> shapes,
+                    std::int64_t concat_dim, SparseTensor* output, const ExecOptions& options) {
   std::int64_t coordinates = 0;  // the size of the work, before validation (saturating)
   for (const Tensor& t : indices)
-    coordinates = t.num_elements() > kInt64Max / 8 - coordinates ? kInt64Max / 8
-                                                                 : coordinates + t.num_elements();
+    coordinates = t.num_elements() > kInt64Max / 8 - coordinates ? kInt64Max / 8 : coordinates + t.num_elements();
   const int threads = thread_policy::threads_for(options, coordinates * 8);
   sparse_concat::Plan plan;
   Status deferred;
@@ -67,8 +65,7 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
     *output = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(*allocating),
-                              " and type ",
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(*allocating), " and type ",
                               dtype_name(allocating == &values_shape ? dtype : DType::kInt64));
   }
   return Status();

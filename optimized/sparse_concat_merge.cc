@@ -32,7 +32,6 @@ inline bool row_less(const std::int64_t* a, const std::int64_t* b, std::int64_t 
   return false;
 }
 
-
 // Streaming (non-temporal) stores for the output: it is written once and not read back soon,
 // so bypassing the cache saves reading every output line before writing it. Whoever streams
 // calls store_fence() before another thread may read what it wrote.
@@ -93,8 +92,8 @@ struct NoCheck {
 // once dst is 16-byte aligned, for ranks up to kMaxStreamRank.
 constexpr std::int64_t kMaxStreamRank = 8;
 template <int kRank, class Check = NoCheck>
-Check stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, std::int64_t rank,
-                  std::int64_t cd, std::int64_t offset, Check check = Check{}) {
+Check stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows, std::int64_t rank, std::int64_t cd,
+                  std::int64_t offset, Check check = Check{}) {
   const std::int64_t r = kRank > 0 ? kRank : rank;
   auto copy_row = [&](std::int64_t e) {
     check.add(src + e * r);
@@ -112,8 +111,7 @@ Check stream_rows(std::int64_t* dst, const std::int64_t* src, std::int64_t rows,
         const __m128i* from = reinterpret_cast<const __m128i*>(src + e * r);
         __m128i* to = reinterpret_cast<__m128i*>(dst + e * r);
         __builtin_prefetch(src + e * r + kPrefetchAhead);
-        for (std::int64_t v = 0; v < r; ++v)
-          _mm_stream_si128(to + v, _mm_add_epi64(_mm_loadu_si128(from + v), add[v]));
+        for (std::int64_t v = 0; v < r; ++v) _mm_stream_si128(to + v, _mm_add_epi64(_mm_loadu_si128(from + v), add[v]));
         check.add_pair(src + e * r);
       }
     }
@@ -276,9 +274,8 @@ class PackedOrder {
 // applies). Returns false, having copied only a part, when the test fails or `stop` is set;
 // sets `stop` on a failed test.
 template <int kRank, class T>
-bool copy_entries(const Input& in, std::int64_t from, std::int64_t to, std::int64_t* out_index,
-                  T* out_values, std::int64_t out, std::int64_t rank, std::int64_t cd,
-                  std::atomic<bool>& stop) {
+bool copy_entries(const Input& in, std::int64_t from, std::int64_t to, std::int64_t* out_index, T* out_values,
+                  std::int64_t out, std::int64_t rank, std::int64_t cd, std::atomic<bool>& stop) {
   constexpr std::int64_t kBlock = 512;  // rows per verdict: an unknown one re-reads them from cache
   const std::int64_t r = kRank > 0 ? kRank : rank;
   using Order = std::conditional_t<(kRank > 0), PackedOrder<kRank>, NoCheck>;
@@ -291,7 +288,8 @@ bool copy_entries(const Input& in, std::int64_t from, std::int64_t to, std::int6
     bool ok = false;
     if (order.packable()) {
       order.start(in.index + std::max<std::int64_t>(e - 1, 0) * r);
-      const std::optional<bool> verdict = stream_rows<kRank>(dst, in.index + e * r, end - e, r, cd, in.offset, order).verdict();
+      const std::optional<bool> verdict =
+          stream_rows<kRank>(dst, in.index + e * r, end - e, r, cd, in.offset, order).verdict();
       ok = verdict ? *verdict : mergeable_exact<kRank>(in, e, end, r, cd);
     } else if ((ok = mergeable_exact<kRank>(in, e, end, r, cd))) {
       stream_rows<kRank>(dst, in.index + e * r, end - e, r, cd, in.offset);
@@ -308,8 +306,7 @@ bool copy_entries(const Input& in, std::int64_t from, std::int64_t to, std::int6
 // Every input mergeable, concat dim 0: the inputs appended, offset on column 0. Returns false
 // (the outputs partly written) when some input is not mergeable.
 template <class T>
-bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
-                   const ExecOptions& options) {
+bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads, const ExecOptions& options) {
   const std::int64_t rank = plan.rank;
   std::vector<std::int64_t> starts{0};  // output position of each input
   for (const Input& in : plan.inputs) starts.push_back(starts.back() + in.nnz);
@@ -323,8 +320,8 @@ bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
         const std::int64_t begin = ch.begin(c), end = ch.begin(c + 1);
         for (std::size_t k = plan.inputs.size(); k-- > 0;) {  // the last first: check_offsets() read its start last
           const std::int64_t lo = std::max(begin, starts[k]), hi = std::min(end, starts[k + 1]);
-          if (lo < hi && !copy_entries<kRank>(plan.inputs[k], lo - starts[k], hi - starts[k], out_index,
-                                              out_values, lo, rank, 0, stop))
+          if (lo < hi && !copy_entries<kRank>(plan.inputs[k], lo - starts[k], hi - starts[k], out_index, out_values, lo,
+                                              rank, 0, stop))
             break;
         }
         store_fence();
@@ -336,8 +333,8 @@ bool append_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int
 
 // The end of the run of entries from `from` (whose prefix, the first cd coordinates, equals
 // `prefix`) to `stop` with that prefix: galloping, then a binary search (the input is sorted).
-std::int64_t run_end(const Input& in, std::int64_t from, std::int64_t stop,
-                     const std::int64_t* prefix, std::int64_t rank, std::int64_t cd) {
+std::int64_t run_end(const Input& in, std::int64_t from, std::int64_t stop, const std::int64_t* prefix,
+                     std::int64_t rank, std::int64_t cd) {
   auto same = [&](std::int64_t e) { return std::equal(prefix, prefix + cd, in.index + e * rank); };
   std::int64_t known = from, probe = from + 1, step = 1;
   while (probe < stop && same(probe)) {
@@ -348,8 +345,10 @@ std::int64_t run_end(const Input& in, std::int64_t from, std::int64_t stop,
   std::int64_t lo = known + 1, hi = std::min(probe, stop);
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
-    if (same(mid)) lo = mid + 1;
-    else hi = mid;
+    if (same(mid))
+      lo = mid + 1;
+    else
+      hi = mid;
   }
   return lo;
 }
@@ -360,8 +359,7 @@ std::int64_t run_end(const Input& in, std::int64_t from, std::int64_t stop,
 // is not mergeable: each input's entries are still visited at most once, in order, since the
 // split points are checked to be non-decreasing.
 template <class T>
-bool merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
-                  const ExecOptions& options) {
+bool merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads, const ExecOptions& options) {
   const std::int64_t rank = plan.rank, cd = plan.cd;
   const auto n = static_cast<std::int64_t>(plan.inputs.size());
   const Input* largest = &plan.inputs[0];
@@ -381,8 +379,10 @@ bool merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int 
       std::int64_t lo = 0, hi = in.nnz;  // first entry whose prefix is not below split's
       while (lo < hi) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        if (row_less(in.index + mid * rank, split, cd)) lo = mid + 1;
-        else hi = mid;
+        if (row_less(in.index + mid * rank, split, cd))
+          lo = mid + 1;
+        else
+          hi = mid;
       }
       bounds[c * n + k] = lo;
     }
@@ -409,8 +409,7 @@ bool merge_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int 
           more = prefix != nullptr;
           for (std::int64_t k = 0; more && k < n; ++k) {
             const Input& in = plan.inputs[k];
-            if (head[k] == stop_at[k] || !std::equal(prefix, prefix + cd, in.index + head[k] * rank))
-              continue;
+            if (head[k] == stop_at[k] || !std::equal(prefix, prefix + cd, in.index + head[k] * rank)) continue;
             const std::int64_t end = run_end(in, head[k], stop_at[k], prefix, rank, cd);
             more = copy_entries<kRank>(in, head[k], end, out_index, out_values, out, rank, cd, stop);
             out += end - head[k];

@@ -29,7 +29,7 @@ struct Input {
   const std::int64_t* index;  // [nnz, rank], row-major
   std::int64_t nnz;
   const void* values;
-  std::int64_t offset;  // added to the concat-dim coordinate
+  std::int64_t offset;        // added to the concat-dim coordinate
   const std::int64_t* shape;  // the input's shape (rank values)
 };
 
@@ -46,13 +46,10 @@ struct Plan {
 struct Chunking {
   std::int64_t n;
   std::int64_t chunks;
-  std::int64_t begin(std::int64_t c) const {
-    return n / chunks * c + std::min<std::int64_t>(c, n % chunks);
-  }
+  std::int64_t begin(std::int64_t c) const { return n / chunks * c + std::min<std::int64_t>(c, n % chunks); }
 };
 
-inline Chunking chunking(std::int64_t n, std::int64_t bytes_per_item, int threads,
-                         const ExecOptions& options) {
+inline Chunking chunking(std::int64_t n, std::int64_t bytes_per_item, int threads, const ExecOptions& options) {
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
     const std::int64_t per_chunk = std::max<std::int64_t>(1, options.tile_bytes / bytes_per_item);
@@ -76,9 +73,8 @@ void with_rank(std::int64_t rank, F&& f) {
 // README pre-checks and the page's checks 2-10, except check 10's offset-overflow scan: a
 // failure of check 10's row or column check at input i is returned in *deferred, with
 // plan->inputs holding inputs 0..i-1, since the scan of those comes first.
-Status validate(std::span<const Tensor> indices, std::span<const Tensor> values,
-                std::span<const Tensor> shapes, std::int64_t concat_dim, Plan* plan,
-                Status* deferred);
+Status validate(std::span<const Tensor> indices, std::span<const Tensor> values, std::span<const Tensor> shapes,
+                std::int64_t concat_dim, Plan* plan, Status* deferred);
 
 // Check 10's offset-overflow scan over plan.inputs (the inputs whose row and column checks
 // passed), in input order: the first failure's error, or OK.

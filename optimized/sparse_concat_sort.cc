@@ -21,8 +21,7 @@ namespace {
 
 // Column ranges [lo[j], hi[j]] of the offset coordinates over all entries. Precondition: no
 // offset overflows (check_offsets passed).
-void column_ranges(const Plan& plan, int threads, std::vector<std::int64_t>* lo,
-                   std::vector<std::int64_t>* hi) {
+void column_ranges(const Plan& plan, int threads, std::vector<std::int64_t>* lo, std::vector<std::int64_t>* hi) {
   const std::int64_t rank = plan.rank, cd = plan.cd;
   lo->assign(static_cast<std::size_t>(rank), kInt64Max);
   hi->assign(static_cast<std::size_t>(rank), std::numeric_limits<std::int64_t>::min());
@@ -106,8 +105,8 @@ struct Layout {
 // The key layout for column j ranging over [lo[j], hi[j]]: the coordinate fields from the top
 // (column 0 most significant), then the payload: the value when it fits, else the entry.
 template <class T>
-Layout layout_for(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi,
-                  std::int64_t rank, int entry_bits) {
+Layout layout_for(const std::vector<std::int64_t>& lo, const std::vector<std::int64_t>& hi, std::int64_t rank,
+                  int entry_bits) {
   Layout l;
   std::vector<int> width(static_cast<std::size_t>(rank));
   for (std::int64_t j = 0; j < rank; ++j) {
@@ -128,8 +127,7 @@ Layout layout_for(const std::vector<std::int64_t>& lo, const std::vector<std::in
 // The layout's fields by value; column cd's lower bound is less `cd_offset`, so that a raw
 // input coordinate packs.
 template <int kRank>
-KeyFields<kRank> key_fields(const Layout& layout, std::int64_t rank, std::int64_t cd,
-                            std::uint64_t cd_offset) {
+KeyFields<kRank> key_fields(const Layout& layout, std::int64_t rank, std::int64_t cd, std::uint64_t cd_offset) {
   KeyFields<kRank> f{};
   f.rank = kRank > 0 ? kRank : rank;
   for (std::int64_t j = 0; j < f.rank; ++j) {
@@ -180,14 +178,15 @@ struct KeyBuffers {
 // Builds the keys of all offset entries into `keys` by layout; false when some entry lies
 // outside the fields.
 template <int kRank, class T>
-bool build_keys(const Plan& plan, const Layout& layout, const std::vector<const T*>& sources,
-                const EntryBits& ids, std::uint64_t* keys, int threads) {
+bool build_keys(const Plan& plan, const Layout& layout, const std::vector<const T*>& sources, const EntryBits& ids,
+                std::uint64_t* keys, int threads) {
   using Fields = KeyFields<kRank>;
   const std::int64_t rank = plan.rank, cd = plan.cd;
   const int position_bits = ids.position_bits;
   std::uint64_t outside = 0;
   std::int64_t start = plan.total;
-  for (std::int64_t k = static_cast<std::int64_t>(plan.inputs.size()); k-- > 0;) {  // the last first: check_offsets() read its start last
+  for (std::int64_t k = static_cast<std::int64_t>(plan.inputs.size());
+       k-- > 0;) {  // the last first: check_offsets() read its start last
     const Input& in = plan.inputs[k];
     start -= in.nnz;
     const Fields shared = key_fields<kRank>(layout, rank, cd, static_cast<std::uint64_t>(in.offset));
@@ -228,8 +227,8 @@ void sort_keys(const Layout& layout, const KeyBuffers& buffers, std::int64_t tot
                const ExecOptions& options) {
   const bool flip = radix_sort::ends_in_scratch(layout.coordinate_bits);
   const Chunking ch = chunking(total, 8, threads, options);
-  radix_sort::radix_sort_bits(flip ? buffers.high : buffers.low, flip ? buffers.low : buffers.high,
-                              total, layout.payload_bits, layout.payload_bits + layout.coordinate_bits,
+  radix_sort::radix_sort_bits(flip ? buffers.high : buffers.low, flip ? buffers.low : buffers.high, total,
+                              layout.payload_bits, layout.payload_bits + layout.coordinate_bits,
                               std::min<std::int64_t>(ch.chunks, 64), threads);  // into `low`
 }
 
@@ -238,9 +237,8 @@ void sort_keys(const Layout& layout, const KeyBuffers& buffers, std::int64_t tot
 // a * rank >= b, from the top: a stage only overwrites keys already decoded, and its entries
 // are independent (threads share it).
 template <int kRank, class T>
-void decode_keys(const Plan& plan, const Layout& layout, const std::vector<const T*>& sources,
-                 const EntryBits& ids, const std::uint64_t* keys_in, std::int64_t* out_index,
-                 T* out_values, int threads) {
+void decode_keys(const Plan& plan, const Layout& layout, const std::vector<const T*>& sources, const EntryBits& ids,
+                 const std::uint64_t* keys_in, std::int64_t* out_index, T* out_values, int threads) {
   using Fields = KeyFields<kRank>;
   const std::int64_t rank = plan.rank;
   const std::uint64_t payload_mask =
@@ -317,13 +315,13 @@ void sort_by_comparison(const Plan& plan, std::int64_t* out_index, T* out_values
 // alone, LSD radix keeps equal coordinates in input order. For rank >= 2 the keys live in the
 // output indices' buffer until decoded. Precondition: check 10's offset-overflow scan passed.
 template <class T>
-void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads,
-                 const ExecOptions& options) {
+void sort_inputs(const Plan& plan, std::int64_t* out_index, T* out_values, int threads, const ExecOptions& options) {
   const std::int64_t rank = plan.rank;
   const EntryBits ids = entry_bits_of(plan);
   // First the output shape's bounds, which hold every offset coordinate unless some entry
   // lies outside them (an empty dim holds none); then the exact column ranges.
-  std::vector<std::int64_t> lo(static_cast<std::size_t>(rank), 0), hi(plan.output_shape.begin(), plan.output_shape.end());
+  std::vector<std::int64_t> lo(static_cast<std::size_t>(rank), 0),
+      hi(plan.output_shape.begin(), plan.output_shape.end());
   for (std::int64_t& h : hi) h -= 1;
   Layout layout = layout_for<T>(lo, hi, rank, ids.entry_bits);
 

@@ -10,32 +10,29 @@
 namespace opconform::optimized::sparse_concat {
 namespace {
 
-bool is_quantized(DType dtype) {
-  return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32;
-}
+bool is_quantized(DType dtype) { return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32; }
 
 // Pre-check 1: argument types.
 Status check_argument_types(std::span<const Tensor> indices, std::span<const Tensor> values,
                             std::span<const Tensor> shapes) {
   for (const Tensor& t : indices)
     if (t.dtype() != DType::kInt64)
-      return invalid_argument("Input 'indices' of 'SparseConcat' Op has type ",
-                              dtype_name(t.dtype()), " that does not match expected type of int64.");
+      return invalid_argument("Input 'indices' of 'SparseConcat' Op has type ", dtype_name(t.dtype()),
+                              " that does not match expected type of int64.");
   for (const Tensor& t : values)
     if (t.dtype() != values[0].dtype())
-      return invalid_argument("Input 'values' of 'SparseConcat' Op has type ",
-                              dtype_name(t.dtype()), " that does not match type ",
-                              dtype_name(values[0].dtype()), " of argument 'values'.");
+      return invalid_argument("Input 'values' of 'SparseConcat' Op has type ", dtype_name(t.dtype()),
+                              " that does not match type ", dtype_name(values[0].dtype()), " of argument 'values'.");
   for (const Tensor& t : shapes)
     if (t.dtype() != DType::kInt64)
-      return invalid_argument("Input 'shapes' of 'SparseConcat' Op has type ",
-                              dtype_name(t.dtype()), " that does not match expected type of int64.");
+      return invalid_argument("Input 'shapes' of 'SparseConcat' Op has type ", dtype_name(t.dtype()),
+                              " that does not match expected type of int64.");
   return Status();
 }
 
 // Pre-check 2 (check 1): N >= 2, list lengths, concat_dim an int32.
-Status check_attrs(std::span<const Tensor> indices, std::span<const Tensor> values,
-                   std::span<const Tensor> shapes, std::int64_t concat_dim) {
+Status check_attrs(std::span<const Tensor> indices, std::span<const Tensor> values, std::span<const Tensor> shapes,
+                   std::int64_t concat_dim) {
   const auto n = static_cast<std::int64_t>(indices.size());
   if (n < 2) return invalid_argument("Value for attr 'N' of ", n, " must be at least minimum 2");
   if (static_cast<std::int64_t>(values.size()) != n)
@@ -46,8 +43,7 @@ Status check_attrs(std::span<const Tensor> indices, std::span<const Tensor> valu
     return invalid_argument("List argument 'shapes' to 'SparseConcat' Op with length ",
                             static_cast<std::int64_t>(shapes.size()), " must match length ", n,
                             " of argument 'indices'.");
-  if (concat_dim < std::numeric_limits<std::int32_t>::min() ||
-      concat_dim > std::numeric_limits<std::int32_t>::max())
+  if (concat_dim < std::numeric_limits<std::int32_t>::min() || concat_dim > std::numeric_limits<std::int32_t>::max())
     return invalid_argument("Attr concat_dim has value ", concat_dim, " out of range for an int32");
   return Status();
 }
@@ -67,19 +63,18 @@ Status check_tensor_ranks(std::span<const Tensor> indices, std::span<const Tenso
   const auto n = static_cast<std::int64_t>(indices.size());
   for (std::int64_t i = 0; i < n; ++i)
     if (indices[i].rank() != 2)
-      return invalid_argument("Input indices should be a matrix but received shape ",
-                              shape_string(indices[i].shape()), " at position ", i);
+      return invalid_argument("Input indices should be a matrix but received shape ", shape_string(indices[i].shape()),
+                              " at position ", i);
   for (std::int64_t i = 0; i < n; ++i)
     if (values[i].rank() != 1)
-      return invalid_argument("Input values should be a vector but received shape ",
-                              shape_string(values[i].shape()), " at position ", i);
+      return invalid_argument("Input values should be a vector but received shape ", shape_string(values[i].shape()),
+                              " at position ", i);
   for (std::int64_t i = 0; i < n; ++i) {
     if (shapes[i].rank() != 1)
-      return invalid_argument("Input shapes should be a vector but received shape ",
-                              shape_string(shapes[i].shape()), " at position ", i);
+      return invalid_argument("Input shapes should be a vector but received shape ", shape_string(shapes[i].shape()),
+                              " at position ", i);
     std::int64_t elements = 1;
-    for (const std::int64_t dim : shapes[i].values<std::int64_t>())
-      elements = multiply_without_overflow(elements, dim);
+    for (const std::int64_t dim : shapes[i].values<std::int64_t>()) elements = multiply_without_overflow(elements, dim);
     if (elements < 0) return internal_error("Encountered overflow from large input shape.");
   }
   return Status();
@@ -91,8 +86,7 @@ Status resolve_concat_dim(std::span<const Tensor> shapes, std::int64_t concat_di
   if (rank > kMaxDims) return invalid_argument("Too many dimensions in tensor");
   const std::int64_t cd = concat_dim < 0 ? rank + concat_dim : concat_dim;
   if (cd < 0 || cd >= rank)
-    return invalid_argument("Concat dimension must be in range [", -rank, ", ", rank, "), got ",
-                            concat_dim);
+    return invalid_argument("Concat dimension must be in range [", -rank, ", ", rank, "), got ", concat_dim);
   plan->rank = rank;
   plan->cd = cd;
   return Status();
@@ -109,13 +103,13 @@ Status merge_shapes(std::span<const Tensor> shapes, Plan* plan) {
     const auto rank_i = static_cast<std::int64_t>(shape.size());
     if (rank_i > kMaxDims) return invalid_argument("Too many dimensions in tensor");
     if (rank_i != rank)
-      return invalid_argument("Ranks of all input tensors must match: expected ", rank,
-                              " but got ", rank_i, " at position ", i);
+      return invalid_argument("Ranks of all input tensors must match: expected ", rank, " but got ", rank_i,
+                              " at position ", i);
     for (std::int64_t j = 0; j < rank; ++j) {
       if (j != cd) {
         if (shape[j] != shape0[j])
-          return invalid_argument("Input shapes must match: expected ", shape0[j],
-                                  " for dimension ", j, " but got ", shape[j], " at position ", i);
+          return invalid_argument("Input shapes must match: expected ", shape0[j], " for dimension ", j, " but got ",
+                                  shape[j], " at position ", i);
         continue;
       }
       if (__builtin_add_overflow(output_shape[cd], shape[cd], &output_shape[cd]))
@@ -124,8 +118,8 @@ Status merge_shapes(std::span<const Tensor> shapes, Plan* plan) {
       for (const std::int64_t dim : output_shape) {
         const std::int64_t product = multiply_without_overflow(elements, dim);
         if (product < 0)
-          return invalid_argument("Encountered overflow when multiplying ", elements, " with ",
-                                  dim, ", result: ", product);
+          return invalid_argument("Encountered overflow when multiplying ", elements, " with ", dim,
+                                  ", result: ", product);
         elements = product;
       }
     }
@@ -146,19 +140,19 @@ Status count_entries(std::span<const Tensor> indices, Plan* plan) {
 
 // Check 10's row and column checks, input by input: each input that passes joins
 // plan->inputs with its offset; the first failure is returned.
-Status collect_inputs(std::span<const Tensor> indices, std::span<const Tensor> values,
-                      std::span<const Tensor> shapes, Plan* plan) {
+Status collect_inputs(std::span<const Tensor> indices, std::span<const Tensor> values, std::span<const Tensor> shapes,
+                      Plan* plan) {
   std::int64_t offset = 0;
   plan->inputs.clear();
   for (std::size_t i = 0; i < indices.size(); ++i) {
     const Tensor& index = indices[i];
     if (index.dim(0) != values[i].dim(0))
-      return invalid_argument("indices and values rows (indexing dimension) must match. (indices = ",
-                              index.dim(0), ", values = ", values[i].dim(0), ")");
+      return invalid_argument("indices and values rows (indexing dimension) must match. (indices = ", index.dim(0),
+                              ", values = ", values[i].dim(0), ")");
     if (index.dim(1) != plan->rank) return invalid_argument("Order length must be SparseTensor rank.");
     const std::int64_t extent = shapes[i].data<std::int64_t>()[plan->cd];
-    plan->inputs.push_back({index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset,
-                            shapes[i].data<std::int64_t>()});
+    plan->inputs.push_back(
+        {index.data<std::int64_t>(), index.dim(0), values[i].raw_data(), offset, shapes[i].data<std::int64_t>()});
     offset += extent;  // <= the output's concat dim, which fits
   }
   return Status();
@@ -218,9 +212,8 @@ Status check_offsets(const Plan& plan, int threads, const ExecOptions& options) 
   return Status();
 }
 
-Status validate(std::span<const Tensor> indices, std::span<const Tensor> values,
-                std::span<const Tensor> shapes, std::int64_t concat_dim, Plan* plan,
-                Status* deferred) {
+Status validate(std::span<const Tensor> indices, std::span<const Tensor> values, std::span<const Tensor> shapes,
+                std::int64_t concat_dim, Plan* plan, Status* deferred) {
   OPCONFORM_RETURN_IF_ERROR(check_argument_types(indices, values, shapes));
   OPCONFORM_RETURN_IF_ERROR(check_attrs(indices, values, shapes, concat_dim));
   OPCONFORM_RETURN_IF_ERROR(check_registration(values[0].dtype()));

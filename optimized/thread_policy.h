@@ -42,11 +42,8 @@ inline std::int64_t region_start_ns() {
     for (int i = -2; i < 9; ++i) {
       const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(2)
-      {
-        asm volatile("" ::: "memory");
-      }
-      const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(
-          std::chrono::steady_clock::now() - start);
+      { asm volatile("" ::: "memory"); }
+      const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
       if (i >= 0) t[i] = took.count();
     }
     std::nth_element(t, t + 4, t + 9);
@@ -66,8 +63,8 @@ inline std::int64_t min_bytes_per_thread() {
 // an explicit tile (tile_bytes > 0: tests and fuzzers injecting both to run the threaded paths
 // on small inputs) is honoured whatever the work.
 inline int threads_for(const Knobs& options, std::int64_t work_bytes) {
-  const int cap = options.num_threads > 0 ? std::min(options.num_threads, processors())
-                                          : std::max(1, omp_get_max_threads());
+  const int cap =
+      options.num_threads > 0 ? std::min(options.num_threads, processors()) : std::max(1, omp_get_max_threads());
   if (cap <= 1) return 1;
   if (options.num_threads > 0 && options.tile_bytes > 0) return cap;
   if (work_bytes < 2 * kMinParallelBytes) return 1;

@@ -13,8 +13,7 @@ namespace opconform::validator::abi_export {
 namespace {
 
 static_assert(static_cast<int>(DType::kQInt32) == OPCONFORM_DTYPE_QINT32 &&
-              static_cast<int>(DType::kString) == OPCONFORM_DTYPE_STRING &&
-              kNumDTypes == OPCONFORM_NUM_DTYPES);
+              static_cast<int>(DType::kString) == OPCONFORM_DTYPE_STRING && kNumDTypes == OPCONFORM_NUM_DTYPES);
 
 std::int32_t abi_code(Code code) {
   switch (code) {
@@ -27,8 +26,7 @@ std::int32_t abi_code(Code code) {
   return OPCONFORM_CODE_INTERNAL;
 }
 
-bool tensors_from_abi(const opconform_tensor* list, std::int64_t count, std::vector<Tensor>* out,
-                      std::string* error) {
+bool tensors_from_abi(const opconform_tensor* list, std::int64_t count, std::vector<Tensor>* out, std::string* error) {
   if (count < 0 || (count > 0 && list == nullptr)) {
     *error = "bad list descriptor";
     return false;
@@ -95,13 +93,12 @@ std::int32_t space_batch(const opconform_call* call, Fn fn, const opconform_tens
 }
 
 template <class Fn>
-std::int32_t stitch(const opconform_call* call, Fn fn, const opconform_tensor* indices,
-                    std::int64_t num_indices, const opconform_tensor* data, std::int64_t num_data) {
+std::int32_t stitch(const opconform_call* call, Fn fn, const opconform_tensor* indices, std::int64_t num_indices,
+                    const opconform_tensor* data, std::int64_t num_data) {
   return guarded(call, [&]() -> Status {
     std::vector<Tensor> idx, dat;
     std::string error;
-    if (!tensors_from_abi(indices, num_indices, &idx, &error) ||
-        !tensors_from_abi(data, num_data, &dat, &error))
+    if (!tensors_from_abi(indices, num_indices, &idx, &error) || !tensors_from_abi(data, num_data, &dat, &error))
       return invalid_argument("bad tensor descriptor: ", error);
     Tensor merged;
     OPCONFORM_RETURN_IF_ERROR(run_kernel(call, [&] { return fn(idx, dat, &merged, options_of(call)); }));
@@ -151,8 +148,8 @@ bool tensor_from_abi(const opconform_tensor& t, Tensor* out, std::string* error)
 }
 
 bool write_output(const opconform_call* call, std::int32_t index, const Tensor& t) {
-  void* buffer = call->allocate_output(call->caller, index, static_cast<std::int32_t>(t.dtype()),
-                                       t.rank(), t.shape().data());
+  void* buffer =
+      call->allocate_output(call->caller, index, static_cast<std::int32_t>(t.dtype()), t.rank(), t.shape().data());
   if (buffer == nullptr) return false;
   const std::int64_t n = t.num_elements();
   if (t.dtype() == DType::kString) {
@@ -177,8 +174,7 @@ bool write_output(const opconform_call* call, std::int32_t index, const Tensor& 
 
 std::int32_t finish(const opconform_call* call, const Status& status) {
   if (!status.ok())
-    call->set_message(call->caller, status.message().data(),
-                      static_cast<std::int64_t>(status.message().size()));
+    call->set_message(call->caller, status.message().data(), static_cast<std::int64_t>(status.message().size()));
   return abi_code(status.code());
 }
 
@@ -194,63 +190,54 @@ opconform_op_caps unlimited_caps(int op) {
   return caps;
 }
 
-std::int32_t space_to_batch_nd(const OpTable& table, const opconform_call* call,
-                               const opconform_tensor* input, const opconform_tensor* block_shape,
-                               const opconform_tensor* paddings) {
+std::int32_t space_to_batch_nd(const OpTable& table, const opconform_call* call, const opconform_tensor* input,
+                               const opconform_tensor* block_shape, const opconform_tensor* paddings) {
   return space_batch(call, table.space_to_batch_nd, input, block_shape, paddings);
 }
 
-std::int32_t batch_to_space_nd(const OpTable& table, const opconform_call* call,
-                               const opconform_tensor* input, const opconform_tensor* block_shape,
-                               const opconform_tensor* crops) {
+std::int32_t batch_to_space_nd(const OpTable& table, const opconform_call* call, const opconform_tensor* input,
+                               const opconform_tensor* block_shape, const opconform_tensor* crops) {
   return space_batch(call, table.batch_to_space_nd, input, block_shape, crops);
 }
 
-std::int32_t dynamic_stitch(const OpTable& table, const opconform_call* call,
-                            const opconform_tensor* indices, std::int64_t num_indices,
-                            const opconform_tensor* data, std::int64_t num_data) {
+std::int32_t dynamic_stitch(const OpTable& table, const opconform_call* call, const opconform_tensor* indices,
+                            std::int64_t num_indices, const opconform_tensor* data, std::int64_t num_data) {
   return stitch(call, table.dynamic_stitch, indices, num_indices, data, num_data);
 }
 
-std::int32_t parallel_dynamic_stitch(const OpTable& table, const opconform_call* call,
-                                     const opconform_tensor* indices, std::int64_t num_indices,
-                                     const opconform_tensor* data, std::int64_t num_data) {
+std::int32_t parallel_dynamic_stitch(const OpTable& table, const opconform_call* call, const opconform_tensor* indices,
+                                     std::int64_t num_indices, const opconform_tensor* data, std::int64_t num_data) {
   return stitch(call, table.parallel_dynamic_stitch, indices, num_indices, data, num_data);
 }
 
-std::int32_t dynamic_partition(const OpTable& table, const opconform_call* call,
-                               const opconform_tensor* data, const opconform_tensor* partitions,
-                               std::int64_t num_partitions) {
+std::int32_t dynamic_partition(const OpTable& table, const opconform_call* call, const opconform_tensor* data,
+                               const opconform_tensor* partitions, std::int64_t num_partitions) {
   return guarded(call, [&]() -> Status {
     Tensor d, p;
     std::string error;
     if (!tensor_from_abi(*data, &d, &error) || !tensor_from_abi(*partitions, &p, &error))
       return invalid_argument("bad tensor descriptor: ", error);
     std::vector<Tensor> outputs;
-    OPCONFORM_RETURN_IF_ERROR(run_kernel(
-        call, [&] { return table.dynamic_partition(d, p, num_partitions, &outputs, options_of(call)); }));
+    OPCONFORM_RETURN_IF_ERROR(
+        run_kernel(call, [&] { return table.dynamic_partition(d, p, num_partitions, &outputs, options_of(call)); }));
     for (std::size_t i = 0; i < outputs.size(); ++i)
-      if (!write_output(call, static_cast<std::int32_t>(i), outputs[i]))
-        return refused(static_cast<std::int32_t>(i));
+      if (!write_output(call, static_cast<std::int32_t>(i), outputs[i])) return refused(static_cast<std::int32_t>(i));
     return Status();
   });
 }
 
-std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
-                           const opconform_tensor* indices, std::int64_t num_indices,
-                           const opconform_tensor* values, std::int64_t num_values,
-                           const opconform_tensor* shapes, std::int64_t num_shapes,
-                           std::int64_t concat_dim) {
+std::int32_t sparse_concat(const OpTable& table, const opconform_call* call, const opconform_tensor* indices,
+                           std::int64_t num_indices, const opconform_tensor* values, std::int64_t num_values,
+                           const opconform_tensor* shapes, std::int64_t num_shapes, std::int64_t concat_dim) {
   return guarded(call, [&]() -> Status {
     std::vector<Tensor> idx, val, shp;
     std::string error;
-    if (!tensors_from_abi(indices, num_indices, &idx, &error) ||
-        !tensors_from_abi(values, num_values, &val, &error) ||
+    if (!tensors_from_abi(indices, num_indices, &idx, &error) || !tensors_from_abi(values, num_values, &val, &error) ||
         !tensors_from_abi(shapes, num_shapes, &shp, &error))
       return invalid_argument("bad tensor descriptor: ", error);
     SparseTensor out;
-    OPCONFORM_RETURN_IF_ERROR(run_kernel(
-        call, [&] { return table.sparse_concat(idx, val, shp, concat_dim, &out, options_of(call)); }));
+    OPCONFORM_RETURN_IF_ERROR(
+        run_kernel(call, [&] { return table.sparse_concat(idx, val, shp, concat_dim, &out, options_of(call)); }));
     if (!write_output(call, 0, out.indices)) return refused(0);
     if (!write_output(call, 1, out.values)) return refused(1);
     if (!write_output(call, 2, out.shape)) return refused(2);
@@ -258,12 +245,10 @@ std::int32_t sparse_concat(const OpTable& table, const opconform_call* call,
   });
 }
 
-std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32_t op,
-                    const opconform_input* inputs, std::int32_t num_inputs,
-                    const opconform_attr* attrs, std::int32_t num_attrs) {
+std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32_t op, const opconform_input* inputs,
+                    std::int32_t num_inputs, const opconform_attr* attrs, std::int32_t num_attrs) {
   return guarded(call, [&]() -> Status {
-    if (op < 0 || op >= kNumOps || !provides(table, kAllOps[op]))
-      return unimplemented("op ", op, " is not provided");
+    if (op < 0 || op >= kNumOps || !provides(table, kAllOps[op])) return unimplemented("op ", op, " is not provided");
     const OpInfo& info = op_info(kAllOps[op]);
     const OpSignature& signature = info.signature;
     if (num_inputs != static_cast<std::int64_t>(signature.inputs.size()) || (num_inputs > 0 && inputs == nullptr))
@@ -281,8 +266,10 @@ std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32
           (!slot.is_list && tensors.size() != 1))
         return invalid_argument("bad tensor descriptor: input ", slot.name, ": ",
                                 error.empty() ? "not one tensor" : error);
-      if (slot.is_list) values.emplace(slot.name, std::move(tensors));
-      else values.emplace(slot.name, std::move(tensors[0]));
+      if (slot.is_list)
+        values.emplace(slot.name, std::move(tensors));
+      else
+        values.emplace(slot.name, std::move(tensors[0]));
     }
     IntAttrs int_attrs;
     StringAttrs string_attrs;
@@ -291,7 +278,8 @@ std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32
       const opconform_string& s = attrs[num_int_attrs + i].string_value;
       if (s.size < 0 || (s.size > 0 && s.data == nullptr))
         return invalid_argument("bad attribute: ", signature.string_attrs[i]);
-      string_attrs.emplace(signature.string_attrs[i], std::string(s.data ? s.data : "", static_cast<std::size_t>(s.size)));
+      string_attrs.emplace(signature.string_attrs[i],
+                           std::string(s.data ? s.data : "", static_cast<std::size_t>(s.size)));
     }
     Values outputs = placeholder_outputs(info);
     OPCONFORM_RETURN_IF_ERROR(run_kernel(call, [&] {

@@ -14,9 +14,12 @@ const opconform_op_caps kCaps[] = {
 #include "opconform/op_list.inc"
 #undef OPCONFORM_OP
 };
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
-                                      "opconform optimized (bundled)", "tf-cpu",
-                                      OPCONFORM_NUM_OPS, kCaps};
+const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION,
+                                      sizeof(opconform_manifest),
+                                      "opconform optimized (bundled)",
+                                      "tf-cpu",
+                                      OPCONFORM_NUM_OPS,
+                                      kCaps};
 
 }  // namespace
 

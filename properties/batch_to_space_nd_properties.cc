@@ -18,18 +18,12 @@ namespace {
 using generators::SpaceBatchMode;
 constexpr Op kOp = Op::kBatchToSpaceND;
 
-RC_GTEST_PROP(BatchToSpaceND, DifferentialValid, ()) {
-  differential_valid(*generators::valid_case(kOp));
-}
-RC_GTEST_PROP(BatchToSpaceND, DifferentialInvalid, ()) {
-  differential_invalid(*generators::any_invalid_case(kOp));
-}
+RC_GTEST_PROP(BatchToSpaceND, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
+RC_GTEST_PROP(BatchToSpaceND, DifferentialInvalid, ()) { differential_invalid(*generators::any_invalid_case(kOp)); }
 // Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
 TEST(BatchToSpaceND, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(BatchToSpaceND, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
-RC_GTEST_PROP(BatchToSpaceND, PoisonedOutputsAndGuards, ()) {
-  poisoned_outputs(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(BatchToSpaceND, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(BatchToSpaceND, NoAllocationBeforeAnError, ()) {
   no_allocation_before_an_error(*generators::any_invalid_case(kOp));
 }
@@ -52,9 +46,10 @@ RC_GTEST_PROP(BatchToSpaceND, ElementAccounting, ()) {
     std::vector<std::string> got;
     for (std::int64_t i = 0; i < y.num_elements(); ++i) got.push_back(element_bytes(y, i));
     std::sort(got.begin(), got.end());
-    require(std::includes(input.begin(), input.end(), got.begin(), got.end()),
-            [&] { return expect_reference_outcome(g.c); },
-            std::string(layer->name) + ": the output holds elements that are not input elements, or one twice");
+    require(
+        std::includes(input.begin(), input.end(), got.begin(), got.end()),
+        [&] { return expect_reference_outcome(g.c); },
+        std::string(layer->name) + ": the output holds elements that are not input elements, or one twice");
   }
 }
 

@@ -22,8 +22,8 @@ inline void index_formula_law(const generators::GeneratedCase& g) {
     return;
   }
   const conformance::Case c = expect_outputs(
-      g.c, {{"output", testing::depth_space_by_formula(generators::input_tensor(g.c, "input"), g.c.attrs.at("block_size"),
-                                                       g.c.op == Op::kSpaceToDepth)}});
+      g.c, {{"output", testing::depth_space_by_formula(generators::input_tensor(g.c, "input"),
+                                                       g.c.attrs.at("block_size"), g.c.op == Op::kSpaceToDepth)}});
   for (const OpTable* layer : layers()) expect_conforms(*layer, c, {}, "the contract's index formula");
 }
 

@@ -27,9 +27,7 @@ RC_GTEST_PROP(DepthToSpace, Determinism, ()) {
 }
 
 // output[n, y, x, c] = input[n, y/b, x/b, ((y%b)*b + x%b)*C + c] (DCR), the contract's formula.
-RC_GTEST_PROP(DepthToSpace, IndexFormula, ()) {
-  index_formula_law(*generators::valid_depth_space(kOp));
-}
+RC_GTEST_PROP(DepthToSpace, IndexFormula, ()) { index_formula_law(*generators::valid_depth_space(kOp)); }
 
 // SpaceToDepth with the same block gives the input back, bit for bit.
 RC_GTEST_PROP(DepthToSpace, SpaceToDepthUndoesIt, ()) {

@@ -13,18 +13,12 @@ namespace {
 
 constexpr Op kOp = Op::kDynamicPartition;
 
-RC_GTEST_PROP(DynamicPartition, DifferentialValid, ()) {
-  differential_valid(*generators::valid_case(kOp));
-}
-RC_GTEST_PROP(DynamicPartition, DifferentialInvalid, ()) {
-  differential_invalid(*generators::any_invalid_case(kOp));
-}
+RC_GTEST_PROP(DynamicPartition, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
+RC_GTEST_PROP(DynamicPartition, DifferentialInvalid, ()) { differential_invalid(*generators::any_invalid_case(kOp)); }
 // Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
 TEST(DynamicPartition, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(DynamicPartition, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
-RC_GTEST_PROP(DynamicPartition, PoisonedOutputsAndGuards, ()) {
-  poisoned_outputs(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(DynamicPartition, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(DynamicPartition, NoAllocationBeforeAnError, ()) {
   no_allocation_before_an_error(*generators::any_invalid_case(kOp));
 }
@@ -43,8 +37,9 @@ RC_GTEST_PROP(DynamicPartition, StableSplitAndElementAccounting, ()) {
     const conformance::Outcome o = expect_conforms(*layer, c, {}, "a stable split by partition");
     std::int64_t rows = 0;
     for (const Tensor& t : std::get<std::vector<Tensor>>(o.outputs.at("outputs"))) rows += t.dim(0);
-    require(rows == entries, c, std::string(layer->name) + ": the outputs hold " + std::to_string(rows) +
-                                    " slices for " + std::to_string(entries) + " partition entries");
+    require(rows == entries, c,
+            std::string(layer->name) + ": the outputs hold " + std::to_string(rows) + " slices for " +
+                std::to_string(entries) + " partition entries");
   }
 }
 

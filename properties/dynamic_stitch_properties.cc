@@ -15,15 +15,11 @@ using generators::StitchMode;
 constexpr Op kOp = Op::kDynamicStitch;
 
 RC_GTEST_PROP(DynamicStitch, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
-RC_GTEST_PROP(DynamicStitch, DifferentialInvalid, ()) {
-  differential_invalid(*generators::any_invalid_case(kOp));
-}
+RC_GTEST_PROP(DynamicStitch, DifferentialInvalid, ()) { differential_invalid(*generators::any_invalid_case(kOp)); }
 // Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
 TEST(DynamicStitch, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(DynamicStitch, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
-RC_GTEST_PROP(DynamicStitch, PoisonedOutputsAndGuards, ()) {
-  poisoned_outputs(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(DynamicStitch, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(DynamicStitch, NoAllocationBeforeAnError, ()) {
   no_allocation_before_an_error(*generators::any_invalid_case(kOp));
 }

@@ -84,8 +84,10 @@ TEST_P(IndexBoundaries, ValidCasesCrossEveryReachableBoundary) {
       bool any = false;
       for (std::int64_t x : generators::index_like_values(g.c, v)) {
         for (std::int64_t b : reachable) {
-          if (x >= b) past[v.name][b] = true;
-          else below[v.name][b] = true;
+          if (x >= b)
+            past[v.name][b] = true;
+          else
+            below[v.name][b] = true;
           if (x >= b - 1 && x <= b + 1) {
             ++hits[v.name][x];
             any = true;

@@ -16,20 +16,14 @@ namespace {
 using generators::StitchMode;
 constexpr Op kOp = Op::kParallelDynamicStitch;
 
-RC_GTEST_PROP(ParallelDynamicStitch, DifferentialValid, ()) {
-  differential_valid(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(ParallelDynamicStitch, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(ParallelDynamicStitch, DifferentialInvalid, ()) {
   differential_invalid(*generators::any_invalid_case(kOp));
 }
 // Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
 TEST(ParallelDynamicStitch, CheckOrderPairs) { check_order_sweep(kOp); }
-RC_GTEST_PROP(ParallelDynamicStitch, AllocationBound, ()) {
-  allocation_bound(*generators::any_case(kOp));
-}
-RC_GTEST_PROP(ParallelDynamicStitch, PoisonedOutputsAndGuards, ()) {
-  poisoned_outputs(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(ParallelDynamicStitch, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
+RC_GTEST_PROP(ParallelDynamicStitch, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(ParallelDynamicStitch, NoAllocationBeforeAnError, ()) {
   no_allocation_before_an_error(*generators::any_invalid_case(kOp));
 }

@@ -105,8 +105,8 @@ void check_coverage(Op op) {
     std::cout << "  " << std::left << std::setw(26) << r.id << std::right << std::setw(8) << total[std::string(r.id)]
               << "  " << r.where << "\n";
   for (const generators::Rule& r : generators::rules_of(op))
-    EXPECT_GT(total[std::string(r.id)], 0) << op_name(op) << ": check '" << r.id << "' (" << r.where
-                                           << ") was never exercised";
+    EXPECT_GT(total[std::string(r.id)], 0)
+        << op_name(op) << ": check '" << r.id << "' (" << r.where << ") was never exercised";
   EXPECT_EQ(total[std::string(generators::kUnclassified)], 0)
       << op_name(op) << ": errors that match no check of the spec";
 }

@@ -88,8 +88,10 @@ inline Tensor space_to_depth(const Tensor& t, std::int64_t b, bool inverse = fal
             for (std::int64_t cc = 0; cc < c; ++cc) {
               const std::int64_t at_small = ((n * small[1] + i) * small[2] + j) * small[3] + (bi * b + bj) * c + cc;
               const std::int64_t at_big = ((n * big[1] + i * b + bi) * big[2] + j * b + bj) * big[3] + cc;
-              if (inverse) std::memcpy(o + at_big * size, in + at_small * size, size);
-              else std::memcpy(o + at_small * size, in + at_big * size, size);
+              if (inverse)
+                std::memcpy(o + at_big * size, in + at_small * size, size);
+              else
+                std::memcpy(o + at_small * size, in + at_big * size, size);
             }
   return out;
 }

@@ -17,18 +17,12 @@ namespace {
 using generators::SpaceBatchMode;
 constexpr Op kOp = Op::kSpaceToBatchND;
 
-RC_GTEST_PROP(SpaceToBatchND, DifferentialValid, ()) {
-  differential_valid(*generators::valid_case(kOp));
-}
-RC_GTEST_PROP(SpaceToBatchND, DifferentialInvalid, ()) {
-  differential_invalid(*generators::any_invalid_case(kOp));
-}
+RC_GTEST_PROP(SpaceToBatchND, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
+RC_GTEST_PROP(SpaceToBatchND, DifferentialInvalid, ()) { differential_invalid(*generators::any_invalid_case(kOp)); }
 // Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
 TEST(SpaceToBatchND, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(SpaceToBatchND, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
-RC_GTEST_PROP(SpaceToBatchND, PoisonedOutputsAndGuards, ()) {
-  poisoned_outputs(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(SpaceToBatchND, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(SpaceToBatchND, NoAllocationBeforeAnError, ()) {
   no_allocation_before_an_error(*generators::any_invalid_case(kOp));
 }
@@ -68,15 +62,17 @@ RC_GTEST_PROP(SpaceToBatchND, ElementAccounting, ()) {
     std::int64_t zeros = 0;
     for (std::int64_t i = 0; i < y.num_elements(); ++i) {
       std::string e = element_bytes(y, i);
-      if (e == zero) ++zeros;
-      else got.push_back(std::move(e));
+      if (e == zero)
+        ++zeros;
+      else
+        got.push_back(std::move(e));
     }
     std::sort(got.begin(), got.end());
-    require(zeros == y.num_elements() - x.num_elements() && got == want,
-            [&] { return expect_reference_outcome(g.c); },
-            std::string(layer->name) + ": " + std::to_string(zeros) + " zeros for a padded area of " +
-                std::to_string(y.num_elements() - x.num_elements()) + " elements; input elements " +
-                (got == want ? "each present once" : "not each present exactly once"));
+    require(
+        zeros == y.num_elements() - x.num_elements() && got == want, [&] { return expect_reference_outcome(g.c); },
+        std::string(layer->name) + ": " + std::to_string(zeros) + " zeros for a padded area of " +
+            std::to_string(y.num_elements() - x.num_elements()) + " elements; input elements " +
+            (got == want ? "each present once" : "not each present exactly once"));
   }
 }
 

@@ -27,9 +27,7 @@ RC_GTEST_PROP(SpaceToDepth, Determinism, ()) {
 }
 
 // output[n, y/b, x/b, ((y%b)*b + x%b)*C + c] = input[n, y, x, c], the contract's formula.
-RC_GTEST_PROP(SpaceToDepth, IndexFormula, ()) {
-  index_formula_law(*generators::valid_depth_space(kOp));
-}
+RC_GTEST_PROP(SpaceToDepth, IndexFormula, ()) { index_formula_law(*generators::valid_depth_space(kOp)); }
 
 // DepthToSpace with the same block gives the input back, bit for bit.
 RC_GTEST_PROP(SpaceToDepth, DepthToSpaceUndoesIt, ()) {

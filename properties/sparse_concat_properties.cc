@@ -18,15 +18,11 @@ using generators::SparseMode;
 constexpr Op kOp = Op::kSparseConcat;
 
 RC_GTEST_PROP(SparseConcat, DifferentialValid, ()) { differential_valid(*generators::valid_case(kOp)); }
-RC_GTEST_PROP(SparseConcat, DifferentialInvalid, ()) {
-  differential_invalid(*generators::any_invalid_case(kOp));
-}
+RC_GTEST_PROP(SparseConcat, DifferentialInvalid, ()) { differential_invalid(*generators::any_invalid_case(kOp)); }
 // Every feasible pair of checks broken by one input: the earlier check answers (a sweep).
 TEST(SparseConcat, CheckOrderPairs) { check_order_sweep(kOp); }
 RC_GTEST_PROP(SparseConcat, AllocationBound, ()) { allocation_bound(*generators::any_case(kOp)); }
-RC_GTEST_PROP(SparseConcat, PoisonedOutputsAndGuards, ()) {
-  poisoned_outputs(*generators::valid_case(kOp));
-}
+RC_GTEST_PROP(SparseConcat, PoisonedOutputsAndGuards, ()) { poisoned_outputs(*generators::valid_case(kOp)); }
 RC_GTEST_PROP(SparseConcat, NoAllocationBeforeAnError, ()) {
   no_allocation_before_an_error(*generators::any_invalid_case(kOp));
 }
@@ -151,8 +147,9 @@ RC_GTEST_PROP(SparseConcat, DenseConcatenation, ()) {
     }
   // The sparse form of that concatenation: occupied positions in row-major order.
   std::vector<Entry> by_position = offset;
-  std::sort(by_position.begin(), by_position.end(),
-            [&](const Entry& a, const Entry& b) { return flat_index(a.coordinate, shape) < flat_index(b.coordinate, shape); });
+  std::sort(by_position.begin(), by_position.end(), [&](const Entry& a, const Entry& b) {
+    return flat_index(a.coordinate, shape) < flat_index(b.coordinate, shape);
+  });
   const conformance::Case c = expect_sparse(g.c, by_position, shape);
   for (const OpTable* layer : layers()) {
     const conformance::Outcome o = run_valid(*layer, g.c, "SparseConcat");
@@ -169,8 +166,8 @@ RC_GTEST_PROP(SparseConcat, DenseConcatenation, ()) {
     }
     require(in_range, c, std::string(layer->name) + ": an output coordinate lies outside the output shape");
     const conformance::Comparison same = conformance::compare_tensors(concatenated, densified, "dense(output)");
-    require(same.pass, c, std::string(layer->name) + ": dense(SparseConcat(x)) != concatenate(dense(x_k)): " +
-                              same.description);
+    require(same.pass, c,
+            std::string(layer->name) + ": dense(SparseConcat(x)) != concatenate(dense(x_k)): " + same.description);
   }
 }
 
@@ -256,15 +253,17 @@ RC_GTEST_PROP(SparseConcat, SortedInputsAlongDim0Append, ()) {
     return v;
   };
   for (std::size_t k = 0; k < indices.size(); ++k) {  // then sort each input's entries
-    shapes[k] = generators::index_tensor(DType::kInt64, shapes[k].shape(), to_front(generators::index_values(shapes[k]), r));
-    indices[k] = generators::index_tensor(DType::kInt64, indices[k].shape(), to_front(generators::index_values(indices[k]), r));
+    shapes[k] =
+        generators::index_tensor(DType::kInt64, shapes[k].shape(), to_front(generators::index_values(shapes[k]), r));
+    indices[k] =
+        generators::index_tensor(DType::kInt64, indices[k].shape(), to_front(generators::index_values(indices[k]), r));
     const std::int64_t rows = indices[k].dim(0);
     const std::vector<std::int64_t> flat = generators::index_values(indices[k]);
     std::vector<std::int64_t> order(static_cast<std::size_t>(rows));
     std::iota(order.begin(), order.end(), 0);
     std::sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
-      return std::lexicographical_compare(flat.begin() + a * r, flat.begin() + (a + 1) * r,
-                                          flat.begin() + b * r, flat.begin() + (b + 1) * r);
+      return std::lexicographical_compare(flat.begin() + a * r, flat.begin() + (a + 1) * r, flat.begin() + b * r,
+                                          flat.begin() + (b + 1) * r);
     });
     reorder_entries(order, indices[k], values[k]);
   }

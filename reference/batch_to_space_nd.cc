@@ -51,16 +51,13 @@ std::optional<std::int64_t> exact_block_product(const std::vector<std::int64_t>&
 // Checks 1-10 of the spec page, in order.
 Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& crops, Plan* plan) {
   // 1. block_shape is a vector.
-  if (block_shape.rank() != 1)
-    return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
+  if (block_shape.rank() != 1) return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
   const std::int64_t m = block_shape.dim(0);
   // 2. The input has a batch dim and M spatial dims.
-  if (input.rank() < m + 1)
-    return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
+  if (input.rank() < m + 1) return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
   // 3. crops is [M, 2].
   if (!(crops.rank() == 2 && crops.dim(0) == m && crops.dim(1) == 2))
-    return invalid_argument("crops should have shape [", m, ", 2] instead of ",
-                            shape_string(crops.shape()));
+    return invalid_argument("crops should have shape [", m, ", 2] instead of ", shape_string(crops.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
   // mutant-site: b2s_int32_crops
   const std::vector<std::int64_t> pairs = space_batch::index_values(crops);
@@ -77,8 +74,8 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
   // 5. The input batch divides into P blocks.
   const std::int64_t input_batch = input.dim(0);
   if (input_batch % *product != 0)
-    return invalid_argument("Input batch dimension (", input_batch,
-                            ") is not divisible by product of block sizes (", *product, ")");
+    return invalid_argument("Input batch dimension (", input_batch, ") is not divisible by product of block sizes (",
+                            *product, ")");
   // mutant-site end
   // 6. At most four internal block dims.
   // mutant-site: b2s_no_four_dim_limit
@@ -107,19 +104,16 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
     // mutant-site: b2s_unchecked_cropped_size
     const __int128 cropped = static_cast<__int128>(input.dim(1 + i)) * block[i] - start - end;
     // mutant-site end
-    if (!fits_int64(cropped))
-      return invalid_argument("cropped_shape[", i, "] overflows int64");  // deviation
+    if (!fits_int64(cropped)) return invalid_argument("cropped_shape[", i, "] overflows int64");  // deviation
     if (cropped < 0)
-      return invalid_argument("cropped_shape[", i, "]=", static_cast<std::int64_t>(cropped),
-                               " must be non-negative");
+      return invalid_argument("cropped_shape[", i, "]=", static_cast<std::int64_t>(cropped), " must be non-negative");
     OPCONFORM_RETURN_IF_ERROR(shape.add_dim(static_cast<std::int64_t>(cropped)));
     plan->block.push_back(block[i]);
     plan->crop_start.push_back(start);
     plan->crop_end.push_back(end);
   }
   // 10. The remaining dims (the suffix block dims and R).
-  for (int d = 1 + end_internal; d < input.rank(); ++d)
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
+  for (int d = 1 + end_internal; d < input.rank(); ++d) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
   plan->output_shape = shape.dims();
   return Status();
 }
@@ -137,8 +131,8 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
     if (b < 1) return internal_error("reference: non-positive block value on a non-empty output");
   const std::size_t batch = in_shape.front(), depth = in_shape.back();
   const std::size_t out_batch = batch / static_cast<std::size_t>(plan.block_product);
-  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(
-      in_shape, static_cast<std::size_t>(input.num_elements()), "collapse"));
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::expect_same_element_count(in_shape, static_cast<std::size_t>(input.num_elements()), "collapse"));
   const xt::xarray<T> collapsed = space_batch::to_xarray<T>(input, in_shape);
 
   // Step 1: reshape to block_shape + [batch / P] + S + [depth].
@@ -149,8 +143,7 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   // mutant-site end
   for (std::size_t i = 0; i < m; ++i) split_shape.push_back(in_shape[1 + i]);
   split_shape.push_back(depth);
-  OPCONFORM_RETURN_IF_ERROR(
-      space_batch::expect_same_element_count(split_shape, collapsed.size(), "reshape"));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(split_shape, collapsed.size(), "reshape"));
   const xt::xarray<T> reshaped = xt::reshape_view(collapsed, split_shape);
 
   // Step 2: permute to [batch / P] + [s_0, b_0, ..., s_{m-1}, b_{m-1}] + [depth].
@@ -171,8 +164,7 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   for (std::size_t i = 0; i < m; ++i) merged_shape.push_back(in_shape[1 + i] * split_shape[i]);
   // mutant-site end
   merged_shape.push_back(depth);
-  OPCONFORM_RETURN_IF_ERROR(
-      space_batch::expect_same_element_count(merged_shape, permuted.size(), "merge"));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(merged_shape, permuted.size(), "merge"));
   const xt::xarray<T> merged = xt::reshape_view(permuted, merged_shape);
 
   // Step 4: crop [crop_start_i, s_i * b_i - crop_end_i) from each spatial dim.
@@ -182,15 +174,14 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
     const auto start = static_cast<std::size_t>(plan.crop_start[i]);
     const auto end = static_cast<std::size_t>(plan.crop_end[i]);
     if (start + end > merged_shape[1 + i])
-      return internal_error("reference: crop window of dim ", static_cast<std::uint64_t>(i),
-                            " is out of range");
+      return internal_error("reference: crop window of dim ", static_cast<std::uint64_t>(i), " is out of range");
     window.push_back(xt::range(start, merged_shape[1 + i] - end));
     cropped_shape.push_back(merged_shape[1 + i] - start - end);
   }
   window.push_back(xt::all());
   cropped_shape.push_back(depth);
-  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(
-      cropped_shape, static_cast<std::size_t>(output->num_elements()), "crop"));
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::expect_same_element_count(cropped_shape, static_cast<std::size_t>(output->num_elements()), "crop"));
   const xt::xarray<T> cropped = xt::strided_view(merged, window);
 
   space_batch::copy_to_tensor(cropped, output);
@@ -198,8 +189,8 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
 }
 
 // Everything after the pre-checks: the op's own checks, memory accounting, compute.
-Status run(const Tensor& input, const Tensor& block_shape, const Tensor& crops,
-           Tensor* output, const ExecOptions& options) {
+Status run(const Tensor& input, const Tensor& block_shape, const Tensor& crops, Tensor* output,
+           const ExecOptions& options) {
   Plan plan;
   OPCONFORM_RETURN_IF_ERROR(validate(input, block_shape, crops, &plan));
   if (plan.identity) {
@@ -208,17 +199,16 @@ Status run(const Tensor& input, const Tensor& block_shape, const Tensor& crops,
   }
   // Output allocation, within the caller's memory limit.
   return space_batch::allocate_and_compute(
-      "BatchToSpaceND", input.dtype(), plan.output_shape, options, output, [&](auto tag, Tensor* result) {
-        return compute<typename decltype(tag)::type>(input, plan, result);
-      });
+      "BatchToSpaceND", input.dtype(), plan.output_shape, options, output,
+      [&](auto tag, Tensor* result) { return compute<typename decltype(tag)::type>(input, plan, result); });
 }
 
 }  // namespace
 
 namespace space_batch {
 
-Status BatchToSpaceNDAnyDType(const Tensor& input, const Tensor& block_shape,
-                              const Tensor& crops, Tensor* output, const ExecOptions& options) {
+Status BatchToSpaceNDAnyDType(const Tensor& input, const Tensor& block_shape, const Tensor& crops, Tensor* output,
+                              const ExecOptions& options) {
   OPCONFORM_RETURN_IF_ERROR(check_index_dtype(block_shape, "Tblock_shape"));
   OPCONFORM_RETURN_IF_ERROR(check_index_dtype(crops, "Tcrops"));
   return run(input, block_shape, crops, output, options);
@@ -226,8 +216,8 @@ Status BatchToSpaceNDAnyDType(const Tensor& input, const Tensor& block_shape,
 
 }  // namespace space_batch
 
-Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tensor& crops,
-                      Tensor* output, const ExecOptions& options) {
+Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tensor& crops, Tensor* output,
+                      const ExecOptions& options) {
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_index_dtype(block_shape, "Tblock_shape"));
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_index_dtype(crops, "Tcrops"));
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_registered_on_cpu(input.dtype(), "BatchToSpaceND"));

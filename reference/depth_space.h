@@ -25,19 +25,17 @@ namespace opconform::reference::depth_space {
 // `registered` says whether the op's CPU kernel is registered for a dtype; `rank_message` is
 // the op's text before the rank, e.g. "Input rank should be 4 instead of ".
 template <class Registered>
-Status check_common(const char* op, const Tensor& input, std::int64_t block_size,
-                    std::string_view data_format, Registered registered,
-                    std::string_view rank_message) {
+Status check_common(const char* op, const Tensor& input, std::int64_t block_size, std::string_view data_format,
+                    Registered registered, std::string_view rank_message) {
   if (block_size < 2)
     return invalid_argument("Value for attr 'block_size' of ", block_size, " must be at least minimum 2");
   if (data_format != "NHWC" && data_format != "NCHW" && data_format != "NCHW_VECT_C")
     return invalid_argument("Value for attr 'data_format' of \"", data_format,
                             "\" is not in the list of allowed values: \"NHWC\", \"NCHW\", \"NCHW_VECT_C\"");
   if (!registered(input.dtype()))
-    return unimplemented("No registered '", op, "' OpKernel for 'CPU' devices compatible with T=",
-                         dtype_name(input.dtype()));
-  if (data_format != "NHWC")
-    return invalid_argument("Only NHWC data_format supported on CPU. Got ", data_format);
+    return unimplemented("No registered '", op,
+                         "' OpKernel for 'CPU' devices compatible with T=", dtype_name(input.dtype()));
+  if (data_format != "NHWC") return invalid_argument("Only NHWC data_format supported on CPU. Got ", data_format);
   if (block_size > std::numeric_limits<std::int32_t>::max())
     return invalid_argument("Attr block_size has value ", block_size, " out of range for an int32");
   if (input.rank() != 4) return invalid_argument(rank_message, input.rank());
@@ -68,8 +66,8 @@ Status reshape_transpose_reshape(const Tensor& input, const Dims& split, Tensor*
 
 // The memory request, then a value-initialised output of `shape` filled by the three steps
 // unless it is empty. std::bad_alloc answers RESOURCE_EXHAUSTED, any other exception INTERNAL.
-inline Status allocate_and_move(const char* op, const Tensor& input, const Shape& shape,
-                                const Dims& split, const ExecOptions& options, Tensor* output) {
+inline Status allocate_and_move(const char* op, const Tensor& input, const Shape& shape, const Dims& split,
+                                const ExecOptions& options, Tensor* output) {
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(input.dtype(), shape));
   try {

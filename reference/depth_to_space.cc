@@ -18,16 +18,16 @@ bool registered_on_cpu(DType dtype) {
 
 }  // namespace
 
-Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_view data_format,
-                    Tensor* output, const ExecOptions& options) {
-  OPCONFORM_RETURN_IF_ERROR(depth_space::check_common("DepthToSpace", input, block_size, data_format,
-                                                      registered_on_cpu, "Input rank should be: 4 instead of: "));
+Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_view data_format, Tensor* output,
+                    const ExecOptions& options) {
+  OPCONFORM_RETURN_IF_ERROR(depth_space::check_common("DepthToSpace", input, block_size, data_format, registered_on_cpu,
+                                                      "Input rank should be: 4 instead of: "));
   const std::int64_t b = block_size, b2 = block_size * block_size;  // b < 2^31: b*b fits
   const std::int64_t batch = input.dim(0), height = input.dim(1), width = input.dim(2), depth = input.dim(3);
   // Step 3: b*b divides the depth.
   // mutant-site: d2s_divisible_by_block
   if (depth % b2 != 0)
-  // mutant-site end
+    // mutant-site end
     return invalid_argument("Input depth dimension ", depth, " should be divisible by: ", b2);
   // Step 4 (deviation): the output height H*b and width W*b fit in int64.
   std::int64_t output_height = 0, output_width = 0;

@@ -49,28 +49,25 @@ bool starts_with(const Shape& shape, const Shape& prefix) {
 }
 
 // data0.shape[rank(indices0):] == data.shape[rank(indices):]
-bool same_trailing_shape(const Tensor& data0, const Tensor& indices0, const Tensor& data,
-                         const Tensor& indices) {
+bool same_trailing_shape(const Tensor& data0, const Tensor& indices0, const Tensor& data, const Tensor& indices) {
   const Shape trailing0(data0.shape().begin() + indices0.rank(), data0.shape().end());
   const Shape trailing(data.shape().begin() + indices.rank(), data.shape().end());
   return trailing0 == trailing;
 }
 
-Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data,
-              Tensor* merged, const ExecOptions& options) {
+Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+              const ExecOptions& options) {
   // Pre-check 1 (README): argument types. indices are int32; data members share data[0]'s dtype.
   for (const Tensor& member : indices)
     if (member.dtype() != DType::kInt32)
-      return invalid_argument("Input 'indices' of '", op, "' Op has type ",
-                              dtype_name(member.dtype()),
+      return invalid_argument("Input 'indices' of '", op, "' Op has type ", dtype_name(member.dtype()),
                               " that does not match expected type of int32.");
   // mutant-site: pds_empty_list_unchecked
   for (const Tensor& member : data)
     if (member.dtype() != data[0].dtype())
-  // mutant-site end
+      // mutant-site end
       return invalid_argument("Input 'data' of '", op, "' Op has type ", dtype_name(member.dtype()),
-                              " that does not match type ", dtype_name(data[0].dtype()),
-                              " of argument 'data'.");
+                              " that does not match type ", dtype_name(data[0].dtype()), " of argument 'data'.");
 
   // Pre-check 2 / check 0: N = len(indices) >= 1, and len(data) == N.
   const auto n = static_cast<std::int64_t>(indices.size());
@@ -83,8 +80,7 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   // Pre-check 3: kernel registration for T.
   const DType dtype = data[0].dtype();
   if (!registered_on_cpu(dtype))
-    return unimplemented("No registered '", op, "' OpKernel for 'CPU' devices compatible with T=",
-                         dtype_name(dtype));
+    return unimplemented("No registered '", op, "' OpKernel for 'CPU' devices compatible with T=", dtype_name(dtype));
 
   // Check 1: every index, in order over m then flat i, is >= 0 (<i> is the position inside
   // indices[m]). The maximum is taken in int64 (-1 when there is no index at all).
@@ -94,7 +90,7 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
     const std::span<const std::int32_t> index = indices[m].values<std::int32_t>();
     for (std::int64_t i = 0; i < static_cast<std::int64_t>(index.size()); ++i) {
       if (index[i] < 0) return invalid_argument("indices[", i, "] is out of range");
-  // mutant-site end
+      // mutant-site end
       max_index = std::max<std::int64_t>(max_index, index[i]);
     }
   }
@@ -105,19 +101,17 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   for (std::int64_t m = 0; m < n; ++m) {
     // mutant-site: ds_no_prefix_check
     if (!starts_with(data[m].shape(), indices[m].shape()))
-      return invalid_argument("data[", m, "].shape = ", shape_string(data[m].shape()),
-                              " does not start with indices[", m,
-                              "].shape = ", shape_string(indices[m].shape()));
+      return invalid_argument("data[", m, "].shape = ", shape_string(data[m].shape()), " does not start with indices[",
+                              m, "].shape = ", shape_string(indices[m].shape()));
     // mutant-site end
     // mutant-site: pds_no_trailing_shape_check
     if (m > 0 && !same_trailing_shape(data0, indices0, data[m], indices[m]))
       return invalid_argument(
-    // mutant-site end
+          // mutant-site end
           "Need data[0].shape[", indices0.rank(), ":] = data[", m, "].shape[", indices[m].rank(),
           ":], got data[0].shape = ", shape_string(data0.shape()), ", data[", m,
-          "].shape = ", shape_string(data[m].shape()),
-          ", indices[0].shape = ", shape_string(indices0.shape()), ", indices[", m,
-          "].shape = ", shape_string(indices[m].shape()));
+          "].shape = ", shape_string(data[m].shape()), ", indices[0].shape = ", shape_string(indices0.shape()),
+          ", indices[", m, "].shape = ", shape_string(indices[m].shape()));
   }
 
   // Check 3: output shape [max_index + 1] + C, then its memory request.
@@ -126,8 +120,7 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   const std::int64_t rows = max_index + 1;
   // mutant-site end
   OPCONFORM_RETURN_IF_ERROR(merged_shape.add_dim(rows));
-  for (int d = indices0.rank(); d < data0.rank(); ++d)
-    OPCONFORM_RETURN_IF_ERROR(merged_shape.add_dim(data0.dim(d)));
+  for (int d = indices0.rank(); d < data0.rank(); ++d) OPCONFORM_RETURN_IF_ERROR(merged_shape.add_dim(data0.dim(d)));
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, merged_shape.dims()));
 
@@ -145,32 +138,31 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
       for (std::int64_t m = 0; m < n; ++m) {
         const std::span<const std::int32_t> index = indices[m].values<std::int32_t>();
         const T* in = data[m].data<T>();
-      // mutant-site end
+        // mutant-site end
         // mutant-site: ds_first_wins ds_one_byte_word_copy
         for (std::int64_t i = 0; i < static_cast<std::int64_t>(index.size()); ++i)
-          for (std::int64_t k = 0; k < row_size; ++k)
-            out[index[i] * row_size + k] = in[i * row_size + k];
+          for (std::int64_t k = 0; k < row_size; ++k) out[index[i] * row_size + k] = in[i * row_size + k];
         // mutant-site end
       }
     });
     *merged = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: the same error as an over-limit request.
-    return resource_exhausted("OOM when allocating tensor with shape",
-                              shape_string(merged_shape.dims()), " and type ", dtype_name(dtype));
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(merged_shape.dims()), " and type ",
+                              dtype_name(dtype));
   }
   return Status();
 }
 
 }  // namespace
 
-Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
-                     Tensor* merged, const ExecOptions& options) {
+Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                     const ExecOptions& options) {
   return stitch("DynamicStitch", indices, data, merged, options);
 }
 
-Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
-                             Tensor* merged, const ExecOptions& options) {
+Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                             const ExecOptions& options) {
   // mutant-site: pds_wrong_op_name
   return stitch("ParallelDynamicStitch", indices, data, merged, options);
   // mutant-site end

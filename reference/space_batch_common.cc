@@ -24,12 +24,11 @@ Status check_registered_on_cpu(DType dtype, const char* op) {
     case DType::kFloat16:
     case DType::kBFloat16:
     case DType::kFloat32:
-    case DType::kFloat64:
-      return Status();
+    case DType::kFloat64: return Status();
     default:
       // mutant-site: s2b_wrong_code_registration
       return unimplemented("No registered '", op, "' OpKernel for 'CPU' devices compatible with T=",
-      // mutant-site end
+                           // mutant-site end
                            dtype_name(dtype));
   }
 }
@@ -40,8 +39,7 @@ std::vector<std::int64_t> index_values(const Tensor& t) {
   return values;
 }
 
-BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block,
-                                         std::span<const std::int64_t> pairs) {
+BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block, std::span<const std::int64_t> pairs) {
   const int m = static_cast<int>(block.size());
   // mutant-site: b2s_collapse_ignores_crops
   auto trivial = [&](int i) { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; };
@@ -54,30 +52,25 @@ BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block,
 }
 
 Status too_many_internal_block_dims(int internal) {
-  return invalid_argument("Maximum number of non-combined block dimensions is ", internal,
-                          " but must not exceed ", kMaxInternalBlockDims);
+  return invalid_argument("Maximum number of non-combined block dimensions is ", internal, " but must not exceed ",
+                          kMaxInternalBlockDims);
 }
 
-Status collapsed_input_shape(const Tensor& input, const BlockDimRuns& runs,
-                             std::vector<std::size_t>* shape) {
+Status collapsed_input_shape(const Tensor& input, const BlockDimRuns& runs, std::vector<std::size_t>* shape) {
   const int first_internal = 1 + runs.prefix;
   const int end_internal = first_internal + runs.internal;
-  const std::int64_t batch = checked_num_elements(
-      std::span<const std::int64_t>(input.shape()).subspan(0, first_internal));
-  const std::int64_t depth = checked_num_elements(
-      std::span<const std::int64_t>(input.shape()).subspan(end_internal));
+  const std::int64_t batch =
+      checked_num_elements(std::span<const std::int64_t>(input.shape()).subspan(0, first_internal));
+  const std::int64_t depth = checked_num_elements(std::span<const std::int64_t>(input.shape()).subspan(end_internal));
   if (batch < 0 || depth < 0)
-    return internal_error("reference: collapsed input shape of ", shape_string(input.shape()),
-                          " overflows int64");
+    return internal_error("reference: collapsed input shape of ", shape_string(input.shape()), " overflows int64");
   shape->assign({static_cast<std::size_t>(batch)});
-  for (int d = first_internal; d < end_internal; ++d)
-    shape->push_back(static_cast<std::size_t>(input.dim(d)));
+  for (int d = first_internal; d < end_internal; ++d) shape->push_back(static_cast<std::size_t>(input.dim(d)));
   shape->push_back(static_cast<std::size_t>(depth));
   return Status();
 }
 
-Status expect_same_element_count(const std::vector<std::size_t>& shape, std::size_t count,
-                                 const char* step) {
+Status expect_same_element_count(const std::vector<std::size_t>& shape, std::size_t count, const char* step) {
   std::size_t product = 1;
   for (std::size_t d : shape)
     if (__builtin_mul_overflow(product, d, &product))

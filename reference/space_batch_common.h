@@ -40,8 +40,7 @@ struct BlockDimRuns {
   int suffix = 0;    // block dims [M - suffix, M) merge into the remaining dims
   int internal = 0;  // M - prefix - suffix
 };
-BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block,
-                                         std::span<const std::int64_t> pairs);
+BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block, std::span<const std::int64_t> pairs);
 
 // "Maximum number of non-combined block dimensions is <internal> but must not exceed 4".
 Status too_many_internal_block_dims(int internal);
@@ -50,13 +49,11 @@ Status too_many_internal_block_dims(int internal);
 // [batch * prefix dims] + [internal spatial dims] + [suffix spatial dims * remaining dims].
 // Precondition: the product of each group fits in int64 (true when the op's output is not
 // empty and the input is a valid tensor); returns INTERNAL otherwise.
-Status collapsed_input_shape(const Tensor& input, const BlockDimRuns& runs,
-                             std::vector<std::size_t>* shape);
+Status collapsed_input_shape(const Tensor& input, const BlockDimRuns& runs, std::vector<std::size_t>* shape);
 
 // Internal-consistency checks run before each xtensor call (xtensor checks nothing). They
 // hold whenever validation passed; a failure is a bug in the reference, reported as INTERNAL.
-Status expect_same_element_count(const std::vector<std::size_t>& shape, std::size_t count,
-                                 const char* step);
+Status expect_same_element_count(const std::vector<std::size_t>& shape, std::size_t count, const char* step);
 Status expect_permutation(const std::vector<std::size_t>& axes, const char* step);
 
 // The buffer of `t` as an xarray of `shape`. Precondition: element counts match.
@@ -78,8 +75,8 @@ void copy_to_tensor(const xt::xarray<T>& a, Tensor* out) {
 // unless it is empty. std::bad_alloc answers RESOURCE_EXHAUSTED, any other exception INTERNAL
 // "reference <op>: <what>".
 template <class Compute>
-Status allocate_and_compute(const char* op, DType dtype, const Shape& shape,
-                            const ExecOptions& options, Tensor* output, Compute&& compute) {
+Status allocate_and_compute(const char* op, DType dtype, const Shape& shape, const ExecOptions& options, Tensor* output,
+                            Compute&& compute) {
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape));
   try {
@@ -90,8 +87,8 @@ Status allocate_and_compute(const char* op, DType dtype, const Shape& shape,
     *output = std::move(result);
     return Status();
   } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape),
-                              " and type ", dtype_name(dtype));
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape), " and type ",
+                              dtype_name(dtype));
   } catch (const std::exception& e) {
     return internal_error("reference ", op, ": ", e.what());
   }
@@ -100,9 +97,9 @@ Status allocate_and_compute(const char* op, DType dtype, const Shape& shape,
 // The ops without pre-check 3 (tf-cpu registration): they move every dtype, string and
 // bool included. The public ops are these plus that check; unit tests use these to show
 // the data movement is generic (T{} as the zero of every dtype).
-Status SpaceToBatchNDAnyDType(const Tensor& input, const Tensor& block_shape,
-                              const Tensor& paddings, Tensor* output, const ExecOptions& options);
-Status BatchToSpaceNDAnyDType(const Tensor& input, const Tensor& block_shape,
-                              const Tensor& crops, Tensor* output, const ExecOptions& options);
+Status SpaceToBatchNDAnyDType(const Tensor& input, const Tensor& block_shape, const Tensor& paddings, Tensor* output,
+                              const ExecOptions& options);
+Status BatchToSpaceNDAnyDType(const Tensor& input, const Tensor& block_shape, const Tensor& crops, Tensor* output,
+                              const ExecOptions& options);
 
 }  // namespace opconform::reference::space_batch

@@ -25,25 +25,21 @@ struct Plan {
   Shape output_shape;
   BlockDimRuns runs;
   std::int64_t block_product = 1;
-  std::vector<std::int64_t> block;         // internal dims only
-  std::vector<std::int64_t> pad_start;     // internal dims only
-  std::vector<std::int64_t> pad_end;       // internal dims only
+  std::vector<std::int64_t> block;      // internal dims only
+  std::vector<std::int64_t> pad_start;  // internal dims only
+  std::vector<std::int64_t> pad_end;    // internal dims only
 };
 
 // Checks 1-11 of the spec page, in order.
-Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& paddings,
-                Plan* plan) {
+Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& paddings, Plan* plan) {
   // 1. block_shape is a vector.
-  if (block_shape.rank() != 1)
-    return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
+  if (block_shape.rank() != 1) return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
   const std::int64_t m = block_shape.dim(0);
   // 2. The input has a batch dim and M spatial dims.
-  if (input.rank() < m + 1)
-    return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
+  if (input.rank() < m + 1) return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
   // 3. paddings is [M, 2].
   if (!(paddings.rank() == 2 && paddings.dim(0) == m && paddings.dim(1) == 2))
-    return invalid_argument("paddings should have shape [", m, ", 2] instead of ",
-                            shape_string(paddings.shape()));
+    return invalid_argument("paddings should have shape [", m, ", 2] instead of ", shape_string(paddings.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
   // mutant-site: s2b_int32_paddings
   const std::vector<std::int64_t> pads = space_batch::index_values(paddings);
@@ -53,8 +49,8 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
   // 4. Every block value is positive.
   for (std::int64_t i = 0; i < m; ++i)
     if (block[i] < 1)
-      return invalid_argument("All values in block_shape must be positive, got value, ",
-                              block[i], " at index ", i, ".");
+      return invalid_argument("All values in block_shape must be positive, got value, ", block[i], " at index ", i,
+                              ".");
   // 5. The checked product of block_shape did not overflow.
   std::int64_t product = 1;
   // mutant-site: s2b_unchecked_block_product
@@ -76,8 +72,8 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
   const std::int64_t batch = input.dim(0);
   const std::int64_t output_batch = multiply_without_overflow(batch, product);
   if (output_batch < 0)
-    return invalid_argument("Negative output dimension size caused by overflow when multiplying ",
-                            batch, " and ", product);
+    return invalid_argument("Negative output dimension size caused by overflow when multiplying ", batch, " and ",
+                            product);
   // 9. The output shape: the batch, then the prefix dims.
   ShapeBuilder shape;
   // mutant-site: s2b_int32_output_batch
@@ -93,13 +89,11 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
     if (start < 0 || end < 0) return invalid_argument("Paddings must be non-negative");
     // mutant-site end
     std::int64_t padded = 0;
-    if (__builtin_add_overflow(input.dim(1 + i), start, &padded) ||
-        __builtin_add_overflow(padded, end, &padded))
+    if (__builtin_add_overflow(input.dim(1 + i), start, &padded) || __builtin_add_overflow(padded, end, &padded))
       return invalid_argument("padded_shape[", i, "] overflows int64");  // deviation
     // mutant-site: s2b_no_divisibility_check
     if (padded % block[i] != 0)
-      return invalid_argument("padded_shape[", i, "]=", padded, " is not divisible by block_shape[",
-                              i, "]=", block[i]);
+      return invalid_argument("padded_shape[", i, "]=", padded, " is not divisible by block_shape[", i, "]=", block[i]);
     // mutant-site end
     OPCONFORM_RETURN_IF_ERROR(shape.add_dim(padded / block[i]));
     plan->block.push_back(block[i]);
@@ -107,8 +101,7 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& pa
     plan->pad_end.push_back(end);
   }
   // 11. The remaining dims (the suffix block dims and R).
-  for (int d = 1 + end_internal; d < input.rank(); ++d)
-    OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
+  for (int d = 1 + end_internal; d < input.rank(); ++d) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input.dim(d)));
   plan->output_shape = shape.dims();
   return Status();
 }
@@ -121,8 +114,8 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   Dims in_shape;
   OPCONFORM_RETURN_IF_ERROR(space_batch::collapsed_input_shape(input, plan.runs, &in_shape));
   const std::size_t batch = in_shape.front(), depth = in_shape.back();
-  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(
-      in_shape, static_cast<std::size_t>(input.num_elements()), "collapse"));
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::expect_same_element_count(in_shape, static_cast<std::size_t>(input.num_elements()), "collapse"));
   const xt::xarray<T> collapsed = space_batch::to_xarray<T>(input, in_shape);
 
   // Step 1: zero-pad the start and end of the spatial dims (T{} is every dtype's zero): a
@@ -141,8 +134,8 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   }
   padded_shape.push_back(depth);
   interior.push_back(xt::all());
-  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(
-      padded_shape, static_cast<std::size_t>(output->num_elements()), "pad"));
+  OPCONFORM_RETURN_IF_ERROR(
+      space_batch::expect_same_element_count(padded_shape, static_cast<std::size_t>(output->num_elements()), "pad"));
   xt::xarray<T> padded(padded_shape, T{});
   xt::noalias(xt::strided_view(padded, interior)) = collapsed;
 
@@ -154,8 +147,7 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
     split_shape.push_back(b);
   }
   split_shape.push_back(depth);
-  OPCONFORM_RETURN_IF_ERROR(
-      space_batch::expect_same_element_count(split_shape, padded.size(), "reshape"));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(split_shape, padded.size(), "reshape"));
   const xt::xarray<T> reshaped = xt::reshape_view(padded, split_shape);
 
   // Step 3: permute to block_shape + [batch] + [padded_i/b_i ...] + [depth].
@@ -173,8 +165,7 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
   Dims folded_shape = {static_cast<std::size_t>(plan.block_product) * batch};
   for (std::size_t i = 0; i < m; ++i) folded_shape.push_back(split_shape[1 + 2 * i]);
   folded_shape.push_back(depth);
-  OPCONFORM_RETURN_IF_ERROR(
-      space_batch::expect_same_element_count(folded_shape, permuted.size(), "fold"));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::expect_same_element_count(folded_shape, permuted.size(), "fold"));
   const xt::xarray<T> folded = xt::reshape_view(permuted, folded_shape);
 
   space_batch::copy_to_tensor(folded, output);
@@ -182,8 +173,8 @@ Status compute(const Tensor& input, const Plan& plan, Tensor* output) {
 }
 
 // Everything after the pre-checks: the op's own checks, memory accounting, compute.
-Status run(const Tensor& input, const Tensor& block_shape, const Tensor& paddings,
-           Tensor* output, const ExecOptions& options) {
+Status run(const Tensor& input, const Tensor& block_shape, const Tensor& paddings, Tensor* output,
+           const ExecOptions& options) {
   Plan plan;
   OPCONFORM_RETURN_IF_ERROR(validate(input, block_shape, paddings, &plan));
   if (plan.identity) {
@@ -192,17 +183,16 @@ Status run(const Tensor& input, const Tensor& block_shape, const Tensor& padding
   }
   // 12. Output allocation, within the caller's memory limit.
   return space_batch::allocate_and_compute(
-      "SpaceToBatchND", input.dtype(), plan.output_shape, options, output, [&](auto tag, Tensor* result) {
-        return compute<typename decltype(tag)::type>(input, plan, result);
-      });
+      "SpaceToBatchND", input.dtype(), plan.output_shape, options, output,
+      [&](auto tag, Tensor* result) { return compute<typename decltype(tag)::type>(input, plan, result); });
 }
 
 }  // namespace
 
 namespace space_batch {
 
-Status SpaceToBatchNDAnyDType(const Tensor& input, const Tensor& block_shape,
-                              const Tensor& paddings, Tensor* output, const ExecOptions& options) {
+Status SpaceToBatchNDAnyDType(const Tensor& input, const Tensor& block_shape, const Tensor& paddings, Tensor* output,
+                              const ExecOptions& options) {
   OPCONFORM_RETURN_IF_ERROR(check_index_dtype(block_shape, "Tblock_shape"));
   OPCONFORM_RETURN_IF_ERROR(check_index_dtype(paddings, "Tpaddings"));
   return run(input, block_shape, paddings, output, options);
@@ -210,8 +200,8 @@ Status SpaceToBatchNDAnyDType(const Tensor& input, const Tensor& block_shape,
 
 }  // namespace space_batch
 
-Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tensor& paddings,
-                      Tensor* output, const ExecOptions& options) {
+Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tensor& paddings, Tensor* output,
+                      const ExecOptions& options) {
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_index_dtype(block_shape, "Tblock_shape"));
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_index_dtype(paddings, "Tpaddings"));
   OPCONFORM_RETURN_IF_ERROR(space_batch::check_registered_on_cpu(input.dtype(), "SpaceToBatchND"));

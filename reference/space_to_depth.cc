@@ -15,18 +15,17 @@ bool registered_on_cpu(DType dtype) { return dtype != DType::kQUInt8 && dtype !=
 
 }  // namespace
 
-Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_view data_format,
-                    Tensor* output, const ExecOptions& options) {
-  OPCONFORM_RETURN_IF_ERROR(depth_space::check_common("SpaceToDepth", input, block_size, data_format,
-                                                      registered_on_cpu, "Input rank should be 4 instead of "));
+Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_view data_format, Tensor* output,
+                    const ExecOptions& options) {
+  OPCONFORM_RETURN_IF_ERROR(depth_space::check_common("SpaceToDepth", input, block_size, data_format, registered_on_cpu,
+                                                      "Input rank should be 4 instead of "));
   const std::int64_t b = block_size;
   const std::int64_t batch = input.dim(0), height = input.dim(1), width = input.dim(2), depth = input.dim(3);
   // Step 3: b divides the width and the height.
   // mutant-site: s2d_width_not_checked
   if (width % b != 0 || height % b != 0)
-  // mutant-site end
-    return invalid_argument("Image width ", width, " and height ", height,
-                            " should be divisible by block_size: ", b);
+    // mutant-site end
+    return invalid_argument("Image width ", width, " and height ", height, " should be divisible by block_size: ", b);
   // Step 4 (deviation): the output depth C*b*b fits in int64 (b*b does: b < 2^31).
   std::int64_t output_depth = 0;
   // mutant-site: s2d_unchecked_output_depth

@@ -28,6 +28,8 @@ test_packages=(
   file
   # the oss-fuzz check: build.sh zips each target's seed corpus, the check unzips it
   zip unzip
+  # the format check (ctest format.clang_format) and the mutant catalogue's reformatting check
+  clang-format
   # the third-party implementations the validator is tested against (adapters/)
   libarmnn-dev libarmnn-cpuref-backend22 libtorch-dev
 )

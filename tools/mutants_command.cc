@@ -37,7 +37,7 @@ struct Mutant {
 
 struct Options {
   std::string dir = validator::default_mutants_dir();  // plugins.txt, catalogue.json, the plug-ins
-  std::string fuzz_corpus;  // corpus/ of the source tree: the fuzz layer converts its inputs
+  std::string fuzz_corpus;                             // corpus/ of the source tree: the fuzz layer converts its inputs
   std::string only, filter;
   std::int64_t cases = 500;  // `opconform validate`'s default budget
   std::uint64_t seed = 1;    // fixed: a run is reproducible
@@ -45,7 +45,7 @@ struct Options {
   double timeout_seconds = 10;
   std::string markdown, json_path;
   std::vector<std::string> layers = {"vectors", "generated", "fuzz"};  // which layers run
-  std::int64_t worker_memory_mib = -1;  // -1: validate's default
+  std::int64_t worker_memory_mib = -1;                                 // -1: validate's default
   bool code_only = false;  // judge codes only (code-conformance) instead of codes and messages
 };
 
@@ -73,8 +73,7 @@ bool load_catalogue(const Options& o, std::vector<Mutant>* out, std::string* err
   while (std::getline(plugins, line)) {
     std::istringstream fields(line);
     Mutant m;
-    if (!std::getline(fields, m.name, '|') || !std::getline(fields, m.op_name, '|') ||
-        !std::getline(fields, m.plugin))
+    if (!std::getline(fields, m.name, '|') || !std::getline(fields, m.op_name, '|') || !std::getline(fields, m.plugin))
       continue;
     m.plugin = (fs::path(o.dir) / m.plugin).string();  // plugins.txt names files in its folder
     const std::optional<Op> op = validator::parse_op_name(m.op_name);
@@ -156,7 +155,7 @@ Result hunt(const Mutant& m, const Options& o, const fs::path& work) {
     v.strict_messages = !o.code_only;  // the spec's messages are part of the contract
     v.timeout_seconds = o.timeout_seconds;
     v.worker_memory_mib = o.worker_memory_mib;
-    v.max_shrink_runs = 0;     // time to kill is time to the first failing case
+    v.max_shrink_runs = 0;  // time to kill is time to the first failing case
     v.stop_after_failures = 1;
     v.progress = false;
     v.save_failures_dir = (work / m.name).string();
@@ -214,14 +213,15 @@ void write_markdown(const std::string& path, const std::vector<Result>& results,
        "(no shrinking). The ctest label `mutants` runs the same, one test per mutant.\n\n"
        "Layers run here:";
   for (const std::string& layer : o.layers) f << " " << layer;
-  f << (o.code_only ? " (codes only)" : "") << ".\n\n"
+  f << (o.code_only ? " (codes only)" : "")
+    << ".\n\n"
        "| mutant | op | class | what it breaks | killed by | outcome | first failing case | time (s) |\n"
        "|---|---|---|---|---|---|---|---|\n";
   for (const Result& r : results) {
     const Mutant& m = *r.mutant;
     f << "| `" << m.name << "` | " << m.op_name << " | " << m.klass << " | " << markdown_cell(m.breaks) << " | "
-      << (r.layer.empty() ? "**survived**" : r.layer) << " | " << r.outcome << " | "
-      << markdown_cell(r.case_name) << " | " << seconds_text(r.seconds) << " |\n";
+      << (r.layer.empty() ? "**survived**" : r.layer) << " | " << r.outcome << " | " << markdown_cell(r.case_name)
+      << " | " << seconds_text(r.seconds) << " |\n";
   }
   f << "\n" << summary << "\n";
 }
@@ -261,9 +261,11 @@ int run(const Options& o) {
       continue;
     }
     const bool slow = !r.layer.empty() && r.seconds > o.target_seconds;
-    std::cout << (r.layer.empty() ? "SURVIVED " : slow ? "SLOW     " : "killed   ") << std::left << std::setw(34)
-              << m->name << " " << std::setw(12) << (r.layer.empty() ? "-" : r.layer) << " "
-              << std::setw(7) << seconds_text(r.seconds) << "s " << r.outcome << " " << r.case_name << "\n";
+    std::cout << (r.layer.empty() ? "SURVIVED "
+                  : slow          ? "SLOW     "
+                                  : "killed   ")
+              << std::left << std::setw(34) << m->name << " " << std::setw(12) << (r.layer.empty() ? "-" : r.layer)
+              << " " << std::setw(7) << seconds_text(r.seconds) << "s " << r.outcome << " " << r.case_name << "\n";
     if (!r.detail.empty()) std::cout << "         " << r.detail.substr(0, 200) << "\n";
     std::cout << std::flush;
     if ((r.layer.empty() || slow) && exit_code == 0) exit_code = 1;
@@ -296,9 +298,14 @@ int run(const Options& o) {
   if (!o.json_path.empty()) {
     json items = json::array();
     for (const Result& r : results)
-      items.push_back({{"name", r.mutant->name}, {"op", r.mutant->op_name}, {"class", r.mutant->klass},
-                       {"killed_by", r.layer}, {"seconds", r.seconds}, {"outcome", r.outcome},
-                       {"case", r.case_name}, {"detail", r.detail}});
+      items.push_back({{"name", r.mutant->name},
+                       {"op", r.mutant->op_name},
+                       {"class", r.mutant->klass},
+                       {"killed_by", r.layer},
+                       {"seconds", r.seconds},
+                       {"outcome", r.outcome},
+                       {"case", r.case_name},
+                       {"detail", r.detail}});
     std::ofstream(o.json_path) << json{{"summary", summary.str()}, {"mutants", items}}.dump(1) << "\n";
   }
   fs::remove_all(work, ec);

@@ -32,9 +32,10 @@ void add_run_command(CLI::App& app, int& exit_code) {
   auto strict = std::make_shared<bool>(false);
   auto code_only = std::make_shared<bool>(false);
   CLI::App* run = app.add_subcommand(
-      "run", "Replay conformance vectors (files, or folders of *.json; default: the bundled corpus)\n"
-             "exit 0: all passed (or failed as --xfail expects), 1: a case failed (with --strict-xfail also\n"
-             "an xpass or an unmatched entry), 2: a file could not be loaded, or no vector ran");
+      "run",
+      "Replay conformance vectors (files, or folders of *.json; default: the bundled corpus)\n"
+      "exit 0: all passed (or failed as --xfail expects), 1: a case failed (with --strict-xfail also\n"
+      "an xpass or an unmatched entry), 2: a file could not be loaded, or no vector ran");
   run->add_option("paths", options->paths, "vector files or folders (default: " + tools::default_corpus() + ")");
   run->add_option("--impl", options->impl,
                   "reference, optimized, a plug-in shared library or exec:COMMAND (as validate takes them)")
@@ -78,7 +79,8 @@ void add_show_command(CLI::App& app, int& exit_code) {
 }
 
 void add_ops_command(CLI::App& app, int& exit_code) {
-  CLI::App* ops = app.add_subcommand("ops", "List the ops of the registry (--json: with their signatures, as corpus/ops.json)");
+  CLI::App* ops =
+      app.add_subcommand("ops", "List the ops of the registry (--json: with their signatures, as corpus/ops.json)");
   auto json = std::make_shared<bool>(false);
   ops->add_flag("--json", *json, "print the registry as JSON");
   ops->callback([json, &exit_code] {

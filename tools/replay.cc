@@ -33,12 +33,12 @@ constexpr const char* kResultNames[] = {"pass", "fail", "skip", "bad", "xfail", 
 struct CaseReport {
   std::string file;
   Result result;
-  std::string op;           // empty for a bad file
+  std::string op;  // empty for a bad file
   std::string name;
   std::string description;  // why it failed, was skipped or could not be loaded
   std::string expected, actual;
-  std::string reason;       // the expected-failure entry's, for an xfail or xpass
-  std::string signature;    // a failure's group signature (validator/findings.h)
+  std::string reason;     // the expected-failure entry's, for an xfail or xpass
+  std::string signature;  // a failure's group signature (validator/findings.h)
 };
 
 // The run's expected-failure list and selection (validator/expectations.h).
@@ -85,9 +85,9 @@ std::optional<CaseReport> check_file(const std::string& file, const OpTable& tab
   const conformance::Allowed allowed = conformance::compare_allowed(c, outcome, "tf-cpu", strictness);
   if (allowed.alternative) report.description = "tf-alternative: " + allowed.alternative->why;
   const conformance::Comparison& comparison = allowed.comparison;
-  report.signature =
-      comparison.pass ? "" : validator::in_process_signature(c, outcome.status, outcome.outputs, "tf-cpu",
-                                                              strictness == conformance::Strictness::kStrict);
+  report.signature = comparison.pass ? ""
+                                     : validator::in_process_signature(c, outcome.status, outcome.outputs, "tf-cpu",
+                                                                       strictness == conformance::Strictness::kStrict);
   int entry = -1;
   const auto expected = expecting.list.classify(facts, !comparison.pass, report.signature, &entry);
   if (entry >= 0) {
@@ -125,9 +125,9 @@ void print_report(const CaseReport& r, std::ostream& out) {
     out << "XPASS " << r.file << " (" << r.op << ", " << r.name << ") passed: " << r.reason << "\n";
   } else if (r.result == Result::kFail) {
     out << "FAIL " << r.file << " (" << r.op << ", " << r.name << ")\n"
-        << indented(r.description, "  ")
-        << "  expected:\n" << indented(r.expected, "    ") << "  actual:\n" << indented(r.actual, "    ")
-        << "  signature: " << r.signature << "\n";
+        << indented(r.description, "  ") << "  expected:\n"
+        << indented(r.expected, "    ") << "  actual:\n"
+        << indented(r.actual, "    ") << "  signature: " << r.signature << "\n";
   }
 }
 
@@ -163,8 +163,8 @@ void print_table(const std::map<std::string, Counts>& by_op, const Counts& total
 }
 
 bool write_json(const std::string& path, const ReplayOptions& options, const std::string& table_name,
-                const std::vector<std::string>& paths, const std::map<std::string, Counts>& by_op,
-                const Counts& total, const std::vector<CaseReport>& reports, const Expecting& expecting,
+                const std::vector<std::string>& paths, const std::map<std::string, Counts>& by_op, const Counts& total,
+                const std::vector<CaseReport>& reports, const Expecting& expecting,
                 const std::vector<const validator::Expectation*>& unmatched, std::ostream& err) {
   using json = nlohmann::ordered_json;
   const auto counts = [](const Counts& c) {
@@ -195,14 +195,14 @@ bool write_json(const std::string& path, const ReplayOptions& options, const std
   if (!options.expected_failures.empty()) {
     json entries = json::array(), missed = json::array();
     for (const validator::Expectation& e : expecting.list.entries()) {
-      json item = {{"where", e.where}, {"matchers", e.matchers()}, {"reason", e.reason}, {"status", e.status()},
-                   {"xfail", e.xfail}, {"xpass", e.xpass}};
+      json item = {{"where", e.where},     {"matchers", e.matchers()}, {"reason", e.reason},
+                   {"status", e.status()}, {"xfail", e.xfail},         {"xpass", e.xpass}};
       if (std::find(unmatched.begin(), unmatched.end(), &e) != unmatched.end()) missed.push_back(item);
       entries.push_back(std::move(item));
     }
     report["expected_failures"] = {{"xfail", expecting.list.xfail_count()}, {"xpass", expecting.list.xpass_count()},
                                    {"unmatched", unmatched.size()},         {"strict", options.strict_xfail},
-                                   {"unmatched_entries", missed},          {"entries", entries}};
+                                   {"unmatched_entries", missed},           {"entries", entries}};
   }
   std::ofstream file(path, std::ios::binary | std::ios::trunc);
   file << report.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
@@ -253,7 +253,7 @@ int replay(const ReplayOptions& options, std::ostream& out, std::ostream& err) {
   const auto unmatched = expecting.list.unmatched([&](Op op) { return expecting.wanted(op); });
   if (expected) out << "\n" << expecting.list.summary(options.expected_failures, unmatched, options.strict_xfail);
   const bool written = options.json_report.empty() || write_json(options.json_report, options, table.name, paths, by_op,
-                                                                  total, reports, expecting, unmatched, err);
+                                                                 total, reports, expecting, unmatched, err);
   if (files.empty() && total.by_result[3] == 0) {
     err << "error: no vectors (*.json) found under";
     for (const std::string& p : paths) err << " " << p;

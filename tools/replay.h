@@ -19,10 +19,10 @@ struct ReplayOptions {
   std::string impl = "reference";  // "reference" or "optimized" (others go through the validator)
   std::string json_report;         // write a JSON report here when set
   conformance::Strictness strictness = conformance::Strictness::kCodeOnly;  // as validate's default
-  std::vector<Op> ops;                  // only these ops (empty: all)
-  std::string expected_failures;        // an expected-failure list (validator/expectations.h)
-  bool strict_xfail = false;            // an xpass or an unmatched entry fails the run
-  std::vector<std::string> select;      // "name:GLOB", "tag:TAG", "folder:PATH"
+  std::vector<Op> ops;                                                      // only these ops (empty: all)
+  std::string expected_failures;    // an expected-failure list (validator/expectations.h)
+  bool strict_xfail = false;        // an xpass or an unmatched entry fails the run
+  std::vector<std::string> select;  // "name:GLOB", "tag:TAG", "folder:PATH"
 };
 
 // The bundled vectors: $OPCONFORM_VECTORS, else the installed ones (install_layout.h).

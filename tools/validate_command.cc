@@ -34,8 +34,10 @@ CLI::Option* add_ops_option(CLI::App* cmd, std::vector<Op>* ops, const std::stri
   const auto names = [](const std::string& list) {
     std::vector<std::string> parts(1);
     for (char ch : list) {
-      if (ch == ',') parts.emplace_back();
-      else parts.back() += ch;
+      if (ch == ',')
+        parts.emplace_back();
+      else
+        parts.back() += ch;
     }
     return parts;
   };
@@ -61,10 +63,11 @@ CLI::Option* add_ops_option(CLI::App* cmd, std::vector<Op>* ops, const std::stri
 }
 
 void add_expectation_options(CLI::App* cmd, std::string* xfail, bool* strict_xfail, std::vector<std::string>* select) {
-  cmd->add_option("--xfail", *xfail,
-                  "an expected-failure list (JSON Lines: one {\"name\"|\"tag\"|\"op\"|\"signature\": ..., \"reason\": ...}\n"
-                  "per line): a case it covers that fails is an xfail and does not fail the run; one that\n"
-                  "passes is an xpass")
+  cmd->add_option(
+         "--xfail", *xfail,
+         "an expected-failure list (JSON Lines: one {\"name\"|\"tag\"|\"op\"|\"signature\": ..., \"reason\": ...}\n"
+         "per line): a case it covers that fails is an xfail and does not fail the run; one that\n"
+         "passes is an xpass")
       ->check(non_empty());
   cmd->add_flag("--strict-xfail", *strict_xfail,
                 "an xpass, or a list entry that matches no case, fails the run (exit 1)");
@@ -102,10 +105,13 @@ void add_validate_command(CLI::App& app, int& exit_code) {
       ->check(CLI::IsMember({"tf-cpu", "xla", "tflite"}));
   add_ops_option(cmd, &options->ops, "only these ops (comma-separated, e.g. SpaceToBatchND,dynamic_stitch)");
   CLI::Option* seed_option =
-      cmd->add_option("--seed", *seed, "seed of the generated cases (default: 1, so runs repeat)")->check(unsigned_64());
+      cmd->add_option("--seed", *seed, "seed of the generated cases (default: 1, so runs repeat)")
+          ->check(unsigned_64());
   CLI::Option* fresh = cmd->add_flag("--fresh-seed", options->fresh_seed, "draw a new seed (printed) instead of 1");
   seed_option->excludes(fresh);
-  cmd->add_option("--cases", options->cases, "number of generated cases after the check pairs (default 500; unlimited under --time; 0: none, and no check pairs)")
+  cmd->add_option(
+         "--cases", options->cases,
+         "number of generated cases after the check pairs (default 500; unlimited under --time; 0: none, and no check pairs)")
       ->check(whole_number(0, 1000000000));
   cmd->add_option("--time", options->time_seconds,
                   "stop the whole run (vectors, generated cases, shrinking) after this many seconds")
@@ -128,8 +134,9 @@ void add_validate_command(CLI::App& app, int& exit_code) {
                   "run only these vector files or folders (no corpus, no generated cases)");
   cmd->add_option("--corpus", options->corpus_dir, "the vectors to run (default: the bundled corpus/vectors)");
   cmd->add_flag("--no-corpus", *no_corpus, "skip the vectors, run generated cases only");
-  cmd->add_flag_function("--no-check-pairs", [options](std::int64_t) { options->check_pairs = false; },
-                "skip the check pairs (one case per pair of checks an input can break together)");
+  cmd->add_flag_function(
+      "--no-check-pairs", [options](std::int64_t) { options->check_pairs = false; },
+      "skip the check pairs (one case per pair of checks an input can break together)");
   cmd->add_option("--timeout", options->timeout_seconds, "seconds one case may take (default 10)")
       ->check(decimal_number(0, 86400, false));
   cmd->add_option("--worker-memory", options->worker_memory_mib,

@@ -3,14 +3,13 @@
 #include <algorithm>
 #include <limits>
 
-
 namespace opconform::validator {
 
 namespace {
 
 using generators::GeneratedCase;
 
-constexpr int kMaxLog2Elements = 16;                            // targets up to 2^16 elements
+constexpr int kMaxLog2Elements = 16;                               // targets up to 2^16 elements
 constexpr std::int64_t kMaxGrownElements = std::int64_t{1} << 17;  // a grown case stays below
 constexpr std::int64_t kMaxGrownBytes = std::int64_t{8} << 20;
 constexpr int kEmptyRedraws = 30;  // draws to get an empty or a non-empty output, as wanted
@@ -63,8 +62,10 @@ std::int64_t largest_dim(const conformance::Case& c) {
     for (const Tensor& shape : generators::input_list(c, "shapes"))
       for (std::int64_t i = 0; i < shape.num_elements(); ++i) largest = std::max(largest, shape.index_value(i));
   for (const auto& [name, value] : c.inputs) {
-    if (const Tensor* t = std::get_if<Tensor>(&value)) visit(*t);
-    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) visit(m);
+    if (const Tensor* t = std::get_if<Tensor>(&value))
+      visit(*t);
+    else
+      for (const Tensor& m : std::get<std::vector<Tensor>>(value)) visit(m);
   }
   return largest;
 }
@@ -91,26 +92,27 @@ std::int64_t data_output_elements(const conformance::Case& c) {
 }
 
 rc::Gen<GeneratedCase> sized_valid_case(Op op) {
-  return rc::gen::resize(kValidatorCaseSize, rc::gen::exec([op] {
-    // Empty outputs find no value bug, but they are where 32-bit and wrapping shape arithmetic
-    // goes wrong without touching memory: one case in ten is empty on purpose, half of those
-    // "huge but empty" (a dim of 2^31 or more around the zero); the others are drawn until their
-    // output is not empty.
-    const int want = *rc::gen::weightedElement<int>({{18, 0}, {1, 1}, {1, 2}});  // non-empty, empty, huge
-    const auto wanted = [want](const conformance::Case& c) {
-      const bool empty = data_output_elements(c) == 0;
-      return want == 0 ? !empty : empty && (want == 1 || largest_dim(c) > std::numeric_limits<std::int32_t>::max());
-    };
-    GeneratedCase g = *generators::valid_case(op);
-    for (int attempt = 0; attempt < kEmptyRedraws && !wanted(g.c); ++attempt) g = *generators::valid_case(op);
-    const std::int64_t elements = data_output_elements(g.c);
-    if (elements <= 0) return g;
-    const std::int64_t target = draw_target(data_dtype(g.c));
-    if (target <= elements) return g;
-    GeneratedCase grown = g;
-    generators::grow_valid_case(grown.c, (target + elements - 1) / elements);
-    return small_enough(grown.c) ? grown : g;
-  }));
+  return rc::gen::resize(
+      kValidatorCaseSize, rc::gen::exec([op] {
+        // Empty outputs find no value bug, but they are where 32-bit and wrapping shape arithmetic
+        // goes wrong without touching memory: one case in ten is empty on purpose, half of those
+        // "huge but empty" (a dim of 2^31 or more around the zero); the others are drawn until their
+        // output is not empty.
+        const int want = *rc::gen::weightedElement<int>({{18, 0}, {1, 1}, {1, 2}});  // non-empty, empty, huge
+        const auto wanted = [want](const conformance::Case& c) {
+          const bool empty = data_output_elements(c) == 0;
+          return want == 0 ? !empty : empty && (want == 1 || largest_dim(c) > std::numeric_limits<std::int32_t>::max());
+        };
+        GeneratedCase g = *generators::valid_case(op);
+        for (int attempt = 0; attempt < kEmptyRedraws && !wanted(g.c); ++attempt) g = *generators::valid_case(op);
+        const std::int64_t elements = data_output_elements(g.c);
+        if (elements <= 0) return g;
+        const std::int64_t target = draw_target(data_dtype(g.c));
+        if (target <= elements) return g;
+        GeneratedCase grown = g;
+        generators::grow_valid_case(grown.c, (target + elements - 1) / elements);
+        return small_enough(grown.c) ? grown : g;
+      }));
 }
 
 rc::Gen<GeneratedCase> validator_case(Op op) {

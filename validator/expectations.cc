@@ -24,9 +24,8 @@ bool glob_matches(const std::string& pattern, const std::string& text) {
 
 // A tag matches itself, its kind ("advisory" matches "advisory:TFSA-2022-076") and a glob.
 bool has_tag(const CaseFacts& c, const std::string& tag) {
-  return std::any_of(c.tags.begin(), c.tags.end(), [&tag](const std::string& t) {
-    return glob_matches(tag, t) || t.rfind(tag + ":", 0) == 0;
-  });
+  return std::any_of(c.tags.begin(), c.tags.end(),
+                     [&tag](const std::string& t) { return glob_matches(tag, t) || t.rfind(tag + ":", 0) == 0; });
 }
 
 // Whether the vector `file` lies below `folder`: an existing folder (compared by real path), or
@@ -40,7 +39,8 @@ bool below_folder(const std::string& file, const std::string& folder) {
     if (!relative.empty() && *relative.begin() != "..") return true;
   }
   std::vector<std::string> want, have;
-  for (const auto& part : fs::path(folder).lexically_normal()) if (!part.empty() && part != ".") want.push_back(part);
+  for (const auto& part : fs::path(folder).lexically_normal())
+    if (!part.empty() && part != ".") want.push_back(part);
   for (const auto& part : fs::path(file).parent_path()) have.push_back(part);
   if (want.empty()) return false;
   return std::search(have.begin(), have.end(), want.begin(), want.end()) != have.end();
@@ -114,8 +114,7 @@ int Expectations::find(const CaseFacts& c, bool failed, const std::string& signa
   return -1;
 }
 
-Expectation::Outcome Expectations::classify(const CaseFacts& c, bool failed, const std::string& signature,
-                                            int* entry) {
+Expectation::Outcome Expectations::classify(const CaseFacts& c, bool failed, const std::string& signature, int* entry) {
   for (Expectation& e : entries_) {
     if (!e.covers(c)) continue;
     ++e.in_scope;
@@ -167,7 +166,10 @@ std::string Selection::add(const std::string& selector) {
   const std::size_t colon = selector.find(':');
   const std::string kind = selector.substr(0, colon);
   const std::string value = colon == std::string::npos ? "" : selector.substr(colon + 1);
-  std::vector<std::string>* list = kind == "name" ? &names : kind == "tag" ? &tags : kind == "folder" ? &folders : nullptr;
+  std::vector<std::string>* list = kind == "name"     ? &names
+                                   : kind == "tag"    ? &tags
+                                   : kind == "folder" ? &folders
+                                                      : nullptr;
   if (list == nullptr || colon == std::string::npos)
     return "'" + selector + "' is not name:GLOB, tag:TAG or folder:PATH";
   if (value.empty()) return "'" + selector + "' has an empty " + kind;

@@ -47,8 +47,8 @@ std::string element_differences(const Tensor& expected, const Tensor& actual, co
   if (differing == 0) return "";
   std::string text = str_cat(label, ": ", differing, " of ", expected.num_elements(), " elements differ");
   for (std::int64_t i : shown) {
-    const std::string got = poison && is_poison(actual, i) ? never_written_text()
-                                                          : conformance::format_element(actual, i);
+    const std::string got =
+        poison && is_poison(actual, i) ? never_written_text() : conformance::format_element(actual, i);
     text += str_cat("\n  ", conformance::format_coordinate(expected.shape(), i), ": expected ",
                     conformance::format_element(expected, i), ", implementation ", got);
   }
@@ -83,8 +83,7 @@ std::string without_dtype_names(std::string_view text) {
       for (int d = 0; d < kNumDTypes && !replaced; ++d) {
         const std::string_view name = dtype_name(all_dtypes()[d]);
         const std::size_t end = i + name.size();
-        if (text.substr(i, name.size()) == name &&
-            (end == text.size() || !is_word_char(text[end]))) {
+        if (text.substr(i, name.size()) == name && (end == text.size() || !is_word_char(text[end]))) {
           out += "<dtype>";
           i = end;
           replaced = true;
@@ -102,8 +101,7 @@ std::string without_number_lists(const std::string& text) {
   for (std::size_t i = 0; i < text.size(); ++i) {
     if (text[i] == '[') {
       const std::size_t close = text.find(']', i);
-      if (close != std::string::npos &&
-          text.find_first_not_of("#,: -", i + 1) >= close) {
+      if (close != std::string::npos && text.find_first_not_of("#,: -", i + 1) >= close) {
         out += "[…]";
         i = close;
         continue;
@@ -123,7 +121,8 @@ std::string message_template(std::string_view text) {
 std::string blank_numbers(std::string_view text) {
   std::string out;
   for (std::size_t i = 0; i < text.size();) {
-    const bool starts_number = std::isdigit(static_cast<unsigned char>(text[i])) && (i == 0 || !is_name_char(text[i - 1]));
+    const bool starts_number =
+        std::isdigit(static_cast<unsigned char>(text[i])) && (i == 0 || !is_name_char(text[i - 1]));
     if (!starts_number || (!out.empty() && std::isdigit(static_cast<unsigned char>(out.back())))) {
       out += text[i++];
       continue;

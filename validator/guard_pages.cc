@@ -34,9 +34,9 @@ std::size_t page_size() {
 // handed out and cleared when it is freed.
 struct Entry {
   std::atomic<bool> live{false};
-  std::uintptr_t low = 0, high = 0;             // the whole mapping
-  std::uintptr_t open_low = 0, open_high = 0;   // the accessible pages
-  std::uintptr_t data = 0, end = 0;             // the payload
+  std::uintptr_t low = 0, high = 0;            // the whole mapping
+  std::uintptr_t open_low = 0, open_high = 0;  // the accessible pages
+  std::uintptr_t data = 0, end = 0;            // the payload
   char label[96] = {};
 };
 constexpr int kSlots = 8192;

@@ -90,8 +90,7 @@ bool needs_sanitizer_runtime(const std::string& path) {
     for (std::uint64_t k = 0; k < dynsym.sh_size / sizeof(Elf64_Sym); ++k) {
       if (symbols[k].st_shndx != SHN_UNDEF || symbols[k].st_name >= strtab.sh_size) continue;
       const char* name = names + symbols[k].st_name;
-      if (is_sanitizer_symbol(std::string_view(name, strnlen(name, strtab.sh_size - symbols[k].st_name))))
-        return true;
+      if (is_sanitizer_symbol(std::string_view(name, strnlen(name, strtab.sh_size - symbols[k].st_name)))) return true;
     }
   }
   return false;
@@ -120,20 +119,14 @@ std::string default_bundled_plugin() {
   return located("OPCONFORM_BUNDLED_PLUGIN", fs::path(OPCONFORM_REL_PLUGINS) / "libopconform_optimized_plugin.so");
 }
 
-std::string default_mutants_dir() {
-  return located("OPCONFORM_MUTANTS", fs::path(OPCONFORM_REL_PLUGINS) / "mutants");
-}
+std::string default_mutants_dir() { return located("OPCONFORM_MUTANTS", fs::path(OPCONFORM_REL_PLUGINS) / "mutants"); }
 
 std::string default_fuzz_driver() {
   return located("OPCONFORM_FUZZ_DRIVER", fs::path(OPCONFORM_REL_LIBEXEC) / "opconform-fuzz-driver");
 }
 
-std::string default_fuzz_dicts_dir() {
-  return located("OPCONFORM_FUZZ_DICTS", fs::path(OPCONFORM_REL_DATA) / "fuzz");
-}
+std::string default_fuzz_dicts_dir() { return located("OPCONFORM_FUZZ_DICTS", fs::path(OPCONFORM_REL_DATA) / "fuzz"); }
 
-std::string default_vectors_dir() {
-  return located("OPCONFORM_VECTORS", fs::path(OPCONFORM_REL_DATA) / "vectors");
-}
+std::string default_vectors_dir() { return located("OPCONFORM_VECTORS", fs::path(OPCONFORM_REL_DATA) / "vectors"); }
 
 }  // namespace opconform::validator

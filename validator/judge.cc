@@ -130,8 +130,7 @@ std::string comparison_key(Verdict verdict, const conformance::Case& c, const St
                            const std::string& description) {
   const std::string code = c.expected.error ? std::string(code_name(c.expected.error->code())) : "";
   switch (verdict) {
-    case Verdict::kErrorVsValue:
-      return str_cat("expected ", code, " ", message_template(c.expected.error->message()));
+    case Verdict::kErrorVsValue: return str_cat("expected ", code, " ", message_template(c.expected.error->message()));
     case Verdict::kValueVsError:
       return str_cat("got ", code_name(actual.code()), " ", message_template(actual.message()));
     case Verdict::kErrorMismatch:
@@ -183,17 +182,14 @@ bool is_failure(Verdict v) {
     case Verdict::kUnsupported:
     case Verdict::kResourceExhausted:
     case Verdict::kProfileDifference:
-    case Verdict::kTfAlternative:
-      return false;
-    default:
-      return true;
+    case Verdict::kTfAlternative: return false;
+    default: return true;
   }
 }
 
 Judgement judge(const conformance::Case& c, const RunResult& result, const JudgeOptions& options) {
   switch (result.kind) {
-    case RunResult::Kind::kCrash:
-      return {Verdict::kCrash, result.detail + expected_block(c), crash_key(result.detail)};
+    case RunResult::Kind::kCrash: return {Verdict::kCrash, result.detail + expected_block(c), crash_key(result.detail)};
     case RunResult::Kind::kTimeout: return {Verdict::kTimeout, result.detail + expected_block(c), ""};
     case RunResult::Kind::kOutOfMemory: return {Verdict::kOutOfMemory, result.detail + expected_block(c), ""};
     case RunResult::Kind::kProtocolFault:
@@ -211,8 +207,7 @@ Judgement judge(const conformance::Case& c, const RunResult& result, const Judge
     actual.outputs = answer.outputs;
   }
   const bool expected_error = c.expected.error.has_value();
-  if (!options.inside_manifest && !actual.status.ok())
-    return {Verdict::kUnsupported, actual.status.to_string(), ""};
+  if (!options.inside_manifest && !actual.status.ok()) return {Verdict::kUnsupported, actual.status.to_string(), ""};
   if (actual.status.code() == Code::kResourceExhausted &&
       !(expected_error && c.expected.error->code() == Code::kResourceExhausted))
     return {Verdict::kResourceExhausted, actual.status.to_string(), ""};
@@ -229,8 +224,10 @@ Judgement judge(const conformance::Case& c, const RunResult& result, const Judge
   if (comparison.pass) return {expected_error ? Verdict::kBothError : Verdict::kAgree, "", ""};
 
   Verdict verdict;
-  if (expected_error) verdict = actual.status.ok() ? Verdict::kErrorVsValue : Verdict::kErrorMismatch;
-  else verdict = actual.status.ok() ? Verdict::kMismatch : Verdict::kValueVsError;
+  if (expected_error)
+    verdict = actual.status.ok() ? Verdict::kErrorVsValue : Verdict::kErrorMismatch;
+  else
+    verdict = actual.status.ok() ? Verdict::kMismatch : Verdict::kValueVsError;
   std::string detail = comparison.description;
   if (verdict == Verdict::kMismatch) {
     if (std::string listed = describe_differences(c, actual.outputs, options.poison_outputs); !listed.empty())

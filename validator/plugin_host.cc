@@ -20,9 +20,8 @@ namespace {
 // The typed entry points of ABI 1.0, frozen: the six ops that had one. Every op, these six
 // included, can be called through opconform_run_op instead.
 constexpr const char* kTypedEntrySymbols[] = {
-    OPCONFORM_SYMBOL_SPACE_TO_BATCH_ND, OPCONFORM_SYMBOL_BATCH_TO_SPACE_ND,
-    OPCONFORM_SYMBOL_DYNAMIC_STITCH,    OPCONFORM_SYMBOL_PARALLEL_DYNAMIC_STITCH,
-    OPCONFORM_SYMBOL_DYNAMIC_PARTITION, OPCONFORM_SYMBOL_SPARSE_CONCAT};
+    OPCONFORM_SYMBOL_SPACE_TO_BATCH_ND,       OPCONFORM_SYMBOL_BATCH_TO_SPACE_ND, OPCONFORM_SYMBOL_DYNAMIC_STITCH,
+    OPCONFORM_SYMBOL_PARALLEL_DYNAMIC_STITCH, OPCONFORM_SYMBOL_DYNAMIC_PARTITION, OPCONFORM_SYMBOL_SPARSE_CONCAT};
 constexpr int kNumTypedEntryPoints = static_cast<int>(std::size(kTypedEntrySymbols));
 constexpr std::int64_t kMaxMessageLength = 1 << 16;
 constexpr std::uint64_t kAllDTypes = (std::uint64_t{1} << OPCONFORM_NUM_DTYPES) - 1;
@@ -146,20 +145,15 @@ class InputDescriptors {
   std::vector<std::vector<opconform_string>> strings_;  // inner vectors never move their data
 };
 
-const Tensor& tensor_in(const conformance::Case& c, const char* name) {
-  return std::get<Tensor>(c.inputs.at(name));
-}
+const Tensor& tensor_in(const conformance::Case& c, const char* name) { return std::get<Tensor>(c.inputs.at(name)); }
 const std::vector<Tensor>& list_in(const conformance::Case& c, const char* name) {
   return std::get<std::vector<Tensor>>(c.inputs.at(name));
 }
-const opconform_tensor* first(const std::vector<opconform_tensor>& v) {
-  return v.empty() ? nullptr : v.data();
-}
+const opconform_tensor* first(const std::vector<opconform_tensor>& v) { return v.empty() ? nullptr : v.data(); }
 
 // Copies one output buffer into a Tensor; false with *fault set when its contents break the
 // ABI (a bool that is not 0/1, a string pointing outside allowed bytes).
-bool read_output(const CallState& state, std::int32_t index, const OutputBuffer& out, Tensor* t,
-                 std::string* fault) {
+bool read_output(const CallState& state, std::int32_t index, const OutputBuffer& out, Tensor* t, std::string* fault) {
   Tensor result(out.dtype, out.shape);
   const std::uint8_t* src = out.buffer->data();
   if (out.dtype == DType::kString) {
@@ -167,15 +161,16 @@ bool read_output(const CallState& state, std::int32_t index, const OutputBuffer&
     std::string* dst = result.data<std::string>();
     for (std::int64_t i = 0; i < out.elements; ++i) {
       const opconform_string s = slots[i];
-      bool allowed = s.size == 0 || (s.size > 0 && s.data != nullptr &&
-          (std::any_of(state.byte_blocks.begin(), state.byte_blocks.end(),
-                       [&](const auto& b) { return b->contains(s.data, s.size); }) ||
-           std::any_of(state.input_strings.begin(), state.input_strings.end(), [&](const auto& in) {
-             return s.data >= in.first && s.size <= in.second && s.data - in.first <= in.second - s.size;
-           })));
+      bool allowed = s.size == 0 ||
+                     (s.size > 0 && s.data != nullptr &&
+                      (std::any_of(state.byte_blocks.begin(), state.byte_blocks.end(),
+                                   [&](const auto& b) { return b->contains(s.data, s.size); }) ||
+                       std::any_of(state.input_strings.begin(), state.input_strings.end(), [&](const auto& in) {
+                         return s.data >= in.first && s.size <= in.second && s.data - in.first <= in.second - s.size;
+                       })));
       if (!allowed) {
-        *fault = str_cat("output ", index, " element ", conformance::format_coordinate(out.shape, i),
-                         ": string {", static_cast<const void*>(s.data), ", ", s.size,
+        *fault = str_cat("output ", index, " element ", conformance::format_coordinate(out.shape, i), ": string {",
+                         static_cast<const void*>(s.data), ", ", s.size,
                          "} does not point into allocate_bytes or input bytes");
         return false;
       }
@@ -185,8 +180,8 @@ bool read_output(const CallState& state, std::int32_t index, const OutputBuffer&
     bool* dst = result.data<bool>();
     for (std::int64_t i = 0; i < out.elements; ++i) {
       if (src[i] > 1) {
-        *fault = str_cat("output ", index, " element ", conformance::format_coordinate(out.shape, i),
-                         ": bool byte ", int{src[i]}, src[i] == kPoisonByte ? " (never written)" : "");
+        *fault = str_cat("output ", index, " element ", conformance::format_coordinate(out.shape, i), ": bool byte ",
+                         int{src[i]}, src[i] == kPoisonByte ? " (never written)" : "");
         return false;
       }
       dst[i] = src[i] == 1;
@@ -304,9 +299,13 @@ CallState call_state(const conformance::Case& c) {
     state.num_outputs += slot.is_list ? std::max<std::int64_t>(0, c.attrs.at(std::string(slot.length_attr))) : 1;
   std::int64_t input_bytes = 0;
   for (const auto& [name, value] : c.inputs) {
-    auto add = [&](const Tensor& t) { input_bytes += std::max<std::int64_t>(0, output_request_bytes(t.dtype(), t.shape())); };
-    if (const auto* t = std::get_if<Tensor>(&value)) add(*t);
-    else for (const Tensor& t : std::get<std::vector<Tensor>>(value)) add(t);
+    auto add = [&](const Tensor& t) {
+      input_bytes += std::max<std::int64_t>(0, output_request_bytes(t.dtype(), t.shape()));
+    };
+    if (const auto* t = std::get_if<Tensor>(&value))
+      add(*t);
+    else
+      for (const Tensor& t : std::get<std::vector<Tensor>>(value)) add(t);
   }
   state.output_allowance = std::max(c.memory_limit, input_bytes);
   return state;
@@ -332,8 +331,10 @@ std::int32_t call_run_op(opconform_run_op_fn run_op, const conformance::Case& c,
   std::vector<std::vector<opconform_tensor>> tensors;
   for (const Slot& slot : signature.inputs) {
     const Value& value = c.inputs.at(std::string(slot.name));
-    if (const Tensor* t = std::get_if<Tensor>(&value)) tensors.push_back({in.describe(*t)});
-    else tensors.push_back(in.describe(std::get<std::vector<Tensor>>(value)));
+    if (const Tensor* t = std::get_if<Tensor>(&value))
+      tensors.push_back({in.describe(*t)});
+    else
+      tensors.push_back(in.describe(std::get<std::vector<Tensor>>(value)));
   }
   std::vector<opconform_input> inputs;
   for (const auto& list : tensors) inputs.push_back({first(list), static_cast<std::int64_t>(list.size())});
@@ -364,15 +365,15 @@ std::int32_t call_typed_entry(void* entry, const conformance::Case& c, CallState
     case Op::kParallelDynamicStitch: {
       const auto indices = in.describe(list_in(c, "indices"));
       const auto data = in.describe(list_in(c, "data"));
-      return reinterpret_cast<opconform_dynamic_stitch_fn>(entry)(
-          &call, first(indices), static_cast<std::int64_t>(indices.size()), first(data),
-          static_cast<std::int64_t>(data.size()));
+      return reinterpret_cast<opconform_dynamic_stitch_fn>(entry)(&call, first(indices),
+                                                                  static_cast<std::int64_t>(indices.size()),
+                                                                  first(data), static_cast<std::int64_t>(data.size()));
     }
     case Op::kDynamicPartition: {
       const opconform_tensor data = in.describe(tensor_in(c, "data"));
       const opconform_tensor partitions = in.describe(tensor_in(c, "partitions"));
       return reinterpret_cast<opconform_dynamic_partition_fn>(entry)(&call, &data, &partitions,
-                                                                    c.attrs.at("num_partitions"));
+                                                                     c.attrs.at("num_partitions"));
     }
     case Op::kSparseConcat: {
       const auto indices = in.describe(list_in(c, "indices"));
@@ -395,13 +396,14 @@ void check_finished_call(const conformance::Case& c, const InputSnapshot& inputs
   if (std::string changed = inputs_before.changes(c); !changed.empty()) state->faults.push_back(changed);
   for (const auto& [index, out] : state->outputs)
     if (std::string d = out.buffer->damage(); !d.empty())
-      state->faults.push_back(str_cat("output ", index, " (", dtype_name(out.dtype), " ",
-                                      shape_string(out.shape), "): ", d, " of its buffer"));
+      state->faults.push_back(str_cat("output ", index, " (", dtype_name(out.dtype), " ", shape_string(out.shape),
+                                      "): ", d, " of its buffer"));
   for (const auto& block : state->byte_blocks)
     if (std::string d = block->damage(); !d.empty())
       state->faults.push_back(str_cat("allocate_bytes block of ", std::uint64_t{block->size()}, " bytes: ", d));
   const std::optional<Code> status_code = code_from_abi(code);
-  if (!status_code) state->faults.push_back(str_cat("returned the unknown status code ", code));
+  if (!status_code)
+    state->faults.push_back(str_cat("returned the unknown status code ", code));
   else if (*status_code != Code::kOk && *status_code != Code::kResourceExhausted &&
            (!state->outputs.empty() || !state->byte_blocks.empty()))
     state->faults.push_back(allocated_then_failed(*state, *status_code));
@@ -439,9 +441,10 @@ ImplAnswer answer_of(const conformance::Case& c, const CallState& state, Code co
       answer.outputs.emplace(std::string(slot.name), std::move(*next++));
       continue;
     }
-    const auto length = static_cast<std::ptrdiff_t>(std::max<std::int64_t>(0, c.attrs.at(std::string(slot.length_attr))));
-    answer.outputs.emplace(std::string(slot.name), std::vector<Tensor>(std::make_move_iterator(next),
-                                                                       std::make_move_iterator(next + length)));
+    const auto length =
+        static_cast<std::ptrdiff_t>(std::max<std::int64_t>(0, c.attrs.at(std::string(slot.length_attr))));
+    answer.outputs.emplace(std::string(slot.name),
+                           std::vector<Tensor>(std::make_move_iterator(next), std::make_move_iterator(next + length)));
     next += length;
   }
   return answer;
@@ -477,8 +480,7 @@ Status PluginHost::load(const std::string& path, std::unique_ptr<PluginHost>* ou
     return invalid_argument(path, ": manifest profile \"", manifest.profile, "\" (tf-cpu, xla, tflite)");
   host->run_op_ = reinterpret_cast<opconform_run_op_fn>(symbol(OPCONFORM_SYMBOL_RUN_OP));
   if (m->num_ops < 0 || m->num_ops > OPCONFORM_NUM_OPS || (m->num_ops > 0 && m->ops == nullptr))
-    return invalid_argument(path, ": manifest num_ops ", m->num_ops, " with ops ",
-                            m->ops ? "set" : "NULL");
+    return invalid_argument(path, ": manifest num_ops ", m->num_ops, " with ops ", m->ops ? "set" : "NULL");
   for (int i = 0; i < m->num_ops; ++i) {
     const opconform_op_caps& caps = m->ops[i];
     if (caps.op < 0 || caps.op >= OPCONFORM_NUM_OPS)
@@ -489,14 +491,15 @@ Status PluginHost::load(const std::string& path, std::unique_ptr<PluginHost>* ou
       return invalid_argument(path, ": manifest ", op_name(op), ": dtype mask beyond the 19 dtypes");
     if (caps.min_rank < 0 || caps.max_rank < -1 || caps.min_block_dims < 0 || caps.max_block_dims < -1)
       return invalid_argument(path, ": manifest ", op_name(op), ": negative limits");
-    void* entry = host->run_op_ == nullptr && caps.op < kNumTypedEntryPoints ? symbol(kTypedEntrySymbols[caps.op]) : nullptr;
+    void* entry =
+        host->run_op_ == nullptr && caps.op < kNumTypedEntryPoints ? symbol(kTypedEntrySymbols[caps.op]) : nullptr;
     if (host->run_op_ == nullptr && entry == nullptr)
       return invalid_argument(path, ": the manifest lists ", op_name(op), " but the symbol ",
                               caps.op < kNumTypedEntryPoints ? kTypedEntrySymbols[caps.op] : OPCONFORM_SYMBOL_RUN_OP,
                               " is missing");
     host->entry_[caps.op] = entry;
-    manifest.ops.push_back(OpCaps{op, caps.dtypes, caps.param_dtypes, caps.min_rank, caps.max_rank,
-                                  caps.min_block_dims, caps.max_block_dims});
+    manifest.ops.push_back(OpCaps{op, caps.dtypes, caps.param_dtypes, caps.min_rank, caps.max_rank, caps.min_block_dims,
+                                  caps.max_block_dims});
   }
   host->manifest_ = std::move(manifest);
   *out = std::move(host);

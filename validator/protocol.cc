@@ -40,8 +40,10 @@ bool nests_deeper_than(std::string_view body, int limit) {
   for (std::size_t i = 0; i < body.size(); ++i) {
     const char ch = body[i];
     if (in_string) {
-      if (ch == '\\') ++i;
-      else if (ch == '"') in_string = false;
+      if (ch == '\\')
+        ++i;
+      else if (ch == '"')
+        in_string = false;
     } else if (ch == '"') {
       in_string = true;
     } else if (ch == '[' || ch == '{') {
@@ -100,8 +102,7 @@ struct ManifestCheck {
     return fail(str_cat(what, " dtype ", dtype_name(t.dtype()), " not declared"));
   }
   bool rank_ok(std::int64_t rank, std::string_view what) {
-    if (rank < caps->min_rank)
-      return fail(str_cat(what, " rank ", rank, " < min_rank ", caps->min_rank));
+    if (rank < caps->min_rank) return fail(str_cat(what, " rank ", rank, " < min_rank ", caps->min_rank));
     if (caps->max_rank >= 0 && rank > caps->max_rank)
       return fail(str_cat(what, " rank ", rank, " > max_rank ", caps->max_rank));
     return true;
@@ -200,7 +201,8 @@ std::size_t json_bytes(const Tensor& t) {
 std::size_t json_bytes(const conformance::Values& values) {
   std::size_t bytes = 0;
   for (const auto& [name, value] : values) {
-    if (const auto* t = std::get_if<Tensor>(&value)) bytes += json_bytes(*t);
+    if (const auto* t = std::get_if<Tensor>(&value))
+      bytes += json_bytes(*t);
     else
       for (const Tensor& member : std::get<std::vector<Tensor>>(value)) bytes += json_bytes(member);
   }
@@ -283,8 +285,8 @@ int negotiate_protocol(std::string_view hello, int highest) {
 }
 
 std::string load_error_message(std::string_view message) {
-  return json{{"type", "error"}, {"message", std::string(message)}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  return json{{"type", "error"}, {"message", std::string(message)}}.dump(-1, ' ', false,
+                                                                         json::error_handler_t::replace);
 }
 
 std::string manifest_message(const Manifest& manifest) {
@@ -298,20 +300,24 @@ std::string manifest_message(const Manifest& manifest) {
                    {"min_block_dims", caps.min_block_dims},
                    {"max_block_dims", limit(caps.max_block_dims)}});
   }
-  return json{{"type", "manifest"}, {"protocol", manifest.protocol}, {"name", manifest.name},
-              {"profile", manifest.profile}, {"ops", ops}}
+  return json{{"type", "manifest"},
+              {"protocol", manifest.protocol},
+              {"name", manifest.name},
+              {"profile", manifest.profile},
+              {"ops", ops}}
       .dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
 Status parse_manifest_message(std::string_view body, Manifest* out, int offered) {
   std::string why;
   const json j = parse_object(body, &why);
-  if (j.is_discarded()) return invalid_argument("the handshake answer is not a JSON object", why.empty() ? "" : ": ", why);
+  if (j.is_discarded())
+    return invalid_argument("the handshake answer is not a JSON object", why.empty() ? "" : ": ", why);
   const std::string type = message_type(j);
   if (type == "error") {
     const json* message = j.contains("message") ? &j["message"] : nullptr;
-    return invalid_argument(bounded_text(message && message->is_string() ? message->get<std::string>()
-                                                                          : std::string("load error")));
+    return invalid_argument(
+        bounded_text(message && message->is_string() ? message->get<std::string>() : std::string("load error")));
   }
   if (type != "manifest") return invalid_argument("expected a \"manifest\" message, got type \"", type, "\"");
   const json* protocol = j.contains("protocol") && j["protocol"].is_number_integer() ? &j["protocol"] : nullptr;
@@ -357,9 +363,9 @@ Status parse_manifest_message(std::string_view body, Manifest* out, int offered)
       int* value;
       bool is_max;
     };
-    for (Field f : {Field{"min_rank", &caps.min_rank, false}, Field{"max_rank", &caps.max_rank, true},
-                    Field{"min_block_dims", &caps.min_block_dims, false},
-                    Field{"max_block_dims", &caps.max_block_dims, true}}) {
+    for (Field f :
+         {Field{"min_rank", &caps.min_rank, false}, Field{"max_rank", &caps.max_rank, true},
+          Field{"min_block_dims", &caps.min_block_dims, false}, Field{"max_block_dims", &caps.max_block_dims, true}}) {
       if (!entry.contains(f.key) || entry[f.key].is_null()) continue;
       const json& v = entry[f.key];
       if (!v.is_number_integer() || v.get<std::int64_t>() < (f.is_max ? -1 : 0) || v.get<std::int64_t>() > 1000)
@@ -394,10 +400,12 @@ std::uint32_t get_u32(const char* p) {
 
 // A JSON integer in [0, max] (false for anything else).
 bool get_count(const json& j, std::uint64_t max, std::uint64_t* out) {
-  if (j.is_number_unsigned()) *out = j.get<std::uint64_t>();
+  if (j.is_number_unsigned())
+    *out = j.get<std::uint64_t>();
   else if (j.is_number_integer() && j.get<std::int64_t>() >= 0)
     *out = static_cast<std::uint64_t>(j.get<std::int64_t>());
-  else return false;
+  else
+    return false;
   return *out <= max;
 }
 
@@ -489,8 +497,8 @@ class PayloadReader {
     for (const auto& item : j.items())
       if (item.key() != "dtype" && item.key() != "shape" && item.key() != "offset" && item.key() != "bytes")
         return bad(path + "." + item.key(), "unknown field");
-    const auto dtype = j.contains("dtype") && j["dtype"].is_string() ? dtype_from_name(j["dtype"].get<std::string>())
-                                                                     : std::nullopt;
+    const auto dtype =
+        j.contains("dtype") && j["dtype"].is_string() ? dtype_from_name(j["dtype"].get<std::string>()) : std::nullopt;
     if (!dtype) return bad(path + ".dtype", "not a dtype name");
     if (!j.contains("shape") || !j["shape"].is_array() || j["shape"].size() > static_cast<std::size_t>(kMaxDims))
       return bad(path + ".shape", str_cat("expected an array of at most ", kMaxDims, " dims"));
@@ -527,8 +535,7 @@ class PayloadReader {
   }
 
   // The named values of `slots` (an op's inputs or outputs), no more and no fewer.
-  Status values(const json& j, const std::string& path, std::span<const Slot> slots,
-                conformance::Values* out) {
+  Status values(const json& j, const std::string& path, std::span<const Slot> slots, conformance::Values* out) {
     if (!j.is_object()) return bad(path, "expected an object");
     for (const auto& item : j.items())
       if (std::none_of(slots.begin(), slots.end(), [&](const Slot& s) { return s.name == item.key(); }))
@@ -584,7 +591,9 @@ std::string binary_run_message(std::int64_t id, const conformance::Case& c) {
   json attrs = json::object();
   for (const auto& [name, value] : c.attrs) attrs[name] = value;
   for (const auto& [name, value] : c.string_attrs) attrs[name] = value;
-  const json request = {{"op", op_name(c.op)}, {"attrs", std::move(attrs)}, {"memory_limit", c.memory_limit},
+  const json request = {{"op", op_name(c.op)},
+                        {"attrs", std::move(attrs)},
+                        {"memory_limit", c.memory_limit},
                         {"inputs", writer.values(c.inputs)}};
   return writer.body(dump(json{{"type", "run"}, {"id", id}, {"case", request}}));
 }
@@ -601,8 +610,7 @@ Status parse_binary_run_message(std::string_view body, std::int64_t* id, conform
   for (const auto& item : c.items())
     if (item.key() != "op" && item.key() != "attrs" && item.key() != "memory_limit" && item.key() != "inputs")
       return bad("run.case." + item.key(), "unknown field");
-  const auto op = c.contains("op") && c["op"].is_string() ? op_from_name(c["op"].get<std::string>())
-                                                           : std::nullopt;
+  const auto op = c.contains("op") && c["op"].is_string() ? op_from_name(c["op"].get<std::string>()) : std::nullopt;
   if (!op) return bad("run.case.op", "not an op name");
   conformance::Case parsed;
   parsed.op = *op;
@@ -705,8 +713,8 @@ Status parse_binary_result_message(std::string_view body, const conformance::Cas
 
 std::string run_message(std::int64_t id, const conformance::Case& c, int protocol) {
   if (protocol == kBinaryProtocolVersion) return binary_run_message(id, c);
-  return json{{"type", "run"}, {"id", id}, {"case", request_case_json(c)}}.dump(
-      -1, ' ', false, json::error_handler_t::replace);
+  return json{{"type", "run"}, {"id", id}, {"case", request_case_json(c)}}.dump(-1, ' ', false,
+                                                                                json::error_handler_t::replace);
 }
 
 Status parse_run_message(std::string_view body, std::int64_t* id, conformance::Case* out, int protocol) {
@@ -736,8 +744,7 @@ Status implementation_result_error(const Status& s) {
 }
 }  // namespace
 
-std::string result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer,
-                           int protocol) {
+std::string result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer, int protocol) {
   if (protocol == kBinaryProtocolVersion) return binary_result_message(id, request, answer);
   json j = {{"type", "result"}, {"id", id}};
   switch (answer.kind) {
@@ -753,15 +760,13 @@ std::string result_message(std::int64_t id, const conformance::Case& request, co
     case ImplAnswer::Kind::kError:
       j["error"] = {{"code", std::string(code_name(answer.error.code()))}, {"message", answer.error.message()}};
       break;
-    case ImplAnswer::Kind::kFault:
-      j["fault"] = answer.fault;
-      break;
+    case ImplAnswer::Kind::kFault: j["fault"] = answer.fault; break;
   }
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
 
-Status parse_result_message(std::string_view body, const conformance::Case& request, std::int64_t id,
-                            ImplAnswer* out, int protocol) {
+Status parse_result_message(std::string_view body, const conformance::Case& request, std::int64_t id, ImplAnswer* out,
+                            int protocol) {
   if (protocol == kBinaryProtocolVersion) return parse_binary_result_message(body, request, id, out);
   std::string why;
   json j = parse_object(body, &why);

@@ -50,8 +50,10 @@ std::string xml_escape(std::string_view s) {
       case '"': out += "&quot;"; break;
       default:
         // XML 1.0 has no control characters but tab, newline and carriage return.
-        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') out += '?';
-        else out += ch;
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\t' && ch != '\n' && ch != '\r')
+          out += '?';
+        else
+          out += ch;
     }
   }
   return out;
@@ -81,7 +83,8 @@ json counts_json(const ReportData& d) {
     counts[op_name(op)] = per;
   }
   for (const CaseRecord& r : records_of(d))
-    if (!r.expectation.empty()) counts[op_name(r.op)][r.expectation] = counts[op_name(r.op)][r.expectation].get<std::int64_t>() + 1;
+    if (!r.expectation.empty())
+      counts[op_name(r.op)][r.expectation] = counts[op_name(r.op)][r.expectation].get<std::int64_t>() + 1;
   return counts;
 }
 
@@ -100,12 +103,9 @@ json expectations_json(const ReportData& d) {
   };
   for (const Expectation& e : d.expectations->entries()) entries.push_back(entry_json(e));
   for (const Expectation* e : d.unmatched) unmatched.push_back(entry_json(*e));
-  return {{"xfail", d.expectations->xfail_count()},
-          {"xpass", d.expectations->xpass_count()},
-          {"unmatched", d.unmatched.size()},
-          {"strict", d.strict_xfail},
-          {"unmatched_entries", std::move(unmatched)},
-          {"entries", std::move(entries)}};
+  return {{"xfail", d.expectations->xfail_count()},    {"xpass", d.expectations->xpass_count()},
+          {"unmatched", d.unmatched.size()},           {"strict", d.strict_xfail},
+          {"unmatched_entries", std::move(unmatched)}, {"entries", std::move(entries)}};
 }
 
 json pair_coverage_json(const ReportData& d) {
@@ -119,7 +119,9 @@ json throughput_json(const ReportData& d) {
   json ops = json::object();
   Throughput total;
   const auto entry = [](const Throughput& t) {
-    return json{{"cases", t.cases}, {"seconds", t.seconds}, {"cases_per_second", t.cases_per_second()},
+    return json{{"cases", t.cases},
+                {"seconds", t.seconds},
+                {"cases_per_second", t.cases_per_second()},
                 {"mb_per_second", t.mb_per_second()}};
   };
   for (const auto& [op, t] : d.throughput) {
@@ -130,8 +132,11 @@ json throughput_json(const ReportData& d) {
 }
 
 json record_json(const CaseRecord& r) {
-  json item = {{"op", op_name(r.op)}, {"name", r.name}, {"origin", r.origin},
-               {"outcome", std::string(verdict_name(r.verdict))}, {"detail", r.detail}};
+  json item = {{"op", op_name(r.op)},
+               {"name", r.name},
+               {"origin", r.origin},
+               {"outcome", std::string(verdict_name(r.verdict))},
+               {"detail", r.detail}};
   if (r.group > 0) item["group"] = r.group;
   if (!r.saved.empty()) item["saved"] = r.saved;
   if (!r.replay.empty()) item["replay"] = r.replay;
@@ -188,14 +193,18 @@ std::string problems_suites(const ReportData& d) {
     xml << "  <testsuite name=\"inputs\" tests=\"" << d.input_problems.size() << "\" failures=\"0\" errors=\""
         << d.input_problems.size() << "\">\n";
     for (const auto& p : d.input_problems)
-      xml << "    <testcase classname=\"opconform.inputs\" name=\"" << xml_escape(p.path) << "\">\n      <error message=\""
-          << xml_escape(p.reason) << "\">" << xml_escape(conformance::problem_text(p)) << "</error>\n    </testcase>\n";
+      xml << "    <testcase classname=\"opconform.inputs\" name=\"" << xml_escape(p.path)
+          << "\">\n      <error message=\"" << xml_escape(p.reason) << "\">" << xml_escape(conformance::problem_text(p))
+          << "</error>\n    </testcase>\n";
     xml << "  </testsuite>\n";
   }
   std::string run_error;
-  if (d.state == RunState::kError) run_error = d.error;
-  else if (d.state == RunState::kInterrupted) run_error = d.stopped.empty() ? "interrupted" : d.stopped;
-  else if (d.state == RunState::kRunning) run_error = "the run has not finished (this report is written as it goes)";
+  if (d.state == RunState::kError)
+    run_error = d.error;
+  else if (d.state == RunState::kInterrupted)
+    run_error = d.stopped.empty() ? "interrupted" : d.stopped;
+  else if (d.state == RunState::kRunning)
+    run_error = "the run has not finished (this report is written as it goes)";
   if (!run_error.empty())
     xml << "  <testsuite name=\"run\" tests=\"1\" failures=\"0\" errors=\"1\">\n"
         << "    <testcase classname=\"opconform.run\" name=\"run\">\n      <error message=\""
@@ -243,9 +252,8 @@ std::string testcase_xml(const CaseRecord& r, Op op, bool strict_xfail) {
   } else if (r.expectation == "xpass") {
     xml << ">\n      <system-out>xpass: " << xml_escape(r.reason) << "</system-out>\n    </testcase>\n";
   } else if (is_failure(r.verdict)) {
-    xml << ">\n      <failure type=\"" << verdict_name(r.verdict) << "\" message=\""
-        << xml_escape(first_line(r.detail)) << "\">" << xml_escape(r.detail)
-        << (r.group > 0 ? "\ngroup: #" + std::to_string(r.group) : "")
+    xml << ">\n      <failure type=\"" << verdict_name(r.verdict) << "\" message=\"" << xml_escape(first_line(r.detail))
+        << "\">" << xml_escape(r.detail) << (r.group > 0 ? "\ngroup: #" + std::to_string(r.group) : "")
         << (r.replay.empty() ? "" : "\nreplay: " + xml_escape(r.replay)) << "</failure>\n    </testcase>\n";
   } else if (r.verdict == Verdict::kUnsupported) {
     xml << ">\n      <skipped message=\"" << xml_escape(r.detail) << "\"/>\n    </testcase>\n";
@@ -361,8 +369,11 @@ std::size_t utf8_sequence_length(std::string_view s, char32_t* code) {
   if (s.empty()) return 0;
   const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(s[i]); };
   const unsigned char b = byte(0);
-  const std::size_t n = b < 0x80 ? 1 : b >= 0xC2 && b <= 0xDF ? 2 : b >= 0xE0 && b <= 0xEF ? 3
-                                     : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+  const std::size_t n = b < 0x80                 ? 1
+                        : b >= 0xC2 && b <= 0xDF ? 2
+                        : b >= 0xE0 && b <= 0xEF ? 3
+                        : b >= 0xF0 && b <= 0xF4 ? 4
+                                                 : 0;
   if (n == 0 || n > s.size()) return 0;
   char32_t c = n == 1 ? b : b & (0x7F >> n);
   for (std::size_t i = 1; i < n; ++i) {
@@ -392,7 +403,8 @@ std::string resolve_report_target(const std::string& path, ReportTarget* out) {
     if (::lstat(path.c_str(), &link) == 0) {
       // A dangling link: its target is created through it, and then it is a file like any other.
       const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
-      if (fd < 0) return std::string("a dangling symbolic link whose target cannot be created: ") + std::strerror(errno);
+      if (fd < 0)
+        return std::string("a dangling symbolic link whose target cannot be created: ") + std::strerror(errno);
       ::close(fd);
       if (::stat(path.c_str(), &st) != 0) return std::strerror(errno);
     } else {

@@ -36,7 +36,8 @@ struct Ref {
 std::vector<Ref> tensor_refs(const Case& c) {
   std::vector<Ref> refs;
   for (const auto& [name, value] : c.inputs) {
-    if (std::holds_alternative<Tensor>(value)) refs.push_back({name, -1});
+    if (std::holds_alternative<Tensor>(value))
+      refs.push_back({name, -1});
     else
       for (std::size_t i = 0; i < std::get<std::vector<Tensor>>(value).size(); ++i)
         refs.push_back({name, static_cast<int>(i)});
@@ -78,8 +79,7 @@ Tensor prefix_along(const Tensor& t, int d, std::int64_t n) {
     using T = typename decltype(tag)::type;
     const T* src = t.data<T>();
     T* dst = out.data<T>();
-    for (std::int64_t o = 0; o < outer; ++o)
-      std::copy_n(src + o * old * inner, n * inner, dst + o * n * inner);
+    for (std::int64_t o = 0; o < outer; ++o) std::copy_n(src + o * old * inner, n * inner, dst + o * n * inner);
   });
   return out;
 }

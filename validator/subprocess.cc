@@ -162,8 +162,10 @@ Status Subprocess::spawn(SubprocessOptions options) {
                          static_cast<rlim_t>(options.address_space_bytes)};
       ::setrlimit(RLIMIT_AS, &limit);
     }
-    if (options.search_path) ::execvpe(argv[0], argv.data(), envp.data());
-    else ::execve(argv[0], argv.data(), envp.data());
+    if (options.search_path)
+      ::execvpe(argv[0], argv.data(), envp.data());
+    else
+      ::execve(argv[0], argv.data(), envp.data());
     if (options.exec_error_reason) {
       std::perror(options.exec_error.c_str());
     } else {

@@ -129,8 +129,7 @@ std::string indent_rest(const std::string& text, const std::string& indent) {
 std::string case_text(const Case& c, const std::string& indent) {
   std::string text;
   for (const auto& [name, value] : c.attrs) text += str_cat(indent, "attr ", name, " = ", value, "\n");
-  if (c.memory_limit != kDefaultMemoryLimit)
-    text += str_cat(indent, "memory_limit = ", c.memory_limit, "\n");
+  if (c.memory_limit != kDefaultMemoryLimit) text += str_cat(indent, "memory_limit = ", c.memory_limit, "\n");
   return text + conformance::format_values(c.inputs, indent, 16);
 }
 
@@ -138,20 +137,23 @@ std::string case_text(const Case& c, const std::string& indent) {
 double tensor_bytes(const conformance::Values& values) {
   double bytes = 0;
   const auto add = [&](const Tensor& t) {
-    if (t.dtype() != DType::kString) bytes += static_cast<double>(t.num_elements()) * dtype_storage_size(t.dtype());
-    else for (const std::string& s : t.values<std::string>()) bytes += static_cast<double>(s.size());
+    if (t.dtype() != DType::kString)
+      bytes += static_cast<double>(t.num_elements()) * dtype_storage_size(t.dtype());
+    else
+      for (const std::string& s : t.values<std::string>()) bytes += static_cast<double>(s.size());
   };
   for (const auto& [name, value] : values) {
-    if (const auto* t = std::get_if<Tensor>(&value)) add(*t);
-    else for (const Tensor& member : std::get<std::vector<Tensor>>(value)) add(member);
+    if (const auto* t = std::get_if<Tensor>(&value))
+      add(*t);
+    else
+      for (const Tensor& member : std::get<std::vector<Tensor>>(value)) add(member);
   }
   return bytes;
 }
 
 class Run {
  public:
-  Run(const ValidateOptions& options, std::ostream& out, std::ostream& err)
-      : options_(options), out_(out), err_(err) {}
+  Run(const ValidateOptions& options, std::ostream& out, std::ostream& err) : options_(options), out_(out), err_(err) {}
 
   int main();
 
@@ -212,10 +214,10 @@ class Run {
   double moved_bytes_ = 0;  // of the tensors sent to and received from the implementation
   std::int64_t failures_ = 0;
   std::int64_t not_listed_ = 0;
-  Expectations expectations_;  // --xfail
-  Selection selection_;        // --select
+  Expectations expectations_;                                  // --xfail
+  Selection selection_;                                        // --select
   std::map<Op, std::array<std::int64_t, 2>> expected_counts_;  // per op: xfail, xpass cases
-  std::set<int> generated_xfails_;  // the entries whose generated xfail was printed
+  std::set<int> generated_xfails_;                             // the entries whose generated xfail was printed
   FailureGroups groups_;
   std::vector<std::size_t> representatives_;  // per group: its record
   std::vector<conformance::VectorFileProblem> input_problems_;
@@ -229,8 +231,8 @@ class Run {
   bool progress_shown_ = false;
   std::ofstream jsonl_;
   ReportTarget json_target_, junit_target_;
-  bool streams_written_ = false;  // a report that is a stream is written once, at the end
-  std::string report_error_;  // the first report that could not be written
+  bool streams_written_ = false;       // a report that is a stream is written once, at the end
+  std::string report_error_;           // the first report that could not be written
   std::set<std::string> saved_paths_;  // the vectors this run saved
 };
 
@@ -317,7 +319,8 @@ std::vector<Case> Run::corpus_cases() {
     if (c.profile != "tf-cpu" && c.profile != profile_) continue;  // another profile's expectation
     cases.push_back(std::move(c));
   }
-  for (const auto& p : input_problems_) err_ << "opconform validate: " << printable(conformance::problem_text(p)) << "\n";
+  for (const auto& p : input_problems_)
+    err_ << "opconform validate: " << printable(conformance::problem_text(p)) << "\n";
   return cases;
 }
 
@@ -338,8 +341,8 @@ bool Run::open_outputs() {
   for (std::size_t i = 0; i < std::size(named); ++i) {
     if (named[i].path.empty()) continue;
     if (std::string why = resolve_report_target(named[i].path, &named[i].target); !why.empty()) {
-      err_ << "opconform validate: cannot write " << printable(named[i].path) << " (" << named[i].option
-           << "): " << why << "\n";
+      err_ << "opconform validate: cannot write " << printable(named[i].path) << " (" << named[i].option << "): " << why
+           << "\n";
       return false;
     }
     for (std::size_t k = 0; k < i; ++k) {
@@ -350,11 +353,11 @@ bool Run::open_outputs() {
     }
     for (const std::string& vector : options_.replay) {
       struct stat st {};
-      if (named[i].target.inode == 0 || ::stat(vector.c_str(), &st) != 0 ||
-          st.st_dev != named[i].target.device || st.st_ino != named[i].target.inode)
+      if (named[i].target.inode == 0 || ::stat(vector.c_str(), &st) != 0 || st.st_dev != named[i].target.device ||
+          st.st_ino != named[i].target.inode)
         continue;
-      err_ << "opconform validate: " << named[i].option << " names a vector given to --replay: "
-           << printable(vector) << "\n";
+      err_ << "opconform validate: " << named[i].option << " names a vector given to --replay: " << printable(vector)
+           << "\n";
       return false;
     }
   }
@@ -382,8 +385,10 @@ bool Run::check_failures_dir() {
   std::error_code ec;
   fs::create_directories(dir, ec);
   std::string why;
-  if (!fs::is_directory(dir)) why = fs::exists(dir) ? "not a folder" : ec ? ec.message() : "cannot be created";
-  else if (::access(dir.c_str(), W_OK | X_OK) != 0) why = std::strerror(errno);
+  if (!fs::is_directory(dir))
+    why = fs::exists(dir) ? "not a folder" : ec ? ec.message() : "cannot be created";
+  else if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    why = std::strerror(errno);
   if (why.empty()) return true;
   err_ << "opconform validate: --save-failures " << printable(dir) << ": " << why << "\n";
   return false;
@@ -426,8 +431,7 @@ std::optional<Judgement> Run::run_one(const Case& c) {
 // A candidate that fails with another outcome (a crash while shrinking a mismatch) is kept as a
 // failure of its own when its signature is new (keep_other_failure). *final is the judgement of
 // the returned case.
-Case Run::shrink(const Case& original, const Judgement& j, const Shrinkable* shrinkable, int* steps,
-                 Judgement* final) {
+Case Run::shrink(const Case& original, const Judgement& j, const Shrinkable* shrinkable, int* steps, Judgement* final) {
   *steps = 0;
   *final = j;
   int runs = 0;
@@ -516,7 +520,8 @@ std::string Run::save(const Case& c, Verdict verdict, const std::string& origin,
                              steps > 0 ? str_cat(", shrunk in ", steps, " steps") : std::string(),
                              "; expected: ", steps > 0 || origin != c.source ? "the reference" : "the vector");
   std::string stem;
-  for (char ch : c.display_name()) stem += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.' ? ch : '_';
+  for (char ch : c.display_name())
+    stem += std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.' ? ch : '_';
   // The reused folder keeps one file per name: an earlier run's file of that name is replaced.
   // A folder the user named keeps what it holds.
   fs::path path = fs::path(failures_dir_) / (stem + ".json");
@@ -726,8 +731,8 @@ void Run::progress(bool force) {
   last_progress_ = now;
   const double elapsed = std::max(now - started_, 1e-9);
   std::ostringstream line;
-  line << records_.size() << " cases, " << failures_ << " failed, " << static_cast<std::int64_t>(records_.size() / elapsed)
-       << " cases/s";
+  line << records_.size() << " cases, " << failures_ << " failed, "
+       << static_cast<std::int64_t>(records_.size() / elapsed) << " cases/s";
   if (tty_) {
     err_ << "\r\033[K" << line.str() << std::flush;
     progress_shown_ = true;
@@ -791,7 +796,8 @@ void Run::report() {
             << t.cases_per_second() << std::setprecision(2) << std::setw(10) << t.mb_per_second() << "\n";
     };
     speed << std::left << std::setw(22) << "speed" << std::right << std::setw(10) << "cases/s" << std::setw(10)
-          << "MB/s" << "\n";
+          << "MB/s"
+          << "\n";
     for (const auto& [op, t] : throughput_) {
       line(op_name(op), t);
       all.add(t);
@@ -811,7 +817,8 @@ void Run::report() {
     out_ << "check pairs hit (inputs breaking two checks at once, the earlier must answer): " << all.hit << "/"
          << all.feasible << " (" << std::fixed << std::setprecision(1)
          << 100.0 * static_cast<double>(all.hit) / static_cast<double>(std::max<std::int64_t>(1, all.feasible))
-         << " %)\n  " << per_op << "\n" << std::defaultfloat;
+         << " %)\n  " << per_op << "\n"
+         << std::defaultfloat;
   }
   if (not_listed_ > 0) out_ << not_listed_ << " vectors of ops the manifest does not list were not run\n";
   if (!groups_.groups().empty()) {
@@ -820,8 +827,8 @@ void Run::report() {
       const CaseRecord& shown = records_[representatives_[g.id - 1]];
       out_ << "  #" << g.id << "  " << g.count << (g.count == 1 ? " case   " : " cases  ") << printable(g.signature)
            << "\n"
-           << "      e.g. " << printable(shown.name) << ": " << printable(shown.saved.empty() ? shown.origin : shown.saved)
-           << "\n"
+           << "      e.g. " << printable(shown.name) << ": "
+           << printable(shown.saved.empty() ? shown.origin : shown.saved) << "\n"
            << "      replay: " << printable(shown.replay) << "\n";
     }
   }
@@ -831,8 +838,8 @@ void Run::report() {
   out_ << records_.size() << " cases, " << failures_ << " failed"
        << (expected ? str_cat(", ", expectations_.xfail_count(), " xfail, ", expectations_.xpass_count(), " xpass")
                     : std::string())
-       << "; implementation " << printable(impl_display_) << " ("
-       << printable(manifest_.name) << "), profile " << profile_ << ", seed " << seed_ << "\n";
+       << "; implementation " << printable(impl_display_) << " (" << printable(manifest_.name) << "), profile "
+       << profile_ << ", seed " << seed_ << "\n";
   if (!saved_paths_.empty()) out_ << "failures saved under " << printable(failures_dir_) << "\n";
 }
 
@@ -911,7 +918,7 @@ int Run::finish(int exit_code, RunState state) {
 int Run::main() {
   InterruptScope interrupts;
   tty_ = options_.progress.value_or(::isatty(STDERR_FILENO) == 1);
-  seed_ = options_.seed ? *options_.seed
+  seed_ = options_.seed         ? *options_.seed
           : options_.fresh_seed ? std::random_device{}() * std::uint64_t{0x100000001} + std::random_device{}()
                                 : kDefaultSeed;
   if (options_.time_seconds >= 0) deadline_ = started_ + options_.time_seconds;
@@ -932,7 +939,10 @@ int Run::main() {
   if (!options_.profile.empty() && options_.profile != manifest_.profile)
     err_ << "opconform validate: note: the implementation declares profile " << printable(manifest_.profile)
          << ", judging under " << options_.profile << "\n";
-  err_ << "opconform validate: seed " << seed_ << (options_.seed ? "" : options_.fresh_seed ? " (fresh)" : " (default)")
+  err_ << "opconform validate: seed " << seed_
+       << (options_.seed         ? ""
+           : options_.fresh_seed ? " (fresh)"
+                                 : " (default)")
        << "\n";
 
   corpus_phase();
@@ -979,8 +989,10 @@ std::string printable(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto byte = static_cast<unsigned char>(text[i]);
     if (byte < 0x80) {
-      if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f) escape(byte);
-      else out += static_cast<char>(byte);
+      if ((byte < 0x20 && byte != '\n' && byte != '\t') || byte == 0x7f)
+        escape(byte);
+      else
+        out += static_cast<char>(byte);
       ++i;
       continue;
     }
@@ -1014,10 +1026,13 @@ std::string default_failures_dir(const std::string& impl) {
   const char* cache = std::getenv("XDG_CACHE_HOME");
   const char* home = std::getenv("HOME");
   fs::path root;
-  if (cache && *cache == '/') root = fs::path(cache) / "opconform";
-  else if (home && *home == '/') root = fs::path(home) / ".cache" / "opconform";
-  else root = fs::path(std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") /
-              str_cat("opconform-", ::getuid());
+  if (cache && *cache == '/')
+    root = fs::path(cache) / "opconform";
+  else if (home && *home == '/')
+    root = fs::path(home) / ".cache" / "opconform";
+  else
+    root = fs::path(std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") /
+           str_cat("opconform-", ::getuid());
   return (root / "failures" / name.str()).string();
 }
 

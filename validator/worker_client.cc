@@ -46,12 +46,13 @@ Worker::~Worker() { stop(); }
 Status Worker::spawn() {
   if (options_.argv.empty()) return invalid_argument("no program to run");
   become_subreaper();  // descendants that leave the process group come back to us
-  OPCONFORM_RETURN_IF_ERROR(process_.spawn({.argv = options_.argv,
-                                            .environment = options_.environment,
-                                            .search_path = true,
-                                            .confine = true,
-                                            .address_space_bytes = options_.address_space_bytes,
-                                            .exec_error = "opconform validate: cannot execute the implementation's program"}));
+  OPCONFORM_RETURN_IF_ERROR(
+      process_.spawn({.argv = options_.argv,
+                      .environment = options_.environment,
+                      .search_path = true,
+                      .confine = true,
+                      .address_space_bytes = options_.address_space_bytes,
+                      .exec_error = "opconform validate: cannot execute the implementation's program"}));
   note_worker_started(process_.pid());
   decoder_ = FrameDecoder();
   ++starts_;
@@ -124,8 +125,10 @@ Worker::Wait Worker::receive(std::string* body, double deadline, std::string* er
     if (ready.stdout_events) {
       std::string bytes;
       const Subprocess::Read read = Subprocess::read(process_.stdout_fd(), &bytes);
-      if (read == Subprocess::Read::kData) decoder_.feed(bytes.data(), bytes.size());
-      else if (read != Subprocess::Read::kNothing) return Wait::kEof;
+      if (read == Subprocess::Read::kData)
+        decoder_.feed(bytes.data(), bytes.size());
+      else if (read != Subprocess::Read::kNothing)
+        return Wait::kEof;
     }
   }
 }

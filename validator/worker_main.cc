@@ -37,8 +37,8 @@ StdioIdentity stdio_identity() { return {identity(0), identity(1), identity(2)};
 
 // "" when fds 0-2 are what they were, else which one the plug-in closed or replaced.
 std::string stdio_change(const StdioIdentity& before) {
-  static const char* const names[] = {"standard input (fd 0, the protocol's input)",
-                                      "standard output (fd 1)", "standard error (fd 2)"};
+  static const char* const names[] = {"standard input (fd 0, the protocol's input)", "standard output (fd 1)",
+                                      "standard error (fd 2)"};
   const StdioIdentity now = stdio_identity();
   for (int fd = 0; fd < 3; ++fd)
     if (!(now[fd] == before[fd])) return std::string("the plug-in closed or replaced the worker's ") + names[fd];

@@ -16,8 +16,8 @@ Status MemoryAccount::request(DType dtype, const Shape& shape) {
   const std::int64_t bytes = output_request_bytes(dtype, shape);
   std::int64_t total = 0;
   if (bytes < 0 || __builtin_add_overflow(total_, bytes, &total) || total > limit_)
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape),
-                              " and type ", dtype_name(dtype));
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape), " and type ",
+                              dtype_name(dtype));
   total_ = total;
   return Status();
 }

@@ -80,8 +80,10 @@ Values placeholder_outputs(const OpInfo& info) {
   for (const Slot& slot : info.signature.outputs) {
     Tensor placeholder(DType::kUInt8, Shape{1});
     *placeholder.data<std::uint8_t>() = ++mark;
-    if (slot.is_list) outputs.emplace(slot.name, std::vector<Tensor>{placeholder});
-    else outputs.emplace(slot.name, placeholder);
+    if (slot.is_list)
+      outputs.emplace(slot.name, std::vector<Tensor>{placeholder});
+    else
+      outputs.emplace(slot.name, placeholder);
   }
   return outputs;
 }

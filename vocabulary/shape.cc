@@ -26,12 +26,11 @@ std::int64_t multiply_without_overflow(std::int64_t x, std::int64_t y) {
 
 Status ShapeBuilder::add_dim(std::int64_t size) {
   if (size < 0) return invalid_argument("Expected a non-negative size, got ", size);
-  if (static_cast<int>(dims_.size()) >= kMaxDims)
-    return invalid_argument("Too many dimensions in tensor");
+  if (static_cast<int>(dims_.size()) >= kMaxDims) return invalid_argument("Too many dimensions in tensor");
   const std::int64_t product = multiply_without_overflow(num_elements_, size);
   if (product < 0)
-    return invalid_argument("Encountered overflow when multiplying ", num_elements_, " with ",
-                            size, ", result: ", product);
+    return invalid_argument("Encountered overflow when multiplying ", num_elements_, " with ", size,
+                            ", result: ", product);
   dims_.push_back(size);
   num_elements_ = product;
   return Status();

@@ -33,8 +33,6 @@ std::string Status::to_string() const {
   return str_cat(code_name(code_), ": ", message_);
 }
 
-std::ostream& operator<<(std::ostream& os, const Status& status) {
-  return os << status.to_string();
-}
+std::ostream& operator<<(std::ostream& os, const Status& status) { return os << status.to_string(); }
 
 }  // namespace opconform

@@ -46,7 +46,7 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     const std::size_t bytes = n * sizeof(T);
     const std::size_t guard_bytes = checks.enabled ? checks.guard_bytes : 0;
     auto* p = static_cast<std::byte*>(
-        ::operator new(std::max<std::size_t>(bytes + guard_bytes, 1), std::align_val_t{kAlignment}));
+        ::operator new (std::max<std::size_t>(bytes + guard_bytes, 1), std::align_val_t{kAlignment}));
     // T{} is all-zero bits for every trivially copyable dtype.
     if (zero_fill) {
       std::memset(p, 0, bytes);
@@ -56,7 +56,7 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     std::memset(p + bytes, kGuardByte, guard_bytes);
     return std::shared_ptr<void>(p, [bytes, guard_bytes](void* q) {
       if (!guard_ok(static_cast<std::byte*>(q) + bytes, guard_bytes)) ++g_guard_violations;
-      ::operator delete(q, std::align_val_t{kAlignment});
+      ::operator delete (q, std::align_val_t{kAlignment});
     });
   } else {
     return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());
@@ -89,9 +89,7 @@ bool Tensor::guard_intact() const {
 
 Tensor::Tensor(DType dtype, Shape shape) : Tensor(dtype, std::move(shape), Fill::kValueInitialize) {}
 
-Tensor Tensor::uninitialized(DType dtype, Shape shape) {
-  return Tensor(dtype, std::move(shape), Fill::kUninitialized);
-}
+Tensor Tensor::uninitialized(DType dtype, Shape shape) { return Tensor(dtype, std::move(shape), Fill::kUninitialized); }
 
 Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std::move(shape)) {
   num_elements_ = checked_num_elements(shape_);
@@ -109,8 +107,7 @@ Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std:
     return;
   }
   storage_ = visit_dtype(dtype, [&](auto tag) {
-    return allocate_elements<typename decltype(tag)::type>(num_elements_,
-                                                           fill == Fill::kValueInitialize);
+    return allocate_elements<typename decltype(tag)::type>(num_elements_, fill == Fill::kValueInitialize);
   });
   data_ = storage_.get();
   if (dtype != DType::kString && g_buffer_checks.enabled) guard_bytes_ = g_buffer_checks.guard_bytes;
@@ -135,11 +132,9 @@ Tensor Tensor::clone() const {
 bool Tensor::bit_equal(const Tensor& other) const {
   if (dtype_ != other.dtype_ || shape_ != other.shape_) return false;
   if (dtype_ == DType::kString)
-    return std::equal(data<std::string>(), data<std::string>() + num_elements_,
-                      other.data<std::string>());
+    return std::equal(data<std::string>(), data<std::string>() + num_elements_, other.data<std::string>());
   if (num_elements_ == 0) return true;
-  return std::memcmp(data_, other.data_,
-                     static_cast<std::size_t>(num_elements_) * dtype_storage_size(dtype_)) == 0;
+  return std::memcmp(data_, other.data_, static_cast<std::size_t>(num_elements_) * dtype_storage_size(dtype_)) == 0;
 }
 
 }  // namespace opconform

@@ -1,13 +1,15 @@
-// Arm NN (CpuRef backend) as an opconform plug-in (opconform/plugin_abi.h, ABI v1):
-// SpaceToBatchND and BatchToSpaceND, each call built as a one-layer network
-// input -> SpaceToBatchNd/BatchToSpaceNd -> output, optimized for CpuRef and run once.
+// Arm NN (CpuRef backend) as an opconform plug-in (opconform/plugin_abi.h, ABI v1, through the
+// generic entry point opconform_run_op): SpaceToBatchND, BatchToSpaceND, SpaceToDepth and
+// DepthToSpace, each call built as a one-layer network input -> <layer> -> output, optimized
+// for CpuRef and run once.
 //
-// Arm NN takes block shape and paddings/crops as layer attributes (unsigned ints), not as
-// tensors: the adapter reads them from the case's input tensors into the descriptor. Values
-// that the descriptor cannot hold (block_shape not of shape [2], paddings not [2, 2], a
-// negative or > UINT32_MAX value, an input rank other than 4) never reach Arm NN: the adapter
-// answers INVALID_ARGUMENT with a message starting "adapter:" so reports can tell them apart.
-// Everything else — shape checks, output shape inference, the copy — is Arm NN's.
+// Arm NN takes block shape and paddings/crops (S2B/B2S) and block_size and the data layout
+// (S2D/D2S) as layer attributes (unsigned ints, a DataLayout), not as tensors or int64 attrs:
+// the adapter reads them into the descriptor. Values that the descriptor cannot hold
+// (block_shape not of shape [2], paddings not [2, 2], a negative or > UINT32_MAX value, an
+// input rank other than 4, a data_format other than "NHWC" or "NCHW") never reach Arm NN: the
+// adapter answers INVALID_ARGUMENT with a message starting "adapter:" so reports can tell them
+// apart. Everything else — shape checks, output shape inference, the copy — is Arm NN's.
 #include <opconform/plugin_abi.h>
 
 #include "adapter_plugin.h"
@@ -32,7 +34,7 @@ namespace {
 
 using opconform_adapters::Fail;
 
-constexpr int kRank = 4;  // Arm NN's SpaceToBatchNd/BatchToSpaceNd: NHWC (or NCHW), 2 block dims
+constexpr int kRank = 4;  // every layer here: NHWC (or NCHW); S2B/B2S with 2 block dims
 
 // opconform dtype -> Arm NN DataType; quantized types carry scale 1, offset 0 so the bits move
 // unchanged and the zero point (padding value) is 0.
@@ -66,8 +68,7 @@ std::optional<std::vector<unsigned int>> ReadUnsigned(const opconform_tensor& t,
       return std::nullopt;
     }
     if (v < 0 || v > std::numeric_limits<unsigned int>::max()) {
-      *why = "adapter: value " + std::to_string(v) +
-             " cannot be given to Arm NN (its descriptor holds unsigned ints)";
+      *why = "adapter: value " + std::to_string(v) + " cannot be given to Arm NN (its descriptor holds unsigned ints)";
       return std::nullopt;
     }
     values.push_back(static_cast<unsigned int>(v));
@@ -130,8 +131,7 @@ int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, A
   }
   armnn::NetworkId id;
   std::string load_error;
-  if (runtime.LoadNetwork(id, std::move(optimized), load_error) !=
-      armnn::Status::Success) {
+  if (runtime.LoadNetwork(id, std::move(optimized), load_error) != armnn::Status::Success) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "Arm NN LoadNetwork failed: " + load_error);
   }
   struct Unload {
@@ -158,8 +158,8 @@ int32_t RunOneLayer(const opconform_call* call, const opconform_tensor* input, A
 // Shared by both ops: reads block and paddings/crops into a Descriptor (NHWC), then runs the
 // layer that `add` makes of it.
 template <typename Descriptor>
-int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
-                   const opconform_tensor* block_shape, const opconform_tensor* pads,
+int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input, const opconform_tensor* block_shape,
+                   const opconform_tensor* pads,
                    armnn::IConnectableLayer* (armnn::INetwork::*add)(const Descriptor&, const char*)) {
   if (input->rank != kRank) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: Arm NN takes rank-4 input only");
@@ -173,13 +173,47 @@ int32_t SpaceBatch(const opconform_call* call, const opconform_tensor* input,
   if (!block) return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, why);
   const auto pad = ReadUnsigned(*pads, &why);
   if (!pad) return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, why);
-  const std::vector<std::pair<unsigned int, unsigned int>> pad_list{{(*pad)[0], (*pad)[1]},
-                                                                     {(*pad)[2], (*pad)[3]}};
+  const std::vector<std::pair<unsigned int, unsigned int>> pad_list{{(*pad)[0], (*pad)[1]}, {(*pad)[2], (*pad)[3]}};
   try {
     return RunOneLayer(call, input, [&](armnn::INetwork& net) {
       Descriptor d(*block, pad_list);
       d.m_DataLayout = armnn::DataLayout::NHWC;
       return (net.*add)(d, nullptr);
+    });
+  } catch (const std::exception& e) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, std::string("Arm NN: ") + e.what());
+  }
+}
+
+// Shared by SpaceToDepth and DepthToSpace: block_size and data_format into a
+// SpaceToDepthDescriptor (DepthToSpaceDescriptor is the same type), then the layer `add` makes.
+// "NHWC" and "NCHW" are Arm NN's DataLayouts and reach it as given (TensorFlow's CPU kernels
+// take only NHWC; Arm NN computes NCHW too).
+int32_t DepthSpace(const opconform_call* call, const opconform_tensor* input, int64_t block_size,
+                   const opconform_string& data_format,
+                   armnn::IConnectableLayer* (armnn::INetwork::*add)(const armnn::SpaceToDepthDescriptor&,
+                                                                     const char*)) {
+  if (input->rank != kRank) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: Arm NN takes rank-4 input only");
+  }
+  if (block_size < 0 || block_size > std::numeric_limits<unsigned int>::max()) {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT,
+                "adapter: block_size " + std::to_string(block_size) +
+                    " cannot be given to Arm NN (its descriptor holds an unsigned int)");
+  }
+  const std::string format(data_format.data ? data_format.data : "", static_cast<size_t>(data_format.size));
+  armnn::DataLayout layout;
+  if (format == "NHWC") {
+    layout = armnn::DataLayout::NHWC;
+  } else if (format == "NCHW") {
+    layout = armnn::DataLayout::NCHW;
+  } else {
+    return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT,
+                "adapter: data_format \"" + format + "\" is no Arm NN DataLayout (NHWC, NCHW)");
+  }
+  try {
+    return RunOneLayer(call, input, [&](armnn::INetwork& net) {
+      return (net.*add)(armnn::SpaceToDepthDescriptor(static_cast<unsigned int>(block_size), layout), nullptr);
     });
   } catch (const std::exception& e) {
     return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, std::string("Arm NN: ") + e.what());
@@ -192,9 +226,17 @@ constexpr uint64_t kDtypes = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT32) |
 constexpr uint64_t kParamDtypes =
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64);
 
+// What CpuRef's IsSpaceToDepthSupported / IsDepthToSpaceSupported accept, through ArmnnType:
+// Float32, Float16, BFloat16, QAsymmS8, QAsymmU8, QSymmS16 (not Signed32, QSymmS8, Boolean).
+constexpr uint64_t kDepthSpaceDtypes = kDtypes | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT8) |
+                                       OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_UINT8) |
+                                       OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT16);
+
 const opconform_op_caps kCaps[] = {
     {OPCONFORM_OP_SPACE_TO_BATCH_ND, 0, kDtypes, kParamDtypes, kRank, kRank, 2, 2},
     {OPCONFORM_OP_BATCH_TO_SPACE_ND, 0, kDtypes, kParamDtypes, kRank, kRank, 2, 2},
+    {OPCONFORM_OP_SPACE_TO_DEPTH, 0, kDepthSpaceDtypes, 0, kRank, kRank, 0, -1},
+    {OPCONFORM_OP_DEPTH_TO_SPACE, 0, kDepthSpaceDtypes, 0, kRank, kRank, 0, -1},
 };
 
 const std::string kName = std::string("armnn-cpuref (libarmnn ") + ARMNN_VERSION + ")";
@@ -204,22 +246,29 @@ const opconform_manifest kManifest = opconform_adapters::TfCpuManifest(kName.c_s
 
 OPCONFORM_PLUGIN_MANIFEST(kManifest)
 
-extern "C" {
-
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_space_to_batch_nd(const opconform_call* call,
-                                                             const opconform_tensor* input,
-                                                             const opconform_tensor* block_shape,
-                                                             const opconform_tensor* paddings) {
-  return SpaceBatch<armnn::SpaceToBatchNdDescriptor>(call, input, block_shape, paddings,
-                                                     &armnn::INetwork::AddSpaceToBatchNdLayer);
+// The generic entry point; inputs and attrs in the order of docs/plugin-abi.md's table:
+//   S2B/B2S: input, block_shape, paddings/crops;  S2D/D2S: input; block_size, data_format.
+extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_run_op(const opconform_call* call, int32_t op,
+                                                            const opconform_input* inputs, int32_t num_inputs,
+                                                            const opconform_attr* attrs, int32_t num_attrs) {
+  switch (op) {
+    case OPCONFORM_OP_SPACE_TO_BATCH_ND:
+    case OPCONFORM_OP_BATCH_TO_SPACE_ND:
+      if (num_inputs != 3) break;
+      return op == OPCONFORM_OP_SPACE_TO_BATCH_ND
+                 ? SpaceBatch<armnn::SpaceToBatchNdDescriptor>(call, inputs[0].tensors, inputs[1].tensors,
+                                                               inputs[2].tensors,
+                                                               &armnn::INetwork::AddSpaceToBatchNdLayer)
+                 : SpaceBatch<armnn::BatchToSpaceNdDescriptor>(call, inputs[0].tensors, inputs[1].tensors,
+                                                               inputs[2].tensors,
+                                                               &armnn::INetwork::AddBatchToSpaceNdLayer);
+    case OPCONFORM_OP_SPACE_TO_DEPTH:
+    case OPCONFORM_OP_DEPTH_TO_SPACE:
+      if (num_inputs != 1 || num_attrs != 2) break;
+      return DepthSpace(call, inputs[0].tensors, attrs[0].int_value, attrs[1].string_value,
+                        op == OPCONFORM_OP_SPACE_TO_DEPTH ? &armnn::INetwork::AddSpaceToDepthLayer
+                                                          : &armnn::INetwork::AddDepthToSpaceLayer);
+    default: return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: op " + std::to_string(op) + " is not listed");
+  }
+  return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: bad call (inputs/attrs of another op)");
 }
-
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_batch_to_space_nd(const opconform_call* call,
-                                                             const opconform_tensor* input,
-                                                             const opconform_tensor* block_shape,
-                                                             const opconform_tensor* crops) {
-  return SpaceBatch<armnn::BatchToSpaceNdDescriptor>(call, input, block_shape, crops,
-                                                     &armnn::INetwork::AddBatchToSpaceNdLayer);
-}
-
-}  // extern "C"

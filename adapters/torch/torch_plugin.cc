@@ -1,12 +1,15 @@
-// libtorch (CPU) as an opconform plug-in (opconform/plugin_abi.h, ABI v1). Torch has none of
-// these ops by name; each is the obvious composition of torch calls, and every check and
-// result is torch's:
+// libtorch (CPU) as an opconform plug-in (opconform/plugin_abi.h, ABI v1, through the generic
+// entry point opconform_run_op). Each op is the obvious composition of torch calls, and every
+// check and result is torch's:
 //   SparseConcat:     sparse_coo_tensor per input, at::cat along concat_dim, coalesce()
 //                     (coalesce sorts and SUMS duplicate coordinates; TensorFlow keeps them).
 //   DynamicStitch:    merged = zeros([max(index)+1] + rest); merged.index_put_({index}, data)
 //                     (index_put_ wraps negative indices; with duplicates its result is
 //                     undefined in torch's docs, so the adapter answers UNIMPLEMENTED there).
 //   DynamicPartition: outputs[i] = data[partitions == i] (boolean-mask indexing).
+//   SpaceToDepth:     at::pixel_unshuffle, DepthToSpace: at::pixel_shuffle, between two
+//                     layout and channel-order changes (DepthSpace below): torch's ops are
+//                     channels-first with CRD channels, TensorFlow's NHWC with DCR channels.
 // Kept to this one translation unit on ATen only: torch headers are slow to compile.
 #include <opconform/plugin_abi.h>
 
@@ -46,10 +49,10 @@ std::optional<at::ScalarType> TorchType(int32_t dtype) {
 
 // The opconform dtype of a torch result (the inverse of TorchType).
 int32_t OpconformType(at::ScalarType type) {
-  for (int32_t dtype : {OPCONFORM_DTYPE_FLOAT32, OPCONFORM_DTYPE_FLOAT64, OPCONFORM_DTYPE_FLOAT16,
-                        OPCONFORM_DTYPE_BFLOAT16, OPCONFORM_DTYPE_INT8, OPCONFORM_DTYPE_INT16,
-                        OPCONFORM_DTYPE_INT32, OPCONFORM_DTYPE_INT64, OPCONFORM_DTYPE_UINT8,
-                        OPCONFORM_DTYPE_BOOL, OPCONFORM_DTYPE_COMPLEX64, OPCONFORM_DTYPE_COMPLEX128}) {
+  for (int32_t dtype :
+       {OPCONFORM_DTYPE_FLOAT32, OPCONFORM_DTYPE_FLOAT64, OPCONFORM_DTYPE_FLOAT16, OPCONFORM_DTYPE_BFLOAT16,
+        OPCONFORM_DTYPE_INT8, OPCONFORM_DTYPE_INT16, OPCONFORM_DTYPE_INT32, OPCONFORM_DTYPE_INT64,
+        OPCONFORM_DTYPE_UINT8, OPCONFORM_DTYPE_BOOL, OPCONFORM_DTYPE_COMPLEX64, OPCONFORM_DTYPE_COMPLEX128}) {
     if (TorchType(dtype) == type) return dtype;
   }
   return -1;  // not reached: every torch result here has one of the types above
@@ -130,14 +133,59 @@ int32_t Stitch(const opconform_call* call, const opconform_tensor* indices, int6
   });
 }
 
+// b * b, or nullopt when b < 1 or the square overflows int64 (then the channel reorder is
+// skipped and torch's own check of b answers).
+std::optional<int64_t> BlockArea(int64_t b) {
+  int64_t area;
+  if (b < 1 || __builtin_mul_overflow(b, b, &area)) return std::nullopt;
+  return area;
+}
+
+// TensorFlow's channel order (DCR: depth (by*b + bx)*C + c) of a channels-first x [..., C*b*b,
+// H, W] as torch's (CRD: c*b*b + by*b + bx), or back with to_tf; x unchanged when b*b does not
+// divide its channels (torch then rejects it itself).
+at::Tensor ReorderChannels(const at::Tensor& x, int64_t b, bool to_tf) {
+  const std::optional<int64_t> area = BlockArea(b);
+  const int64_t channels = x.size(-3);
+  if (!area || channels % *area != 0) return x;
+  std::vector<int64_t> split(x.sizes().begin(), x.sizes().end());
+  split.insert(split.end() - 3, 0);  // [..., A, B, H, W] with A*B = channels
+  const size_t a = split.size() - 4;
+  split[a] = to_tf ? channels / *area : *area;  // from CRD [C, b*b] or from DCR [b*b, C]
+  split[a + 1] = to_tf ? *area : channels / *area;
+  std::vector<int64_t> merged(x.sizes().begin(), x.sizes().end());
+  return x.reshape(split).transpose(-4, -3).reshape(merged);
+}
+
+// SpaceToDepth / DepthToSpace with TensorFlow's semantics on torch's pixel_unshuffle /
+// pixel_shuffle: "NHWC" moves the last dim to third from last (channels-first, any batch rank
+// torch takes), "NCHW" is torch's own layout; the DCR/CRD reorder goes around torch's op.
+// Any other data_format has no torch layout: an adapter answer.
+int32_t DepthSpace(const opconform_call* call, bool to_depth, const opconform_tensor* input, int64_t block_size,
+                   const opconform_string& data_format) {
+  return Guarded(call, [&]() -> int32_t {
+    const std::string format(data_format.data ? data_format.data : "", static_cast<size_t>(data_format.size));
+    if (format != "NHWC" && format != "NCHW") {
+      return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT,
+                  "adapter: data_format \"" + format + "\" has no torch layout (NHWC, NCHW)");
+    }
+    const bool nhwc = format == "NHWC";
+    at::Tensor x = View(*input);
+    if (nhwc) x = x.movedim(-1, -3);
+    at::Tensor y = to_depth ? ReorderChannels(at::pixel_unshuffle(x, block_size), block_size, true)
+                            : at::pixel_shuffle(ReorderChannels(x, block_size, false), block_size);
+    if (nhwc) y = y.movedim(-3, -1);
+    return Emit(call, 0, y) ? OPCONFORM_CODE_OK : kRefused;
+  });
+}
+
 constexpr uint64_t kAllTorchDtypes =
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT64) |
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT16) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_BFLOAT16) |
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT8) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT16) |
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64) |
     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_UINT8) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_BOOL) |
-    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX64) |
-    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX128);
+    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX64) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_COMPLEX128);
 constexpr uint64_t kInt32 = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32);
 constexpr uint64_t kInt64 = OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT64);
 
@@ -145,26 +193,15 @@ const opconform_op_caps kCaps[] = {
     {OPCONFORM_OP_DYNAMIC_STITCH, 0, kAllTorchDtypes, kInt32, 0, -1, 0, -1},
     {OPCONFORM_OP_DYNAMIC_PARTITION, 0, kAllTorchDtypes, kInt32, 0, -1, 0, -1},
     {OPCONFORM_OP_SPARSE_CONCAT, 0, kAllTorchDtypes, kInt64, 1, -1, 0, -1},
+    {OPCONFORM_OP_SPACE_TO_DEPTH, 0, kAllTorchDtypes, 0, 0, -1, 0, -1},
+    {OPCONFORM_OP_DEPTH_TO_SPACE, 0, kAllTorchDtypes, 0, 0, -1, 0, -1},
 };
 
 const std::string kName = std::string("libtorch cpu ") + TORCH_VERSION;
 const opconform_manifest kManifest = opconform_adapters::TfCpuManifest(kName.c_str(), kCaps);
 
-}  // namespace
-
-OPCONFORM_PLUGIN_MANIFEST(kManifest)
-
-extern "C" {
-
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_stitch(
-    const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
-    const opconform_tensor* data, int64_t num_data) {
-  return Stitch(call, indices, num_indices, data, num_data);
-}
-
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(
-    const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
-    int64_t num_partitions) {
+int32_t Partition(const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,
+                  int64_t num_partitions) {
   return Guarded(call, [&]() -> int32_t {
     // TensorFlow's attr: an int32 of at least 1. The mask composition runs once per partition,
     // so the adapter checks it before looping.
@@ -183,10 +220,9 @@ OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(
   });
 }
 
-OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(
-    const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
-    const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
-    int64_t num_shapes, int64_t concat_dim) {
+int32_t SparseConcat(const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+                     const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
+                     int64_t num_shapes, int64_t concat_dim) {
   return Guarded(call, [&]() -> int32_t {
     if (num_indices != num_values || num_indices != num_shapes) {
       return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: list lengths differ");
@@ -197,20 +233,44 @@ OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(
     std::vector<at::Tensor> sparse;
     for (int64_t i = 0; i < num_indices; ++i) {
       const at::Tensor shape = View(shapes[i]).to(at::kLong);
-      const std::vector<int64_t> size(shape.data_ptr<int64_t>(),
-                                      shape.data_ptr<int64_t>() + shape.numel());
-      sparse.push_back(at::sparse_coo_tensor(View(indices[i]).to(at::kLong).t(),
-                                                View(values[i]), size));
+      const std::vector<int64_t> size(shape.data_ptr<int64_t>(), shape.data_ptr<int64_t>() + shape.numel());
+      sparse.push_back(at::sparse_coo_tensor(View(indices[i]).to(at::kLong).t(), View(values[i]), size));
     }
     const at::Tensor result = at::cat(sparse, concat_dim).coalesce();
     const std::vector<int64_t> out_shape(result.sizes().begin(), result.sizes().end());
     const at::Tensor shape_tensor = at::tensor(out_shape, at::kLong);
-    if (!Emit(call, 0, result.indices().t()) || !Emit(call, 1, result.values()) ||
-        !Emit(call, 2, shape_tensor)) {
+    if (!Emit(call, 0, result.indices().t()) || !Emit(call, 1, result.values()) || !Emit(call, 2, shape_tensor)) {
       return kRefused;
     }
     return OPCONFORM_CODE_OK;
   });
 }
 
-}  // extern "C"
+}  // namespace
+
+OPCONFORM_PLUGIN_MANIFEST(kManifest)
+
+// The generic entry point; inputs and attrs in the order of docs/plugin-abi.md's table.
+extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_run_op(const opconform_call* call, int32_t op,
+                                                            const opconform_input* in, int32_t num_inputs,
+                                                            const opconform_attr* attrs, int32_t num_attrs) {
+  switch (op) {
+    case OPCONFORM_OP_DYNAMIC_STITCH:
+      if (num_inputs != 2) break;
+      return Stitch(call, in[0].tensors, in[0].num_tensors, in[1].tensors, in[1].num_tensors);
+    case OPCONFORM_OP_DYNAMIC_PARTITION:
+      if (num_inputs != 2 || num_attrs != 1) break;
+      return Partition(call, in[0].tensors, in[1].tensors, attrs[0].int_value);
+    case OPCONFORM_OP_SPARSE_CONCAT:
+      if (num_inputs != 3 || num_attrs != 1) break;
+      return SparseConcat(call, in[0].tensors, in[0].num_tensors, in[1].tensors, in[1].num_tensors, in[2].tensors,
+                          in[2].num_tensors, attrs[0].int_value);
+    case OPCONFORM_OP_SPACE_TO_DEPTH:
+    case OPCONFORM_OP_DEPTH_TO_SPACE:
+      if (num_inputs != 1 || num_attrs != 2) break;
+      return DepthSpace(call, op == OPCONFORM_OP_SPACE_TO_DEPTH, in[0].tensors, attrs[0].int_value,
+                        attrs[1].string_value);
+    default: return Fail(call, OPCONFORM_CODE_UNIMPLEMENTED, "adapter: op " + std::to_string(op) + " is not listed");
+  }
+  return Fail(call, OPCONFORM_CODE_INVALID_ARGUMENT, "adapter: bad call (inputs/attrs of another op)");
+}

@@ -111,11 +111,13 @@ TEST_F(CompareTest, RunCaseTurnsThrowsAndGapsIntoInternal) {
   stitch.op = Op::kDynamicStitch;
   stitch.inputs["indices"] = std::vector<Tensor>{};
   stitch.inputs["data"] = std::vector<Tensor>{};
-  EXPECT_EQ(run_case(kFake, stitch).status, Status(Code::kInternal, "fake DynamicStitch threw a non-standard exception"));
+  EXPECT_EQ(run_case(kFake, stitch).status,
+            Status(Code::kInternal, "fake DynamicStitch threw a non-standard exception"));
   EXPECT_EQ(run_case(kEmpty, stitch).status, Status(Code::kInternal, "empty has no DynamicStitch kernel"));
   stitch.inputs.erase("data");
   fake.throws = false;
-  EXPECT_EQ(run_case(kFake, stitch).status, Status(Code::kInternal, "malformed case: the case has no list input 'data'"));
+  EXPECT_EQ(run_case(kFake, stitch).status,
+            Status(Code::kInternal, "malformed case: the case has no list input 'data'"));
 }
 
 TEST_F(CompareTest, OutputsCompareBitForBit) {
@@ -226,7 +228,8 @@ TEST_F(CompareTest, OneOfRowsAcceptsExactlyTheAllowedRows) {
   c.inputs["indices"] = std::vector<Tensor>{tensor<std::int32_t>({2}, {0, 1}), tensor<std::int32_t>({2}, {1, 2})};
   c.inputs["data"] = std::vector<Tensor>{tensor<float>({2, 2}, {1, 2, 3, 4}), tensor<float>({2, 2}, {5, 6, 7, 8})};
   c.expected.outputs["merged"] = tensor<float>({3, 2}, {1, 2, 5, 6, 7, 8});
-  c.expected.unspecified.push_back(OneOfRows{"merged", {{1, {tensor<float>({2}, {3, 4}), tensor<float>({2}, {5, 6})}}}});
+  c.expected.unspecified.push_back(
+      OneOfRows{"merged", {{1, {tensor<float>({2}, {3, 4}), tensor<float>({2}, {5, 6})}}}});
   c.tags = {"unspecified"};
   fake.output = tensor<float>({3, 2}, {1, 2, 5, 6, 7, 8});
   EXPECT_TRUE(check(c).pass);

@@ -26,14 +26,15 @@ TEST(VectorFiles, WalksFoldersSortedAndNamesWhatItCannotRead) {
   const fs::path dir = fresh("walk");
   fs::create_directories(dir / "b-sub" / "deeper");
   fs::create_directories(dir / "empty");
-  for (const fs::path& f : {dir / "z.json", dir / "a.json", dir / "b-sub" / "c.json", dir / "b-sub" / "deeper" / "d.json",
-                            dir / "notes.txt"})
+  for (const fs::path& f : {dir / "z.json", dir / "a.json", dir / "b-sub" / "c.json",
+                            dir / "b-sub" / "deeper" / "d.json", dir / "notes.txt"})
     std::ofstream(f) << "{}";
   fs::create_symlink("loop.json", dir / "loop.json");
   fs::create_symlink("gone.json", dir / "dangling.json");
   fs::create_directory_symlink(".", dir / "b-sub" / "cycle");  // not followed
 
-  const VectorFiles found = find_vector_files({dir.string(), (dir / "missing.json").string(), (dir / "empty").string()});
+  const VectorFiles found =
+      find_vector_files({dir.string(), (dir / "missing.json").string(), (dir / "empty").string()});
   EXPECT_EQ(found.files, (std::vector<std::string>{(dir / "a.json").string(), (dir / "b-sub" / "c.json").string(),
                                                    (dir / "b-sub" / "deeper" / "d.json").string(),
                                                    (dir / "z.json").string()}));  // sorted by path

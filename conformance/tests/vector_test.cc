@@ -24,8 +24,10 @@ template <class T, class Bits>
 std::vector<T> from_bits(std::initializer_list<Bits> bits) {
   std::vector<T> out;
   for (Bits b : bits) {
-    if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) out.push_back(T{static_cast<std::uint16_t>(b)});
-    else out.push_back(std::bit_cast<T>(b));
+    if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>)
+      out.push_back(T{static_cast<std::uint16_t>(b)});
+    else
+      out.push_back(std::bit_cast<T>(b));
   }
   return out;
 }
@@ -37,36 +39,34 @@ std::vector<Tensor> awkward_tensors() {
   const float nan_payload = std::bit_cast<float>(0x7fc00001u);
   const double nan_payload64 = std::bit_cast<double>(0x7ff0000000000001ull);
   return {
-      tensor<float>({13}, from_bits<float, std::uint32_t>(
-                              {0x00000000, 0x80000000, 0x3f800000, 0x3dcccccd, 0x7f800000, 0xff800000,
-                               0x7fc00000, 0x7fc00001, 0xffc00000, 0x7f800001, 0x00000001, 0x7f7fffff,
-                               0x4b800001})),
-      tensor<double>({11}, from_bits<double, std::uint64_t>(
-                               {0x0000000000000000, 0x8000000000000000, 0x3fb999999999999a,
-                                0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
-                                0x7ff8000000000001, 0xfff8000000000000, 0x0000000000000001,
-                                0x7fefffffffffffff, 0x4340000000000001})),
-      tensor<float16>({12}, from_bits<float16, int>({0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff,
-                                                     0x7c00, 0xfc00, 0x7e00, 0x7e01, 0xfe00, 0x3555})),
-      tensor<bfloat16>({10}, from_bits<bfloat16, int>({0x0000, 0x8000, 0x0001, 0x007f, 0x7f7f, 0x7f80,
-                                                       0x7fc0, 0x7fc1, 0xffc0, 0x3dcd})),
+      tensor<float>({13}, from_bits<float, std::uint32_t>({0x00000000, 0x80000000, 0x3f800000, 0x3dcccccd, 0x7f800000,
+                                                           0xff800000, 0x7fc00000, 0x7fc00001, 0xffc00000, 0x7f800001,
+                                                           0x00000001, 0x7f7fffff, 0x4b800001})),
+      tensor<double>({11}, from_bits<double, std::uint64_t>({0x0000000000000000, 0x8000000000000000, 0x3fb999999999999a,
+                                                             0x7ff0000000000000, 0xfff0000000000000, 0x7ff8000000000000,
+                                                             0x7ff8000000000001, 0xfff8000000000000, 0x0000000000000001,
+                                                             0x7fefffffffffffff, 0x4340000000000001})),
+      tensor<float16>({12}, from_bits<float16, int>({0x0000, 0x8000, 0x0001, 0x03ff, 0x0400, 0x7bff, 0x7c00, 0xfc00,
+                                                     0x7e00, 0x7e01, 0xfe00, 0x3555})),
+      tensor<bfloat16>({10}, from_bits<bfloat16, int>(
+                                 {0x0000, 0x8000, 0x0001, 0x007f, 0x7f7f, 0x7f80, 0x7fc0, 0x7fc1, 0xffc0, 0x3dcd})),
       tensor<std::int8_t>({3}, {limits<std::int8_t>::min(), 0, limits<std::int8_t>::max()}),
       tensor<std::int16_t>({3}, {limits<std::int16_t>::min(), -1, limits<std::int16_t>::max()}),
       tensor<std::int32_t>({3}, {limits<std::int32_t>::min(), 7, limits<std::int32_t>::max()}),
-      tensor<std::int64_t>({7}, {limits<std::int64_t>::min(), limits<std::int64_t>::max(),
-                                 std::int64_t{1} << 53, (std::int64_t{1} << 53) + 1,
-                                 -(std::int64_t{1} << 53), -(std::int64_t{1} << 53) - 1, 0}),
+      tensor<std::int64_t>({7},
+                           {limits<std::int64_t>::min(), limits<std::int64_t>::max(), std::int64_t{1} << 53,
+                            (std::int64_t{1} << 53) + 1, -(std::int64_t{1} << 53), -(std::int64_t{1} << 53) - 1, 0}),
       tensor<std::uint8_t>({2}, {0, 255}),
       tensor<std::uint16_t>({2}, {0, 65535}),
       tensor<std::uint32_t>({2}, {0, limits<std::uint32_t>::max()}),
-      tensor<std::uint64_t>({4}, {0, limits<std::uint64_t>::max(), std::uint64_t{1} << 53,
-                                  (std::uint64_t{1} << 53) + 1}),
+      tensor<std::uint64_t>({4},
+                            {0, limits<std::uint64_t>::max(), std::uint64_t{1} << 53, (std::uint64_t{1} << 53) + 1}),
       tensor<bool>({2}, {true, false}),
-      tensor<c64>({3}, {c64(nan_payload, -0.0f), c64(std::bit_cast<float>(1u), limits<float>::infinity()),
-                        c64(0.1f, -2.5f)}),
+      tensor<c64>(
+          {3}, {c64(nan_payload, -0.0f), c64(std::bit_cast<float>(1u), limits<float>::infinity()), c64(0.1f, -2.5f)}),
       tensor<c128>({2}, {c128(nan_payload64, -0.0), c128(0.1, limits<double>::lowest())}),
-      tensor<std::string>({8}, {"", "a", std::string("\0b", 2), "\xff\xfe", "\xc3\xa9t\xc3\xa9",
-                                "\xed\xa0\x80", "\"quote\\ \n\t\x01", std::string(3, '\0')}),
+      tensor<std::string>({8}, {"", "a", std::string("\0b", 2), "\xff\xfe", "\xc3\xa9t\xc3\xa9", "\xed\xa0\x80",
+                                "\"quote\\ \n\t\x01", std::string(3, '\0')}),
       tensor<qint8>({2}, {qint8{-128}, qint8{127}}),
       tensor<quint8>({2}, {quint8{0}, quint8{255}}),
       tensor<qint32>({2}, {qint32{limits<std::int32_t>::min()}, qint32{limits<std::int32_t>::max()}}),
@@ -94,16 +94,16 @@ void expect_same_values(const Values& a, const Values& b) {
     const Value& other = b.at(name);
     ASSERT_EQ(value.index(), other.index()) << name;
     if (const Tensor* t = std::get_if<Tensor>(&value)) {
-      EXPECT_TRUE(t->bit_equal(std::get<Tensor>(other))) << name << ": " << format_tensor(*t) << " vs "
-                                                          << format_tensor(std::get<Tensor>(other));
+      EXPECT_TRUE(t->bit_equal(std::get<Tensor>(other)))
+          << name << ": " << format_tensor(*t) << " vs " << format_tensor(std::get<Tensor>(other));
       continue;
     }
     const auto& list = std::get<std::vector<Tensor>>(value);
     const auto& other_list = std::get<std::vector<Tensor>>(other);
     ASSERT_EQ(list.size(), other_list.size()) << name;
     for (std::size_t i = 0; i < list.size(); ++i)
-      EXPECT_TRUE(list[i].bit_equal(other_list[i])) << name << "[" << i << "]: " << format_tensor(list[i])
-                                                    << " vs " << format_tensor(other_list[i]);
+      EXPECT_TRUE(list[i].bit_equal(other_list[i]))
+          << name << "[" << i << "]: " << format_tensor(list[i]) << " vs " << format_tensor(other_list[i]);
   }
 }
 
@@ -178,15 +178,16 @@ TEST(Vector, CanonicalElementSpellings) {
   std::string text;
   reparse(awkward_case(), &text);
   text = one_line(text);
-  for (const char* expected : {
-           R"("data": [0, -0.0, 1, 0.1, "inf", "-inf", "nan", "0x7fc00001", "0xffc00000", "0x7f800001", 1e-45,)",
-           R"("0x7ff8000000000001")", R"("0xfe00")", R"("0x7fc1")", R"([0, -0.0, 6e-08, 6.1e-05,)",
-           R"(["-9223372036854775808", "9223372036854775807", 9007199254740992, "9007199254740993", -9007199254740992, "-9007199254740993", 0])",
-           R"([0, "18446744073709551615", 9007199254740992, "9007199254740993"])",
-           R"([["0x7fc00001", -0.0], [1e-45, "inf"], [0.1, -2.5]])",
-           R"(["", "a", "\u0000b", {"hex": "fffe"}, "été", {"hex": "eda080"}, "\"quote\\ \n\t\u0001", "\u0000\u0000\u0000"])",
-           R"("shape": [2, 0], "data": [])", R"("shape": [], "data": [3])", R"("memory_limit": 12345)",
-           R"("data": [1, -2, "1152921504606846976", 4])", R"([-128, 127])", R"(["edge", "quirk"])"}) {
+  for (
+      const char* expected :
+      {R"("data": [0, -0.0, 1, 0.1, "inf", "-inf", "nan", "0x7fc00001", "0xffc00000", "0x7f800001", 1e-45,)",
+       R"("0x7ff8000000000001")", R"("0xfe00")", R"("0x7fc1")", R"([0, -0.0, 6e-08, 6.1e-05,)",
+       R"(["-9223372036854775808", "9223372036854775807", 9007199254740992, "9007199254740993", -9007199254740992, "-9007199254740993", 0])",
+       R"([0, "18446744073709551615", 9007199254740992, "9007199254740993"])",
+       R"([["0x7fc00001", -0.0], [1e-45, "inf"], [0.1, -2.5]])",
+       R"(["", "a", "\u0000b", {"hex": "fffe"}, "été", {"hex": "eda080"}, "\"quote\\ \n\t\u0001", "\u0000\u0000\u0000"])",
+       R"("shape": [2, 0], "data": [])", R"("shape": [], "data": [3])", R"("memory_limit": 12345)",
+       R"("data": [1, -2, "1152921504606846976", 4])", R"([-128, 127])", R"(["edge", "quirk"])"}) {
     EXPECT_NE(text.find(expected), std::string::npos) << "missing: " << expected << "\nin:\n" << text;
   }
 }
@@ -218,7 +219,8 @@ TEST(Vector, ReadsElementsAsTheReadmeSays) {
   EXPECT_TRUE(data[1].bit_equal(tensor<float16>({3}, {{0x2e66}, {0x7e00}, {0xfc00}})));
   EXPECT_TRUE(data[2].bit_equal(tensor<float16>({3}, {{0x7c00}, {0x3c00}, {0x0001}})));
   EXPECT_TRUE(data[3].bit_equal(tensor<bfloat16>({1}, {{0x3dcd}})));
-  EXPECT_TRUE(data[4].bit_equal(tensor<std::int64_t>({3}, {limits<std::int64_t>::max(), limits<std::int64_t>::min(), 12})));
+  EXPECT_TRUE(
+      data[4].bit_equal(tensor<std::int64_t>({3}, {limits<std::int64_t>::max(), limits<std::int64_t>::min(), 12})));
   EXPECT_TRUE(data[5].bit_equal(tensor<std::uint64_t>({1}, {limits<std::uint64_t>::max()})));
   EXPECT_TRUE(data[6].bit_equal(tensor<std::string>({2}, {std::string("\0\xff", 2), "\xc3\xa9"})));
   EXPECT_TRUE(data[7].bit_equal(tensor<std::int32_t>({2, 3}, {-5, -5, -5, -5, -5, -5})));

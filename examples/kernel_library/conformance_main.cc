@@ -13,8 +13,7 @@ int main(int argc, char** argv) {
   opconform::gtest::SuiteOptions options;
   // The T mykernels supports: every fixed-size dtype (a string case may be declined).
   for (int i = 0; i < opconform::kNumDTypes; ++i)
-    if (opconform::all_dtypes()[i] != opconform::DType::kString)
-      options.dtypes.push_back(opconform::all_dtypes()[i]);
+    if (opconform::all_dtypes()[i] != opconform::DType::kString) options.dtypes.push_back(opconform::all_dtypes()[i]);
   options.strict_messages = true;  // mykernels also matches the contract's messages
   opconform::gtest::register_suite("MyKernels", mykernels::op_table(), options);
   return RUN_ALL_TESTS();

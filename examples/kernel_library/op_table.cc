@@ -64,8 +64,8 @@ Status stitch(std::span<const Tensor> indices, std::span<const Tensor> data, Ten
 Status partition(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
                  std::vector<Tensor>* outputs, const ExecOptions& options) {
   std::vector<Tensor> results;
-  const Result result = dynamic_partition(view(data), view(partitions), num_partitions,
-                                          options.memory_limit_bytes, allocator_into(&results));
+  const Result result = dynamic_partition(view(data), view(partitions), num_partitions, options.memory_limit_bytes,
+                                          allocator_into(&results));
   if (result.ok()) *outputs = std::move(results);
   return to_status(result);
 }

@@ -17,11 +17,16 @@ constexpr std::uint64_t kAllTypes = (std::uint64_t{1} << OPCONFORM_NUM_DTYPES) -
 constexpr std::uint64_t kFixedSizeTypes = kAllTypes & ~OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_STRING);
 
 constexpr opconform_op_caps caps(int32_t op) {
-  return {.op = op, .reserved = 0, .dtypes = kFixedSizeTypes, .param_dtypes = kAllTypes,
-          .min_rank = 0, .max_rank = -1, .min_block_dims = 0, .max_block_dims = -1};
+  return {.op = op,
+          .reserved = 0,
+          .dtypes = kFixedSizeTypes,
+          .param_dtypes = kAllTypes,
+          .min_rank = 0,
+          .max_rank = -1,
+          .min_block_dims = 0,
+          .max_block_dims = -1};
 }
-constexpr opconform_op_caps kOps[] = {caps(OPCONFORM_OP_DYNAMIC_STITCH),
-                                      caps(OPCONFORM_OP_PARALLEL_DYNAMIC_STITCH),
+constexpr opconform_op_caps kOps[] = {caps(OPCONFORM_OP_DYNAMIC_STITCH), caps(OPCONFORM_OP_PARALLEL_DYNAMIC_STITCH),
                                       caps(OPCONFORM_OP_DYNAMIC_PARTITION)};
 const opconform_manifest kManifest = {.abi_version = OPCONFORM_ABI_VERSION,
                                       .struct_size = sizeof(opconform_manifest),
@@ -48,8 +53,8 @@ std::vector<mykernels::TensorView> views(const opconform_tensor* list, int64_t c
 // Outputs come from the caller (its buffers are fenced and poisoned: every element must be written).
 mykernels::Allocate allocator(const opconform_call* call) {
   return [call](int index, mykernels::DataType type, const mykernels::Shape& dims) -> void* {
-    return call->allocate_output(call->caller, index, static_cast<int32_t>(type),
-                                 static_cast<int32_t>(dims.size()), dims.data());
+    return call->allocate_output(call->caller, index, static_cast<int32_t>(type), static_cast<int32_t>(dims.size()),
+                                 dims.data());
   };
 }
 
@@ -75,16 +80,15 @@ uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; }
 
 const opconform_manifest* opconform_manifest_get(void) { return &kManifest; }
 
-int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                 int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
+int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+                                 const opconform_tensor* data, int64_t num_data) {
   if (!call_ok(call)) return OPCONFORM_CODE_INTERNAL;
   return finish(call, mykernels::dynamic_stitch(views(indices, num_indices), views(data, num_data),
                                                 call->memory_limit_bytes, allocator(call)));
 }
 
 int32_t opconform_parallel_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                          int64_t num_indices, const opconform_tensor* data,
-                                          int64_t num_data) {
+                                          int64_t num_indices, const opconform_tensor* data, int64_t num_data) {
   if (!call_ok(call)) return OPCONFORM_CODE_INTERNAL;
   return finish(call, mykernels::parallel_dynamic_stitch(views(indices, num_indices), views(data, num_data),
                                                          call->memory_limit_bytes, allocator(call)));

@@ -14,8 +14,8 @@ namespace {
 using namespace opconform::validator;
 
 const opconform_op_caps kCaps[] = {abi_export::unlimited_caps(OPCONFORM_OP_DYNAMIC_PARTITION)};
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
-                                      "broken DynamicPartition (fuzz-impl test)", "tf-cpu", 1, kCaps};
+const opconform_manifest kManifest = {
+    OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), "broken DynamicPartition (fuzz-impl test)", "tf-cpu", 1, kCaps};
 
 void count_rows(const opconform_tensor& partitions, std::int64_t num_partitions) {
   if (partitions.dtype != OPCONFORM_DTYPE_INT32 || num_partitions < 1 || num_partitions > 4096) return;

@@ -46,8 +46,10 @@ Status tflite_space_to_batch(const Tensor& input, const Tensor& block_shape, con
                              const opconform::ExecOptions& options) {
   static constexpr DType kTypes[] = {DType::kFloat32, DType::kUInt8, DType::kInt8,
                                      DType::kInt16,   DType::kInt32, DType::kInt64};
-  if (input.rank() < 3 || input.rank() > 4 || std::find(std::begin(kTypes), std::end(kTypes), input.dtype()) == std::end(kTypes))
-    return Status(opconform::Code::kInvalidArgument, "TFLite SpaceToBatchND: input must be rank 3 or 4 of a supported type");
+  if (input.rank() < 3 || input.rank() > 4 ||
+      std::find(std::begin(kTypes), std::end(kTypes), input.dtype()) == std::end(kTypes))
+    return Status(opconform::Code::kInvalidArgument,
+                  "TFLite SpaceToBatchND: input must be rank 3 or 4 of a supported type");
   return opconform::reference::SpaceToBatchND(input, block_shape, paddings, output, options);
 }
 
@@ -55,7 +57,8 @@ Status tflite_space_to_batch(const Tensor& input, const Tensor& block_shape, con
 std::uint64_t digest = 14695981039346656037ull;
 std::int64_t recorded = 0;
 void mix(const void* data, std::size_t size) {
-  for (std::size_t i = 0; i < size; ++i) digest = (digest ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
+  for (std::size_t i = 0; i < size; ++i)
+    digest = (digest ^ static_cast<const unsigned char*>(data)[i]) * 1099511628211ull;
 }
 void mix(const Tensor& t) {
   const DType dtype = t.dtype();
@@ -81,7 +84,8 @@ int main(int argc, char** argv) {
   if (table_name == "broken_stitch") {
     table = opconform::OpTable{"broken stitch", nullptr, nullptr, &broken_stitch, nullptr, nullptr, nullptr};
   } else if (table_name == "tflite_space_to_batch") {
-    table = opconform::OpTable{"tflite space_to_batch", &tflite_space_to_batch, nullptr, nullptr, nullptr, nullptr, nullptr};
+    table = opconform::OpTable{
+        "tflite space_to_batch", &tflite_space_to_batch, nullptr, nullptr, nullptr, nullptr, nullptr};
   } else if (table_name == "recording") {
     table = opconform::OpTable{"recording stitch", nullptr, nullptr, &recording_stitch, nullptr, nullptr, nullptr};
   }
@@ -89,14 +93,16 @@ int main(int argc, char** argv) {
   options.property_cases = 100;
   if (const char* profile = std::getenv("OPCONFORM_SUITE_PROFILE")) options.profile = profile;
   if (const char* xfail = std::getenv("OPCONFORM_SUITE_XFAIL")) options.expected_failures = xfail;
-  if (const char* strict = std::getenv("OPCONFORM_SUITE_STRICT_XFAIL")) options.strict_xfail = std::string(strict) == "1";
+  if (const char* strict = std::getenv("OPCONFORM_SUITE_STRICT_XFAIL"))
+    options.strict_xfail = std::string(strict) == "1";
   if (const char* select = std::getenv("OPCONFORM_SUITE_SELECT")) {
     std::istringstream selectors(select);
     for (std::string selector; selectors >> selector;) options.select.push_back(selector);
   }
   opconform::gtest::register_suite("Suite", table, options);
   const int result = RUN_ALL_TESTS();
-  if (table_name == "recording") std::printf("recorded %lld cases, digest %016llx\n", static_cast<long long>(recorded),
-                                             static_cast<unsigned long long>(digest));
+  if (table_name == "recording")
+    std::printf("recorded %lld cases, digest %016llx\n", static_cast<long long>(recorded),
+                static_cast<unsigned long long>(digest));
   return result;
 }

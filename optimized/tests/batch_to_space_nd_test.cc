@@ -37,10 +37,12 @@ TEST(OptimizedBatchToSpaceND, GoldenExamplesInverted) {
   ASSERT_TRUE(run(f32({4, 1, 1, 1}, {1, 2, 3, 4}), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 0, 0}), &out).ok());
   EXPECT_TRUE(BitEqual(out, f32({1, 2, 2, 1}, {1, 2, 3, 4})));
   ASSERT_TRUE(run(f32({4, 2, 2, 1}, {1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16}), i32({2}, {2, 2}),
-                  i32({2, 2}, {0, 0, 0, 0}), &out).ok());
+                  i32({2, 2}, {0, 0, 0, 0}), &out)
+                  .ok());
   EXPECT_TRUE(BitEqual(out, f32({1, 4, 4, 1}, iota16)));
   ASSERT_TRUE(run(f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12, 0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16}),
-                  i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0}), &out).ok());
+                  i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0}), &out)
+                  .ok());
   EXPECT_TRUE(BitEqual(out, f32({2, 2, 4, 1}, iota16)));
   ASSERT_TRUE(run(f32({4, 2}, {0, 2, 0, 5, 1, 3, 4, 6}), i64({1}, {2}), i64({1, 2}, {1, 0}), &out).ok());
   EXPECT_TRUE(BitEqual(out, f32({2, 3}, {1, 2, 3, 4, 5, 6})));
@@ -59,13 +61,10 @@ TEST(OptimizedBatchToSpaceND, EmptyShapesAndTheNegativeBlockQuirk) {
   EXPECT_EQ(out.shape(), (Shape{1, 0, 0, 1}));
 }
 
-TEST(OptimizedBatchToSpaceND, IdentityReturnsTheInputAndRequestsNothing) {
-  check_identity(kOp);
-}
+TEST(OptimizedBatchToSpaceND, IdentityReturnsTheInputAndRequestsNothing) { check_identity(kOp); }
 
 TEST(OptimizedBatchToSpaceND, EveryRegisteredDTypeMovesBits) {
-  for (DType dtype : kRegisteredDtypes)
-    check_case(kOp, dtype, {12, 3, 3, 3}, {2, 3}, {1, 0, 2, 1}, exec(2, 0));
+  for (DType dtype : kRegisteredDtypes) check_case(kOp, dtype, {12, 3, 3, 3}, {2, 3}, {1, 0, 2, 1}, exec(2, 0));
 }
 
 TEST(OptimizedBatchToSpaceND, KernelMovesSixteenByteElementsAndStrings) {
@@ -75,7 +74,7 @@ TEST(OptimizedBatchToSpaceND, KernelMovesSixteenByteElementsAndStrings) {
         check_kernel(kOp, dtype, {12, 4, 3, 2}, {2, 3}, {1, 2, 0, 0}, exec(threads, tile));
         check_kernel(kOp, dtype, {9, 3, 1}, {3}, {4, 0}, exec(threads, tile));
         check_kernel(kOp, dtype, {4, 3, 3}, {1, 2}, {1, 1, 2, 0}, exec(threads, tile));  // b = 1 with crops
-        check_kernel(kOp, dtype, {5, 2, 1}, {5}, {1, 0}, exec(threads, tile));        // runtime block
+        check_kernel(kOp, dtype, {5, 2, 1}, {5}, {1, 0}, exec(threads, tile));           // runtime block
         // Rows of 9 positions per stream, block 2: tiles of 1, 2 and all 9 positions, with
         // and without crops at the row's ends; 2-element chunks of 16-byte dtypes.
         check_kernel(kOp, dtype, {8, 2, 9}, {2, 2}, {0, 1, 0, 0}, exec(threads, tile));
@@ -89,11 +88,12 @@ TEST(OptimizedBatchToSpaceND, KernelMovesSixteenByteElementsAndStrings) {
 TEST(OptimizedBatchToSpaceND, TileBoundaryMatrix) {
   const std::int64_t t = 3;  // positions per tile
   for (const Width& w : kMatrixWidths) {
-    const std::int64_t chunk = static_cast<std::int64_t>(dtype_storage_size(w.dtype)) *
-                               (w.depth.empty() ? 1 : w.depth[0]);
+    const std::int64_t chunk =
+        static_cast<std::int64_t>(dtype_storage_size(w.dtype)) * (w.depth.empty() ? 1 : w.depth[0]);
     for (std::int64_t b : {1, 2, 3, 4, 5})
       for (std::int64_t blocked : {std::int64_t{0}, std::int64_t{1}, t - 1, t, t + 1, 2 * t + 1})
-        for (const auto& crop : std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 0}, {1, 0}, {0, 2}, {b + 1, 2 * b - 1}}) {
+        for (const auto& crop :
+             std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 0}, {1, 0}, {0, 2}, {b + 1, 2 * b - 1}}) {
           if (b == 1 && crop.first == 0 && crop.second == 0) continue;  // collapses into the depth
           if (blocked * b < crop.first + crop.second) continue;
           Shape shape = {2 * 2 * b, 3, blocked};
@@ -182,7 +182,8 @@ TEST(OptimizedBatchToSpaceND, PreChecks) {
                       DType::kQUInt8, DType::kQInt32})
     EXPECT_EQ(expect_error(kOp, Tensor(dtype, {4, 1, 1, 1}), block, crops),
               Status(Code::kUnimplemented, str_cat("No registered 'BatchToSpaceND' OpKernel for 'CPU' devices "
-                                                   "compatible with T=", dtype_name(dtype))));
+                                                   "compatible with T=",
+                                                   dtype_name(dtype))));
 }
 
 TEST(OptimizedBatchToSpaceND, ChecksInOrder) {
@@ -194,20 +195,23 @@ TEST(OptimizedBatchToSpaceND, ChecksInOrder) {
   EXPECT_EQ(expect_error(kOp, f4, i32({2}, {2, 2}), i32({3, 2}, {0, 0, 0, 0, 0, 0})),
             invalid("crops should have shape [2, 2] instead of [3,2]"));
   // Check 4: the exact product. TFSA-2021-084 first.
-  EXPECT_EQ(expect_error(kOp, f4, i32({2}, {2, 0}), zeros22), invalid("Product of block sizes must be positive, got 0"));
+  EXPECT_EQ(expect_error(kOp, f4, i32({2}, {2, 0}), zeros22),
+            invalid("Product of block sizes must be positive, got 0"));
   EXPECT_EQ(expect_error(kOp, f4, i64({2}, {4294967296, 4294967296}), zeros22),
             invalid("Product of block sizes overflows int64"));
   EXPECT_EQ(expect_error(kOp, f4, i64({2}, {-4294967296, 4294967296}), zeros22),
             invalid("Product of block sizes overflows int64"));
   EXPECT_EQ(expect_error(kOp, f4, i64({2}, {3037000500, 3037000500}), zeros22),
             invalid("Product of block sizes overflows int64"));
-  EXPECT_EQ(expect_error(kOp, f4, i64({2}, {INT64_MIN, -1}), zeros22), invalid("Product of block sizes overflows int64"));
+  EXPECT_EQ(expect_error(kOp, f4, i64({2}, {INT64_MIN, -1}), zeros22),
+            invalid("Product of block sizes overflows int64"));
   EXPECT_EQ(expect_error(kOp, f4, i64({2}, {INT64_MIN, 1}), zeros22),
             invalid("Product of block sizes must be positive, got -9223372036854775808"));
   EXPECT_EQ(expect_error(kOp, Tensor(DType::kFloat32, {4, 2, 2, 1, 1}), i64({3}, {4294967296, 4294967296, 0}),
                          i32({3, 2}, {0, 0, 0, 0, 0, 0})),
             invalid("Product of block sizes must be positive, got 0"));
-  EXPECT_EQ(expect_error(kOp, f4, i64({2}, {-1, 2}), zeros22), invalid("Product of block sizes must be positive, got -2"));
+  EXPECT_EQ(expect_error(kOp, f4, i64({2}, {-1, 2}), zeros22),
+            invalid("Product of block sizes must be positive, got -2"));
   // Check 5.
   EXPECT_EQ(expect_error(kOp, f4, i64({2}, {3037000499, 3037000499}), zeros22),
             invalid("Input batch dimension (4) is not divisible by product of block sizes (9223372030926249001)"));
@@ -231,8 +235,9 @@ TEST(OptimizedBatchToSpaceND, ChecksInOrder) {
             invalid("cropped_shape[0]=-2 must be non-negative"));
   // The cropped size is exact: 2^63 - 1 fits although s * b alone does not.
   Tensor out;
-  ASSERT_TRUE(run(Tensor(DType::kFloat32, {4, 0, 4611686018427387904}), i64({2}, {2, 2}), i64({2, 2}, {0, 0, 1, 0}),
-                  &out).ok());
+  ASSERT_TRUE(
+      run(Tensor(DType::kFloat32, {4, 0, 4611686018427387904}), i64({2}, {2, 2}), i64({2, 2}, {0, 0, 1, 0}), &out)
+          .ok());
   EXPECT_EQ(out.shape(), (Shape{1, 0, INT64_MAX}));
 }
 

@@ -42,15 +42,20 @@ fs::path vectors_dir() {
   return {};
 }
 
-std::int64_t int64_of(const json& j) { return j.is_string() ? std::stoll(j.get<std::string>()) : j.get<std::int64_t>(); }
+std::int64_t int64_of(const json& j) {
+  return j.is_string() ? std::stoll(j.get<std::string>()) : j.get<std::int64_t>();
+}
 
 // float -> float16/bfloat16 bits for values those formats hold exactly (the vectors' small
 // integers); anything else fails the case.
 bool half_bits(float f, std::uint16_t* bits) {
-  if (f == 0) { *bits = std::signbit(f) ? 0x8000 : 0; return true; }
+  if (f == 0) {
+    *bits = std::signbit(f) ? 0x8000 : 0;
+    return true;
+  }
   int e = 0;
   const float m = std::frexp(std::fabs(f), &e);  // f = m * 2^e, m in [0.5, 1)
-  const float scaled = std::ldexp(m, 11);          // 11 significant bits
+  const float scaled = std::ldexp(m, 11);        // 11 significant bits
   if (scaled != std::floor(scaled) || e - 1 < -14 || e - 1 > 15) return false;
   *bits = static_cast<std::uint16_t>((std::signbit(f) ? 0x8000 : 0) | ((e - 1 + 15) << 10) |
                                      (static_cast<int>(scaled) & 0x3FF));
@@ -69,7 +74,8 @@ T element(const json& e) {
     return e.get<T>();
   } else if constexpr (std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>) {
     T v;
-    const bool exact = std::is_same_v<T, float16> ? half_bits(e.get<float>(), &v.bits) : bfloat_bits(e.get<float>(), &v.bits);
+    const bool exact =
+        std::is_same_v<T, float16> ? half_bits(e.get<float>(), &v.bits) : bfloat_bits(e.get<float>(), &v.bits);
     if (!exact) throw std::runtime_error("value not exact in a 16-bit float: " + e.dump());
     return v;
   } else if constexpr (std::is_same_v<T, std::complex<float>> || std::is_same_v<T, std::complex<double>>) {
@@ -115,7 +121,7 @@ void replay(const fs::path& file, int* count) {
   for (bool optimized : {false, true}) {
     SCOPED_TRACE(optimized ? "optimized" : "reference");
     const testing::DepthSpaceFn fn = s2d ? (optimized ? &optimized::SpaceToDepth : &reference::SpaceToDepth)
-                                              : (optimized ? &optimized::DepthToSpace : &reference::DepthToSpace);
+                                         : (optimized ? &optimized::DepthToSpace : &reference::DepthToSpace);
     Tensor output;
     const Status status = testing::run_depth_space(fn, input, block, format, &output, options);
     if (expected.contains("error")) {

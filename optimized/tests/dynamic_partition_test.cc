@@ -49,8 +49,7 @@ std::vector<Tensor> naive_partition(const Tensor& data, const Tensor& partitions
   return outputs;
 }
 
-::testing::AssertionResult AllBitEqual(const std::vector<Tensor>& actual,
-                                       const std::vector<Tensor>& expected) {
+::testing::AssertionResult AllBitEqual(const std::vector<Tensor>& actual, const std::vector<Tensor>& expected) {
   if (actual.size() != expected.size())
     return ::testing::AssertionFailure() << actual.size() << " outputs, expected " << expected.size();
   for (std::size_t p = 0; p < actual.size(); ++p)
@@ -78,7 +77,8 @@ TEST(DynamicPartitionChecks, QuantizedDtypesAreNotRegistered) {
   for (const DType dtype : {DType::kQInt8, DType::kQUInt8, DType::kQInt32})
     EXPECT_TRUE(HasStatus(Partition(Tensor(dtype, {2}), i32({2}, {0, 0}), 1), Code::kUnimplemented,
                           "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible "
-                          "with T=" + std::string(dtype_name(dtype))));
+                          "with T=" +
+                              std::string(dtype_name(dtype))));
 }
 
 TEST(DynamicPartitionChecks, PreChecksInOrder) {
@@ -105,8 +105,8 @@ TEST(DynamicPartitionChecks, DataShapeMustStartWithPartitionsShape) {
 TEST(DynamicPartitionChecks, PartitionOutOfRange) {
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {4}), i32({4}, {0, 1, 99, -1}), 4),
                         Code::kInvalidArgument, "partitions[2] = 99 is not in [0, 4)"));
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {}), i32({}, {17}), 7),
-                        Code::kInvalidArgument, "partitions = 17 is not in [0, 7)"));
+  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {}), i32({}, {17}), 7), Code::kInvalidArgument,
+                        "partitions = 17 is not in [0, 7)"));
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 3, 2}), i32({2, 3}, {0, 1, 2, 3, 4, 17}), 7),
                         Code::kInvalidArgument, "partitions[1,2] = 17 is not in [0, 7)"));
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), i32({3}, {0, -3, 5}), 2),
@@ -186,25 +186,21 @@ TEST(DynamicPartitionMemory, HugeNumPartitions) {
   options.memory_limit_bytes = 1 << 20;
   // 64 (q + 1) + 12 > 2^20 first at q = 16383, an empty output.
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), i32({3}, {0, 1, 2}), 2147483647, options),
-                        Code::kResourceExhausted,
-                        "OOM when allocating tensor with shape[0] and type float32"));
+                        Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type float32"));
   // Under the default 4 GiB limit.
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3}), i32({3}, {0, 1, 2147483646}), 2147483647),
-                        Code::kResourceExhausted,
-                        "OOM when allocating tensor with shape[0] and type float32"));
+                        Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type float32"));
   // Rows large enough that the limit is crossed at a non-empty output.
   options.memory_limit_bytes = 64 * 10 + 4 * 1000;
-  EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {3, 1000}), i32({3}, {7, 3, 7}), 2147483647, options),
-                        Code::kResourceExhausted,
-                        "OOM when allocating tensor with shape[2,1000] and type float32"));
+  EXPECT_TRUE(
+      HasStatus(Partition(distinct_tensor(DType::kFloat32, {3, 1000}), i32({3}, {7, 3, 7}), 2147483647, options),
+                Code::kResourceExhausted, "OOM when allocating tensor with shape[2,1000] and type float32"));
   options.memory_limit_bytes = 70;
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 2}), i32({2}, {0, 0}), 2147483647, options),
-                        Code::kResourceExhausted,
-                        "OOM when allocating tensor with shape[2,2] and type float32"));
+                        Code::kResourceExhausted, "OOM when allocating tensor with shape[2,2] and type float32"));
   options.memory_limit_bytes = -5;
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2, 2}), i32({2}, {1, 1}), 2147483647, options),
-                        Code::kResourceExhausted,
-                        "OOM when allocating tensor with shape[0,2] and type float32"));
+                        Code::kResourceExhausted, "OOM when allocating tensor with shape[0,2] and type float32"));
   // Out-of-range partitions are still reported first.
   EXPECT_TRUE(HasStatus(Partition(distinct_tensor(DType::kFloat32, {2}), i32({2}, {0, -1}), 2147483647, options),
                         Code::kInvalidArgument, "partitions[1] = -1 is not in [0, 2147483647)"));
@@ -232,9 +228,8 @@ TEST(DynamicPartitionTest, TileBoundaryMatrix) {
             std::vector<Tensor> reference_out;
             ASSERT_TRUE(reference::DynamicPartition(data, partitions, k, &reference_out).ok());
             for (const int threads : kThreadCounts) {
-              SCOPED_TRACE(::testing::Message()
-                           << dtype_name(dtype) << " data " << shape_string(data_shape) << " tile "
-                           << tile << " k " << k << " threads " << threads);
+              SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " data " << shape_string(data_shape) << " tile "
+                                                << tile << " k " << k << " threads " << threads);
               ExecOptions options;
               options.num_threads = threads;
               options.tile_bytes = tile * row_bytes;
@@ -266,9 +261,8 @@ TEST(DynamicPartitionTest, StreamedRows) {
         for (const std::int64_t streaming : {std::int64_t{1}, std::numeric_limits<std::int64_t>::max()}) {
           for (const int threads : kThreadCounts) {
             for (const std::int64_t tile_rows : {0, 7}) {
-              SCOPED_TRACE(::testing::Message() << "row " << row_elems << " n " << n << " k " << k
-                                                << " streaming " << streaming << " threads "
-                                                << threads << " tile rows " << tile_rows);
+              SCOPED_TRACE(::testing::Message() << "row " << row_elems << " n " << n << " k " << k << " streaming "
+                                                << streaming << " threads " << threads << " tile rows " << tile_rows);
               ExecOptions options;
               options.num_threads = threads;
               options.streaming_min_bytes = streaming;
@@ -301,8 +295,7 @@ TEST(DynamicPartitionTest, LargeInputsOnThreads) {
         options.tile_bytes = tile_bytes;
         std::vector<Tensor> outputs;
         ASSERT_TRUE(DynamicPartition(data, partitions, k, &outputs, options).ok());
-        EXPECT_TRUE(AllBitEqual(outputs, expected))
-            << "k " << k << " threads " << threads << " tile " << tile_bytes;
+        EXPECT_TRUE(AllBitEqual(outputs, expected)) << "k " << k << " threads " << threads << " tile " << tile_bytes;
       }
     }
   }

@@ -26,8 +26,7 @@ namespace {
 
 using namespace opconform::testing;
 
-using StitchFn = Status (*)(std::span<const Tensor>, std::span<const Tensor>, Tensor*,
-                            const ExecOptions&);
+using StitchFn = Status (*)(std::span<const Tensor>, std::span<const Tensor>, Tensor*, const ExecOptions&);
 
 struct StitchOp {
   const char* name;
@@ -61,8 +60,7 @@ Tensor naive_stitch(const std::vector<Tensor>& indices, const std::vector<Tensor
 
 // ParallelDynamicStitch's contract: `merged` has the stitched shape; each row named by some
 // list equals that list's last position for it, for one of those lists; other rows are zero.
-::testing::AssertionResult AllowedParallelOutcome(const std::vector<Tensor>& indices,
-                                                  const std::vector<Tensor>& data,
+::testing::AssertionResult AllowedParallelOutcome(const std::vector<Tensor>& indices, const std::vector<Tensor>& data,
                                                   const Tensor& merged) {
   const Tensor last_writer = naive_stitch(indices, data);  // shape and the zero rows
   if (merged.shape() != last_writer.shape() || merged.dtype() != last_writer.dtype())
@@ -116,64 +114,60 @@ class StitchTest : public ::testing::TestWithParam<StitchOp> {
 TEST_P(StitchTest, IndicesMustBeInt32) {
   Tensor out;
   const Tensor wide = Tensor::from_values<std::int64_t>({1}, {0});
-  EXPECT_TRUE(HasStatus(Run({i32({1}, {0}), wide}, {i32({1}, {1}), i32({1}, {2})}, &out),
-                        Code::kInvalidArgument,
-                        "Input 'indices' of '" + op() +
-                            "' Op has type int64 that does not match expected type of int32."));
+  EXPECT_TRUE(
+      HasStatus(Run({i32({1}, {0}), wide}, {i32({1}, {1}), i32({1}, {2})}, &out), Code::kInvalidArgument,
+                "Input 'indices' of '" + op() + "' Op has type int64 that does not match expected type of int32."));
 }
 
 TEST_P(StitchTest, DataMembersShareTheFirstDtype) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(
-      Run({i32({1}, {0}), i32({1}, {1})},
-          {Tensor::from_values<float>({1}, {1}), Tensor::from_values<double>({1}, {2})}, &out),
-      Code::kInvalidArgument,
-      "Input 'data' of '" + op() + "' Op has type float64 that does not match type float32 of "
-                                   "argument 'data'."));
+  EXPECT_TRUE(HasStatus(Run({i32({1}, {0}), i32({1}, {1})},
+                            {Tensor::from_values<float>({1}, {1}), Tensor::from_values<double>({1}, {2})}, &out),
+                        Code::kInvalidArgument,
+                        "Input 'data' of '" + op() +
+                            "' Op has type float64 that does not match type float32 of "
+                            "argument 'data'."));
 }
 
 TEST_P(StitchTest, ArgumentTypesComeBeforeListLengths) {
   Tensor out;
   const Tensor wide = Tensor::from_values<std::int64_t>({1}, {0});
-  EXPECT_TRUE(HasStatus(Run({wide}, {}, &out), Code::kInvalidArgument,
-                        "Input 'indices' of '" + op() +
-                            "' Op has type int64 that does not match expected type of int32."));
+  EXPECT_TRUE(
+      HasStatus(Run({wide}, {}, &out), Code::kInvalidArgument,
+                "Input 'indices' of '" + op() + "' Op has type int64 that does not match expected type of int32."));
 }
 
 TEST_P(StitchTest, NoLists) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(Run({}, {}, &out), Code::kInvalidArgument,
-                        "Value for attr 'N' of 0 must be at least minimum 1"));
+  EXPECT_TRUE(
+      HasStatus(Run({}, {}, &out), Code::kInvalidArgument, "Value for attr 'N' of 0 must be at least minimum 1"));
   EXPECT_TRUE(HasStatus(Run({}, {i32({1}, {1})}, &out), Code::kInvalidArgument,
                         "Value for attr 'N' of 0 must be at least minimum 1"));
 }
 
 TEST_P(StitchTest, TFSA_2022_145_ListLengthsDiffer) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(Run({i32({1, 2}, {0, 1})}, {i32({1, 2}, {5, 6}), i32({1, 2}, {7, 8})}, &out),
-                        Code::kInvalidArgument,
-                        "List argument 'data' to '" + op() +
-                            "' Op with length 2 must match length 1 of argument 'indices'."));
+  EXPECT_TRUE(
+      HasStatus(Run({i32({1, 2}, {0, 1})}, {i32({1, 2}, {5, 6}), i32({1, 2}, {7, 8})}, &out), Code::kInvalidArgument,
+                "List argument 'data' to '" + op() + "' Op with length 2 must match length 1 of argument 'indices'."));
 }
 
 TEST_P(StitchTest, TFSA_2023_018_NegativeIndex) {
   for (const std::int32_t bad : {static_cast<std::int32_t>(0xdeadbeef), -1000}) {
-    std::vector<Tensor> indices = {i32({1}, {bad}), i32({1}, {405}), i32({1}, {519}),
-                                   i32({1}, {758}), i32({1}, {1015})};
+    std::vector<Tensor> indices = {i32({1}, {bad}), i32({1}, {405}), i32({1}, {519}), i32({1}, {758}),
+                                   i32({1}, {1015})};
     std::vector<Tensor> data(5, Tensor::from_values<float>({1}, {1.5f}));
     Tensor out;
-    EXPECT_TRUE(HasStatus(Run(indices, data, &out), Code::kInvalidArgument,
-                          "indices[0] is out of range"));
+    EXPECT_TRUE(HasStatus(Run(indices, data, &out), Code::kInvalidArgument, "indices[0] is out of range"));
   }
 }
 
 TEST_P(StitchTest, NegativeIndexNamesItsPositionInsideItsList) {
   Tensor out;
   // The first negative in list order is list 1's position 2 (list 2's position 0 comes later).
-  EXPECT_TRUE(HasStatus(
-      Run({i32({2}, {0, 1}), i32({2, 2}, {2, 3, -4, 5}), i32({1}, {-1})},
-          {i32({2}, {1, 2}), i32({2, 2}, {1, 2, 3, 4}), i32({1}, {1})}, &out),
-      Code::kInvalidArgument, "indices[2] is out of range"));
+  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1}), i32({2, 2}, {2, 3, -4, 5}), i32({1}, {-1})},
+                            {i32({2}, {1, 2}), i32({2, 2}, {1, 2, 3, 4}), i32({1}, {1})}, &out),
+                        Code::kInvalidArgument, "indices[2] is out of range"));
 }
 
 TEST_P(StitchTest, IndicesAreCheckedBeforeShapes) {
@@ -184,40 +178,35 @@ TEST_P(StitchTest, IndicesAreCheckedBeforeShapes) {
 
 TEST_P(StitchTest, DataShapeMustStartWithIndicesShape) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1}), i32({1, 5}, {2, 3, 4, 5, 6})},
-                            {i32({2}, {1, 2}), i32({5}, {1, 2, 3, 4, 5})}, &out),
-                        Code::kInvalidArgument,
-                        "data[1].shape = [5] does not start with indices[1].shape = [1,5]"));
-  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1})}, {i32({3}, {1, 2, 3})}, &out),
-                        Code::kInvalidArgument,
+  EXPECT_TRUE(HasStatus(
+      Run({i32({2}, {0, 1}), i32({1, 5}, {2, 3, 4, 5, 6})}, {i32({2}, {1, 2}), i32({5}, {1, 2, 3, 4, 5})}, &out),
+      Code::kInvalidArgument, "data[1].shape = [5] does not start with indices[1].shape = [1,5]"));
+  EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1})}, {i32({3}, {1, 2, 3})}, &out), Code::kInvalidArgument,
                         "data[0].shape = [3] does not start with indices[0].shape = [2]"));
 }
 
 TEST_P(StitchTest, TrailingShapesMustMatch) {
   Tensor out;
-  EXPECT_TRUE(HasStatus(
-      Run({i32({3}, {0, 1, 2}), i32({4}, {3, 4, 5, 6})},
-          {distinct_tensor(DType::kFloat32, {3, 1}), distinct_tensor(DType::kFloat32, {4, 2})},
-          &out),
-      Code::kInvalidArgument,
-      "Need data[0].shape[1:] = data[1].shape[1:], got data[0].shape = [3,1], data[1].shape = "
-      "[4,2], indices[0].shape = [3], indices[1].shape = [4]"));
+  EXPECT_TRUE(HasStatus(Run({i32({3}, {0, 1, 2}), i32({4}, {3, 4, 5, 6})},
+                            {distinct_tensor(DType::kFloat32, {3, 1}), distinct_tensor(DType::kFloat32, {4, 2})}, &out),
+                        Code::kInvalidArgument,
+                        "Need data[0].shape[1:] = data[1].shape[1:], got data[0].shape = [3,1], data[1].shape = "
+                        "[4,2], indices[0].shape = [3], indices[1].shape = [4]"));
   // Per list: list 1's trailing mismatch is reported before list 2's prefix mismatch.
-  EXPECT_TRUE(HasStatus(
-      Run({i32({}, {0}), i32({1}, {1}), i32({2}, {2, 3})},
-          {distinct_tensor(DType::kInt8, {2}), distinct_tensor(DType::kInt8, {1, 3}),
-           distinct_tensor(DType::kInt8, {3})},
-          &out),
-      Code::kInvalidArgument,
-      "Need data[0].shape[0:] = data[1].shape[1:], got data[0].shape = [2], data[1].shape = "
-      "[1,3], indices[0].shape = [], indices[1].shape = [1]"));
+  EXPECT_TRUE(HasStatus(Run({i32({}, {0}), i32({1}, {1}), i32({2}, {2, 3})},
+                            {distinct_tensor(DType::kInt8, {2}), distinct_tensor(DType::kInt8, {1, 3}),
+                             distinct_tensor(DType::kInt8, {3})},
+                            &out),
+                        Code::kInvalidArgument,
+                        "Need data[0].shape[0:] = data[1].shape[1:], got data[0].shape = [2], data[1].shape = "
+                        "[1,3], indices[0].shape = [], indices[1].shape = [1]"));
 }
 
 TEST_P(StitchTest, OutputWithTooManyDimensions) {
   Tensor out;
   const Shape deep(254, 1);
-  EXPECT_TRUE(HasStatus(Run({i32({}, {0})}, {distinct_tensor(DType::kUInt8, deep)}, &out),
-                        Code::kInvalidArgument, "Too many dimensions in tensor"));
+  EXPECT_TRUE(HasStatus(Run({i32({}, {0})}, {distinct_tensor(DType::kUInt8, deep)}, &out), Code::kInvalidArgument,
+                        "Too many dimensions in tensor"));
 }
 
 TEST_P(StitchTest, OutputElementCountOverflow) {
@@ -235,8 +224,7 @@ TEST_P(StitchTest, MemoryLimitNamesTheOutput) {
   ExecOptions options;
   options.memory_limit_bytes = 64 + 4 * 10 - 1;
   EXPECT_TRUE(HasStatus(Run({i32({1}, {9})}, {Tensor::from_values<float>({1}, {1})}, &out, options),
-                        Code::kResourceExhausted,
-                        "OOM when allocating tensor with shape[10] and type float32"));
+                        Code::kResourceExhausted, "OOM when allocating tensor with shape[10] and type float32"));
   options.memory_limit_bytes = 64 + 4 * 10;
   EXPECT_TRUE(Run({i32({1}, {9})}, {Tensor::from_values<float>({1}, {1})}, &out, options).ok());
 }
@@ -244,8 +232,7 @@ TEST_P(StitchTest, MemoryLimitNamesTheOutput) {
 TEST_P(StitchTest, MaxInt32Index) {
   Tensor out;
   const std::int32_t max = std::numeric_limits<std::int32_t>::max();
-  EXPECT_TRUE(HasStatus(Run({i32({1}, {max})}, {Tensor::from_values<float>({1}, {1})}, &out),
-                        Code::kResourceExhausted,
+  EXPECT_TRUE(HasStatus(Run({i32({1}, {max})}, {Tensor::from_values<float>({1}, {1})}, &out), Code::kResourceExhausted,
                         "OOM when allocating tensor with shape[2147483648] and type float32"));
   // Rows with no elements always fit.
   ASSERT_TRUE(Run({i32({1}, {max})}, {Tensor(DType::kFloat32, {1, 0})}, &out).ok());
@@ -266,9 +253,8 @@ TEST_P(StitchTest, OutputUntouchedOnError) {
 
 TEST_P(StitchTest, DocumentationExample) {
   const std::vector<Tensor> indices = {i32({}, {6}), i32({2}, {4, 1}), i32({2, 2}, {5, 2, 0, 3})};
-  const std::vector<Tensor> data = {
-      i32({2}, {61, 62}), i32({2, 2}, {41, 42, 11, 12}),
-      i32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})};
+  const std::vector<Tensor> data = {i32({2}, {61, 62}), i32({2, 2}, {41, 42, 11, 12}),
+                                    i32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})};
   Tensor out;
   ASSERT_TRUE(Run(indices, data, &out).ok());
   EXPECT_TRUE(BitEqual(out, i32({7, 2}, {1, 2, 11, 12, 21, 22, 31, 32, 41, 42, 51, 52, 61, 62})));
@@ -278,9 +264,8 @@ TEST_P(StitchTest, GapsAreZeroAndEmptyInputsGiveNoRows) {
   Tensor out;
   ASSERT_TRUE(Run({i32({1}, {2})}, {i32({1}, {1})}, &out).ok());
   EXPECT_TRUE(BitEqual(out, i32({3}, {0, 0, 1})));
-  ASSERT_TRUE(Run({i32({0}, {}), i32({0}, {})},
-                  {Tensor(DType::kFloat32, {0, 2}), Tensor(DType::kFloat32, {0, 2})}, &out)
-                  .ok());
+  ASSERT_TRUE(
+      Run({i32({0}, {}), i32({0}, {})}, {Tensor(DType::kFloat32, {0, 2}), Tensor(DType::kFloat32, {0, 2})}, &out).ok());
   EXPECT_EQ(out.shape(), (Shape{0, 2}));
   ASSERT_TRUE(Run({i32({1}, {3})}, {Tensor::from_values<std::string>({1}, {"x"})}, &out).ok());
   EXPECT_TRUE(BitEqual(out, Tensor::from_values<std::string>({4}, {"", "", "", "x"})));
@@ -295,8 +280,7 @@ TEST_P(StitchTest, DocumentedRoundTripWithDynamicPartition) {
   for (float& v : parts[1].values<float>()) v += 1;
   Tensor out;
   ASSERT_TRUE(Run(idx, parts, &out).ok());
-  EXPECT_TRUE(BitEqual(out, Tensor::from_values<float>({6}, {0.1f + 1, -1.f, 5.2f + 1, 4.3f + 1,
-                                                              -1.f, 7.4f + 1})));
+  EXPECT_TRUE(BitEqual(out, Tensor::from_values<float>({6}, {0.1f + 1, -1.f, 5.2f + 1, 4.3f + 1, -1.f, 7.4f + 1})));
 }
 
 // A valid random case: `lists` lists of random index shapes (scalars included) drawing rows
@@ -306,14 +290,13 @@ struct Case {
   std::vector<Tensor> data;
 };
 
-Case random_case(std::mt19937_64& rng, DType dtype, std::int64_t rows, const Shape& trailing,
-                 int lists) {
+Case random_case(std::mt19937_64& rng, DType dtype, std::int64_t rows, const Shape& trailing, int lists) {
   Case c;
   std::int64_t next_value = 0;
   for (int m = 0; m < lists; ++m) {
     Shape shape;
     switch (rng() % 4) {
-      case 0: shape = {}; break;                                          // scalar
+      case 0: shape = {}; break;  // scalar
       case 1: shape = {static_cast<std::int64_t>(rng() % (rows + 3))}; break;
       case 2: shape = {static_cast<std::int64_t>(rng() % 4), static_cast<std::int64_t>(rng() % 5)}; break;
       default: shape = {static_cast<std::int64_t>(rng() % (2 * rows + 2))}; break;
@@ -361,9 +344,9 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
             for (const int threads : kThreadCounts) {
               const std::int64_t streaming_min_bytes = trailing == Shape{4, 12} ? 1 : 0;
               SCOPED_TRACE(::testing::Message()
-                           << dtype_name(dtype) << " trailing " << shape_string(trailing)
-                           << " tile " << tile << " rows " << rows << " lists " << lists
-                           << " threads " << threads << " streaming_min_bytes " << streaming_min_bytes);
+                           << dtype_name(dtype) << " trailing " << shape_string(trailing) << " tile " << tile
+                           << " rows " << rows << " lists " << lists << " threads " << threads
+                           << " streaming_min_bytes " << streaming_min_bytes);
               ExecOptions options;
               options.num_threads = threads;
               options.tile_bytes = tile * row_bytes;
@@ -411,8 +394,8 @@ TEST_P(StitchTest, LargeInputsOnThreads) {
     const Tensor expected = naive_stitch(indices, data);
     for (const int threads : {0, 1, 2, 3, 7}) {
       for (const std::int64_t tile_bytes : {0, 300'007}) {
-        SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " x " << row_elems << " threads "
-                                          << threads << " tile " << tile_bytes);
+        SCOPED_TRACE(::testing::Message()
+                     << dtype_name(dtype) << " x " << row_elems << " threads " << threads << " tile " << tile_bytes);
         ExecOptions options;
         options.num_threads = threads;
         options.tile_bytes = tile_bytes;

@@ -33,11 +33,15 @@ struct SpaceBatchOp {
   FormulaFn formula;
   KernelFn kernel;
 };
-inline const SpaceBatchOp kSpaceToBatch{"paddings", true, &optimized::SpaceToBatchND,
+inline const SpaceBatchOp kSpaceToBatch{"paddings",
+                                        true,
+                                        &optimized::SpaceToBatchND,
                                         &reference::SpaceToBatchND,
                                         &space_to_batch_by_formula,
                                         &optimized::space_batch::space_to_batch};
-inline const SpaceBatchOp kBatchToSpace{"crops", false, &optimized::BatchToSpaceND,
+inline const SpaceBatchOp kBatchToSpace{"crops",
+                                        false,
+                                        &optimized::BatchToSpaceND,
                                         &reference::BatchToSpaceND,
                                         &batch_to_space_by_formula,
                                         &optimized::space_batch::batch_to_space};
@@ -65,23 +69,21 @@ struct Width {
   Shape depth;
 };
 inline const std::vector<Width> kMatrixWidths = {
-    {DType::kUInt8, {}},    {DType::kUInt16, {}},   {DType::kFloat32, {}},  {DType::kFloat64, {}},
-    {DType::kFloat32, {4}},  // 16-byte chunks
-    {DType::kUInt8, {3}},   {DType::kInt16, {5}},   {DType::kFloat32, {3}}, {DType::kFloat32, {32}},
-    {DType::kFloat64, {40}},  // 320-byte chunks: memcpy per chunk
+    {DType::kUInt8, {}},     {DType::kUInt16, {}},    {DType::kFloat32, {}},
+    {DType::kFloat64, {}},   {DType::kFloat32, {4}},  // 16-byte chunks
+    {DType::kUInt8, {3}},    {DType::kInt16, {5}},    {DType::kFloat32, {3}},
+    {DType::kFloat32, {32}}, {DType::kFloat64, {40}},  // 320-byte chunks: memcpy per chunk
 };
 
 inline std::string describe(const SpaceBatchOp& op, DType dtype, const Shape& shape,
-                            const std::vector<std::int64_t>& block,
-                            const std::vector<std::int64_t>& offsets, const ExecOptions& o) {
-  return str_cat(dtype_name(dtype), shape_string(shape), " block ", shape_string(block), " ",
-                 op.offsets_name, " ", shape_string(offsets), " threads ", o.num_threads,
-                 " tile_bytes ", o.tile_bytes);
+                            const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& offsets,
+                            const ExecOptions& o) {
+  return str_cat(dtype_name(dtype), shape_string(shape), " block ", shape_string(block), " ", op.offsets_name, " ",
+                 shape_string(offsets), " threads ", o.num_threads, " tile_bytes ", o.tile_bytes);
 }
 
 // Runs the op on a distinct-valued input and checks it against the formula and the reference.
-inline void check_case(const SpaceBatchOp& op, DType dtype, const Shape& shape,
-                       const std::vector<std::int64_t>& block,
+inline void check_case(const SpaceBatchOp& op, DType dtype, const Shape& shape, const std::vector<std::int64_t>& block,
                        const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
   SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
   const Tensor input = distinct_tensor(dtype, shape);
@@ -99,8 +101,8 @@ inline void check_case(const SpaceBatchOp& op, DType dtype, const Shape& shape,
 // The kernel on any dtype (the ops register only real number types): a plan without
 // collapsing, compared with the formula, with cached and with streaming stores.
 inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape,
-                         const std::vector<std::int64_t>& block,
-                         const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
+                         const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& offsets,
+                         const ExecOptions& options) {
   SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
   const Tensor input = distinct_bytes(dtype, shape);
   const Tensor expected = op.formula(input, block, offsets);
@@ -147,8 +149,8 @@ inline void check_identity(const SpaceBatchOp& op) {
 
 // The op's error on a case, having checked that the output is left untouched and that the
 // reference answers the same.
-inline Status expect_error(const SpaceBatchOp& op, const Tensor& input, const Tensor& block,
-                           const Tensor& offsets, ExecOptions o = {}) {
+inline Status expect_error(const SpaceBatchOp& op, const Tensor& input, const Tensor& block, const Tensor& offsets,
+                           ExecOptions o = {}) {
   Tensor out = Tensor::from_values<float>({1}, {42.0f});
   const void* before = out.raw_data();
   const Status status = op.optimized(input, block, offsets, &out, o);

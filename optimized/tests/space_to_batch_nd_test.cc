@@ -35,14 +35,15 @@ TEST(OptimizedSpaceToBatchND, GoldenExamples) {
   Tensor out;
   ASSERT_TRUE(run(f32({1, 2, 2, 1}, {1, 2, 3, 4}), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 0, 0}), &out).ok());
   EXPECT_TRUE(BitEqual(out, f32({4, 1, 1, 1}, {1, 2, 3, 4})));
-  ASSERT_TRUE(run(f32({1, 2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), i32({2}, {2, 2}),
-                  i32({2, 2}, {0, 0, 0, 0}), &out).ok());
+  ASSERT_TRUE(
+      run(f32({1, 2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 0, 0}), &out)
+          .ok());
   EXPECT_TRUE(BitEqual(out, f32({4, 1, 1, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})));
   ASSERT_TRUE(run(f32({1, 4, 4, 1}, iota16), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 0, 0}), &out).ok());
   EXPECT_TRUE(BitEqual(out, f32({4, 2, 2, 1}, {1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16})));
   ASSERT_TRUE(run(f32({2, 2, 4, 1}, iota16), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0}), &out).ok());
-  EXPECT_TRUE(BitEqual(out, f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12,
-                                                0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16})));
+  EXPECT_TRUE(BitEqual(
+      out, f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12, 0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16})));
   ASSERT_TRUE(run(f32({2, 3}, {1, 2, 3, 4, 5, 6}), i64({1}, {2}), i64({1, 2}, {1, 0}), &out).ok());
   EXPECT_TRUE(BitEqual(out, f32({4, 2}, {0, 2, 0, 5, 1, 3, 4, 6})));
 }
@@ -59,13 +60,10 @@ TEST(OptimizedSpaceToBatchND, EmptyShapes) {
   EXPECT_EQ(out.shape(), (Shape{0, 2, 2}));
 }
 
-TEST(OptimizedSpaceToBatchND, IdentityReturnsTheInputAndRequestsNothing) {
-  check_identity(kOp);
-}
+TEST(OptimizedSpaceToBatchND, IdentityReturnsTheInputAndRequestsNothing) { check_identity(kOp); }
 
 TEST(OptimizedSpaceToBatchND, EveryRegisteredDTypeMovesBits) {
-  for (DType dtype : kRegisteredDtypes)
-    check_case(kOp, dtype, {2, 5, 6, 3}, {2, 3}, {1, 0, 2, 1}, exec(2, 0));
+  for (DType dtype : kRegisteredDtypes) check_case(kOp, dtype, {2, 5, 6, 3}, {2, 3}, {1, 0, 2, 1}, exec(2, 0));
 }
 
 // Widths the op does not register (16 bytes, string) through the kernel itself.
@@ -76,7 +74,7 @@ TEST(OptimizedSpaceToBatchND, KernelMovesSixteenByteElementsAndStrings) {
         check_kernel(kOp, dtype, {2, 7, 9, 2}, {2, 3}, {1, 2, 0, 0}, exec(threads, tile));
         check_kernel(kOp, dtype, {3, 5, 1}, {3}, {4, 0}, exec(threads, tile));
         check_kernel(kOp, dtype, {2, 4, 6}, {1, 2}, {1, 1, 2, 0}, exec(threads, tile));  // b = 1 with padding
-        check_kernel(kOp, dtype, {1, 9, 1}, {5}, {1, 0}, exec(threads, tile));        // runtime block
+        check_kernel(kOp, dtype, {1, 9, 1}, {5}, {1, 0}, exec(threads, tile));           // runtime block
       }
 }
 
@@ -85,11 +83,12 @@ TEST(OptimizedSpaceToBatchND, KernelMovesSixteenByteElementsAndStrings) {
 TEST(OptimizedSpaceToBatchND, TileBoundaryMatrix) {
   const std::int64_t t = 3;  // positions per tile
   for (const Width& w : kMatrixWidths) {
-    const std::int64_t chunk = static_cast<std::int64_t>(dtype_storage_size(w.dtype)) *
-                               (w.depth.empty() ? 1 : w.depth[0]);
+    const std::int64_t chunk =
+        static_cast<std::int64_t>(dtype_storage_size(w.dtype)) * (w.depth.empty() ? 1 : w.depth[0]);
     for (std::int64_t b : {1, 2, 3, 4, 5})
       for (std::int64_t blocked : {std::int64_t{0}, std::int64_t{1}, t - 1, t, t + 1, 2 * t + 1})
-        for (const auto& pad : std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 0}, {1, 0}, {0, 2}, {b + 1, 2 * b - 1}}) {
+        for (const auto& pad :
+             std::vector<std::pair<std::int64_t, std::int64_t>>{{0, 0}, {1, 0}, {0, 2}, {b + 1, 2 * b - 1}}) {
           const std::int64_t padded = blocked * b;
           if (b == 1 && pad.first == 0 && pad.second == 0) continue;  // collapses into the depth
           const std::int64_t space = padded - pad.first - pad.second;
@@ -114,8 +113,8 @@ TEST(OptimizedSpaceToBatchND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat64, {3, 2, 2, 4, 3, 2, 3}, {1, 2, 2, 3, 2, 1}, {0, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0},
              exec(2, 16));
   // [1,1,3,4,2,2,1]: 4 internal dims succeed.
-  check_case(kOp, DType::kFloat32, {2, 1, 1, 3, 4, 2, 2, 1}, {1, 1, 3, 4, 2, 2, 1},
-             std::vector<std::int64_t>(14, 0), exec(2, 0));
+  check_case(kOp, DType::kFloat32, {2, 1, 1, 3, 4, 2, 2, 1}, {1, 1, 3, 4, 2, 2, 1}, std::vector<std::int64_t>(14, 0),
+             exec(2, 0));
   // Trivial block values with padding stay internal.
   check_case(kOp, DType::kFloat32, {2, 3, 4}, {1, 2}, {1, 0, 0, 0}, exec(2, 0));
   check_case(kOp, DType::kFloat32, {2, 3, 4, 2}, {2, 1, 1}, {1, 0, 0, 0, 0, 2}, exec(3, 4));
@@ -168,9 +167,11 @@ TEST(OptimizedSpaceToBatchND, PreChecks) {
                       DType::kQUInt8, DType::kQInt32})
     EXPECT_EQ(expect_error(kOp, Tensor(dtype, {1, 2, 2, 1}), block, pads),
               Status(Code::kUnimplemented, str_cat("No registered 'SpaceToBatchND' OpKernel for 'CPU' devices "
-                                                   "compatible with T=", dtype_name(dtype))));
+                                                   "compatible with T=",
+                                                   dtype_name(dtype))));
   // Attr checks come before registration, which comes before the op's own checks.
-  EXPECT_EQ(expect_error(kOp, Tensor(DType::kBool, {1}), Tensor(DType::kUInt8, {}), pads).code(), Code::kInvalidArgument);
+  EXPECT_EQ(expect_error(kOp, Tensor(DType::kBool, {1}), Tensor(DType::kUInt8, {}), pads).code(),
+            Code::kInvalidArgument);
   EXPECT_EQ(expect_error(kOp, Tensor(DType::kBool, {1}), i32({}, {2}), pads).code(), Code::kUnimplemented);
 }
 
@@ -210,7 +211,8 @@ TEST(OptimizedSpaceToBatchND, ChecksInOrder) {
                          i32({2, 2}, {0, 0, 1, 1})),
             invalid("Encountered overflow when multiplying 4 with 2305843009213693952, result: -9223372036854775808"));
   // Check 10, in order per internal dim.
-  EXPECT_EQ(expect_error(kOp, f4, i32({2}, {2, 2}), i32({2, 2}, {0, 0, -1, 1})), invalid("Paddings must be non-negative"));
+  EXPECT_EQ(expect_error(kOp, f4, i32({2}, {2, 2}), i32({2, 2}, {0, 0, -1, 1})),
+            invalid("Paddings must be non-negative"));
   EXPECT_EQ(expect_error(kOp, Tensor(DType::kFloat32, {1, 4611686018427387904, 0}), i64({1}, {2}),
                          i64({1, 2}, {4611686018427387904, 4611686018427387904})),
             invalid("padded_shape[0] overflows int64"));
@@ -222,8 +224,9 @@ TEST(OptimizedSpaceToBatchND, ChecksInOrder) {
                          i64({2, 2}, {4294967296, 4294967296, 4294967296, 4294967296})),
             invalid("Encountered overflow when multiplying 17179869184 with 4294967296, result: -1"));
   // Check 11: a remaining dim (the product read back as a wrapped negative).
-  EXPECT_EQ(expect_error(kOp, Tensor(DType::kFloat32, {1, 0, 4611686018427387904, 4}), i32({1}, {2}), i32({1, 2}, {1, 1})),
-            invalid("Encountered overflow when multiplying 2 with 4611686018427387904, result: -9223372036854775808"));
+  EXPECT_EQ(
+      expect_error(kOp, Tensor(DType::kFloat32, {1, 0, 4611686018427387904, 4}), i32({1}, {2}), i32({1, 2}, {1, 1})),
+      invalid("Encountered overflow when multiplying 2 with 4611686018427387904, result: -9223372036854775808"));
 }
 
 TEST(OptimizedSpaceToBatchND, MemoryLimit) {

@@ -6,6 +6,8 @@
 
 #include <limits>
 #include <random>
+#include <string>
+#include <utility>
 
 #include "depth_space_test_util.h"
 #include "opconform/optimized/depth_to_space.h"
@@ -34,8 +36,8 @@ Tensor run_ok(DepthSpaceFn op, const Tensor& input, std::int64_t block, const Ex
 }
 
 // The optimized op answers exactly what the reference answers (code, message, outputs).
-void expect_same_outcome(const OpPair& op, const Tensor& input, std::int64_t block,
-                         std::string_view format = "NHWC", const ExecOptions& options = {}) {
+void expect_same_outcome(const OpPair& op, const Tensor& input, std::int64_t block, std::string_view format = "NHWC",
+                         const ExecOptions& options = {}) {
   Tensor mine, theirs;
   const Status s = run_depth_space(op.optimized, input, block, format, &mine, options);
   const Status r = run_depth_space(op.reference, input, block, format, &theirs, options);
@@ -62,12 +64,12 @@ TEST(DepthSpaceOptimized, EveryCheckAsTheReference) {
   constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
   constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
   const std::int64_t big = std::int64_t{1} << 40, m = std::int64_t{1} << 20;
-  const std::vector<Shape> shapes = {
-      {}, {4}, {1, 2, 2}, {1, 2, 2, 1, 1}, {1, 2, 2, 1}, {1, 2, 3, 1}, {1, 3, 2, 1}, {1, 1, 1, 4},
-      {1, 2, 2, 4}, {1, 1, 1, 6}, {0, 4, 0, 5}, {1, 0, 0, 1}, {1, 0, 0, big}, {1, big, 1, 0},
-      {1, 1, big, 0}, {m, m, m, 0}, {0, 1, 1, 4}, {2, 0, 6, 3}, {2, 5, 3, 0}};
-  const std::vector<std::int64_t> blocks = {kInt64Min, -1, 0, 1, 2, 3, 4, 10, 1 << 10, 1 << 30,
-                                            100000, kInt32Max, kInt32Max + 1, kInt64Max};
+  const std::vector<Shape> shapes = {{},           {4},          {1, 2, 2},      {1, 2, 2, 1, 1}, {1, 2, 2, 1},
+                                     {1, 2, 3, 1}, {1, 3, 2, 1}, {1, 1, 1, 4},   {1, 2, 2, 4},    {1, 1, 1, 6},
+                                     {0, 4, 0, 5}, {1, 0, 0, 1}, {1, 0, 0, big}, {1, big, 1, 0},  {1, 1, big, 0},
+                                     {m, m, m, 0}, {0, 1, 1, 4}, {2, 0, 6, 3},   {2, 5, 3, 0}};
+  const std::vector<std::int64_t> blocks = {
+      kInt64Min, -1, 0, 1, 2, 3, 4, 10, 1 << 10, 1 << 30, 100000, kInt32Max, kInt32Max + 1, kInt64Max};
   for (const OpPair* op : {&kS2D, &kD2S})
     for (const Shape& shape : shapes)
       for (std::int64_t block : blocks) {
@@ -118,6 +120,28 @@ TEST(DepthSpaceOptimized, RandomCasesMatchReferenceFormulaAndRoundTrip) {
     const Tensor packed = distinct_tensor(dtype, depth.shape());
     EXPECT_TRUE(BitEqual(run_ok(kD2S.optimized, packed, b, options), run_ok(kD2S.reference, packed, b)));
   }
+}
+
+// Every mover of the kernel: chunks (b*C*width bytes) of 2-64 bytes, fixed, with blocks 2
+// and 4 unrolled and others looped; other chunks in pieces of 1-16 bytes or, from 256 bytes,
+// one memcpy; strings. On 1 and 3 threads, with tiles of one position and of a few.
+TEST(DepthSpaceOptimized, EveryChunkWidthAndBlockMatchesTheFormula) {
+  const std::pair<int, std::int64_t> knobs[] = {{1, 0}, {3, 1}, {3, 100}};  // threads, tile bytes
+  for (DType dtype : {DType::kUInt8, DType::kInt16, DType::kFloat32, DType::kComplex128, DType::kString})
+    for (std::int64_t b : {2, 3, 4, 5, 8})
+      for (std::int64_t c : {1, 2, 3, 4, 8, 16}) {
+        const Tensor x = distinct_tensor(dtype, {2, 2 * b, 3 * b, c});
+        const Tensor packed = distinct_tensor(dtype, {2, 2, 3, b * b * c});
+        for (const auto& [threads, tile] : knobs) {
+          SCOPED_TRACE(std::string(dtype_name(dtype)) + " b=" + std::to_string(b) + " C=" + std::to_string(c) +
+                       " threads=" + std::to_string(threads) + " tile=" + std::to_string(tile));
+          ExecOptions options;
+          options.num_threads = threads;
+          options.tile_bytes = tile;
+          EXPECT_TRUE(BitEqual(run_ok(kS2D.optimized, x, b, options), depth_space_by_formula(x, b, true)));
+          EXPECT_TRUE(BitEqual(run_ok(kD2S.optimized, packed, b, options), depth_space_by_formula(packed, b, false)));
+        }
+      }
 }
 
 // Large enough for the thread policy's own decision (no tile given) and for several tiles per

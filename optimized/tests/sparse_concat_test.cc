@@ -33,11 +33,9 @@ struct Inputs {
   std::vector<Tensor> indices, values, shapes;
 };
 
-Status Concat(const Inputs& in, std::int64_t concat_dim, SparseTensor* out = nullptr,
-              const ExecOptions& options = {}) {
+Status Concat(const Inputs& in, std::int64_t concat_dim, SparseTensor* out = nullptr, const ExecOptions& options = {}) {
   SparseTensor local;
-  return optimized::SparseConcat(in.indices, in.values, in.shapes, concat_dim,
-                                 out != nullptr ? out : &local, options);
+  return optimized::SparseConcat(in.indices, in.values, in.shapes, concat_dim, out != nullptr ? out : &local, options);
 }
 
 // Two well-formed 2-D inputs of shape [2, 3] with one float entry each.
@@ -101,9 +99,9 @@ TEST(SparseConcatChecks, QuantizedDtypesAreNotRegistered) {
   for (const DType dtype : {DType::kQInt8, DType::kQUInt8, DType::kQInt32}) {
     Inputs in = two_inputs();
     in.values = {Tensor(dtype, {1}), Tensor(dtype, {1})};
-    ExpectError(in, 0, Code::kUnimplemented,
-                "No registered 'SparseConcat' OpKernel for 'CPU' devices compatible with T=" +
-                    std::string(dtype_name(dtype)));
+    ExpectError(
+        in, 0, Code::kUnimplemented,
+        "No registered 'SparseConcat' OpKernel for 'CPU' devices compatible with T=" + std::string(dtype_name(dtype)));
     ExpectError(in, 5000000000, Code::kInvalidArgument,  // attributes come first
                 "Attr concat_dim has value 5000000000 out of range for an int32");
   }
@@ -115,15 +113,12 @@ TEST(SparseConcatChecks, MatricesAndVectors) {
   Inputs in = two_inputs();
   in.indices[1] = i64({2}, {1, 2});
   in.values[0] = Tensor(DType::kFloat32, {1, 1});
-  ExpectError(in, 0, Code::kInvalidArgument,
-              "Input indices should be a matrix but received shape [2] at position 1");
+  ExpectError(in, 0, Code::kInvalidArgument, "Input indices should be a matrix but received shape [2] at position 1");
   in.indices[1] = i64({1, 2}, {1, 2});
-  ExpectError(in, 0, Code::kInvalidArgument,
-              "Input values should be a vector but received shape [1,1] at position 0");
+  ExpectError(in, 0, Code::kInvalidArgument, "Input values should be a vector but received shape [1,1] at position 0");
   in = two_inputs();
   in.shapes[1] = i64({1, 2}, {2, 3});
-  ExpectError(in, 0, Code::kInvalidArgument,
-              "Input shapes should be a vector but received shape [1,2] at position 1");
+  ExpectError(in, 0, Code::kInvalidArgument, "Input shapes should be a vector but received shape [1,2] at position 1");
 }
 
 TEST(SparseConcatChecks, TFSA_2021_024_ShapeOverflowIsInternal) {
@@ -140,8 +135,7 @@ TEST(SparseConcatChecks, TFSA_2021_024_ShapeOverflowIsInternal) {
   in.shapes[1] = i64({2, 1}, {2, 3});
   ExpectError(in, 0, Code::kInternal, "Encountered overflow from large input shape.");
   in.shapes[0] = i64({2}, {2, 3});
-  ExpectError(in, 0, Code::kInvalidArgument,
-              "Input shapes should be a vector but received shape [2,1] at position 1");
+  ExpectError(in, 0, Code::kInvalidArgument, "Input shapes should be a vector but received shape [2,1] at position 1");
 }
 
 TEST(SparseConcatChecks, RankAndConcatDim) {
@@ -272,7 +266,7 @@ TEST(SparseConcatChecks, OffsetOverflowPrecedence) {
   in.values[2] = Tensor::from_values<float>({2}, {3, 4});  // a row check failing at input 2
   ExpectError(in, 1, Code::kInvalidArgument, overflow);
   in = three();
-  in.indices[1] = i64({1, 3}, {0, 0, 0});  // a column check failing at input 1 ...
+  in.indices[1] = i64({1, 3}, {0, 0, 0});       // a column check failing at input 1 ...
   in.indices[2] = i64({1, 2}, {0, kInt64Max});  // ... comes before input 2's overflow
   ExpectError(in, 1, Code::kInvalidArgument, "Order length must be SparseTensor rank.");
   in = three();
@@ -300,15 +294,15 @@ TEST(SparseConcatChecks, OffsetOverflowPrecedence) {
       const std::int64_t offset = cd == 0 ? nnz / 3 + 1 : 3;
       for (const int threads : kThreadCounts) {
         for (const std::int64_t tile_bytes : {0, 63, 16 * 100}) {
-          SCOPED_TRACE(::testing::Message() << "cd " << cd << " unsorted_first " << unsorted_first
-                                            << " threads " << threads << " tile " << tile_bytes);
+          SCOPED_TRACE(::testing::Message() << "cd " << cd << " unsorted_first " << unsorted_first << " threads "
+                                            << threads << " tile " << tile_bytes);
           ExecOptions options;
           options.num_threads = threads;
           options.tile_bytes = tile_bytes;
           SparseTensor out{i64({1}, {5}), i64({1}, {6}), i64({1}, {7})};
-          EXPECT_TRUE(HasStatus(Concat(big, cd, &out, options), Code::kInvalidArgument,
-                                "Index 9223372036854775806 at position 1 overflows int64 when offset by " +
-                                    std::to_string(offset)));
+          EXPECT_TRUE(HasStatus(
+              Concat(big, cd, &out, options), Code::kInvalidArgument,
+              "Index 9223372036854775806 at position 1 overflows int64 when offset by " + std::to_string(offset)));
           EXPECT_TRUE(BitEqual(out.indices, i64({1}, {5})));
           EXPECT_TRUE(BitEqual(out.values, i64({1}, {6})));
         }
@@ -349,8 +343,7 @@ TEST(SparseConcatChecks, OutputUntouchedOnError) {
 
 TEST(SparseConcatTest, DocumentationExample) {
   Inputs in{{i64({3, 2}, {0, 2, 1, 0, 1, 1}), i64({2, 2}, {0, 1, 0, 2})},
-            {Tensor::from_values<std::string>({3}, {"a", "b", "c"}),
-             Tensor::from_values<std::string>({2}, {"d", "e"})},
+            {Tensor::from_values<std::string>({3}, {"a", "b", "c"}), Tensor::from_values<std::string>({2}, {"d", "e"})},
             {i64({2}, {2, 3}), i64({2}, {2, 4})}};
   for (const std::int64_t cd : {1, -1}) {
     SparseTensor out;
@@ -421,8 +414,7 @@ SparseTensor naive_concat(const Inputs& in, std::int64_t concat_dim) {
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return rows[a] < rows[b]; });
   SparseTensor out{Tensor(DType::kInt64, {static_cast<std::int64_t>(rows.size()), rank}),
-                   Tensor(in.values[0].dtype(), {static_cast<std::int64_t>(rows.size())}),
-                   i64({rank}, shape)};
+                   Tensor(in.values[0].dtype(), {static_cast<std::int64_t>(rows.size())}), i64({rank}, shape)};
   visit_dtype(out.values.dtype(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     for (std::size_t o = 0; o < order.size(); ++o) {
@@ -447,8 +439,7 @@ void add_rows_input(Inputs* in, const std::vector<std::vector<std::int64_t>>& ro
 
 // The optimized kernel equals `expected` bit for bit for every thread count and tile given.
 void expect_concat_everywhere(const Inputs& in, std::int64_t cd, const SparseTensor& expected,
-                              std::span<const int> thread_counts,
-                              std::initializer_list<std::int64_t> tiles) {
+                              std::span<const int> thread_counts, std::initializer_list<std::int64_t> tiles) {
   for (const int threads : thread_counts) {
     for (const std::int64_t tile_bytes : tiles) {
       SCOPED_TRACE(::testing::Message() << "threads " << threads << " tile " << tile_bytes);
@@ -463,7 +454,6 @@ void expect_concat_everywhere(const Inputs& in, std::int64_t cd, const SparseTen
   }
 }
 
-
 // SparseConcat's contract next to another outcome: same indices and shape; inside each run of
 // equal coordinates the values are the same multiset (their bytes compared).
 ::testing::AssertionResult AllowedOutcome(const SparseTensor& actual, const SparseTensor& other) {
@@ -477,8 +467,10 @@ void expect_concat_everywhere(const Inputs& in, std::int64_t cd, const SparseTen
   return visit_dtype(actual.values.dtype(), [&](auto tag) -> ::testing::AssertionResult {
     using T = typename decltype(tag)::type;
     auto bytes = [](const T& v) {
-      if constexpr (std::is_same_v<T, std::string>) return v;
-      else return std::string(reinterpret_cast<const char*>(&v), sizeof(T));
+      if constexpr (std::is_same_v<T, std::string>)
+        return v;
+      else
+        return std::string(reinterpret_cast<const char*>(&v), sizeof(T));
     };
     for (std::int64_t begin = 0, end = 0; begin < nnz; begin = end) {
       end = begin + 1;
@@ -602,8 +594,8 @@ TEST(SparseConcatTest, RadixPlansAgreeWithTheOracle) {
         for (const std::int64_t cd : {0, 1}) {
           const SparseTensor expected = naive_concat(in, cd);
           for (const int threads : {1, 2}) {
-            SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " span " << span << " skewed "
-                                              << skewed << " cd " << cd << " threads " << threads);
+            SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " span " << span << " skewed " << skewed << " cd "
+                                              << cd << " threads " << threads);
             ExecOptions options;
             options.num_threads = threads;
             SparseTensor out;
@@ -645,8 +637,8 @@ TEST(SparseConcatTest, MergeOrderTestFindsEveryFlaw) {
           add_rows_input(&in, flawed == 0 ? rows : sorted, 0, shape);
           add_rows_input(&in, flawed == 1 ? rows : sorted, 1, shape);
           for (const std::int64_t cd : {0, 2}) {
-            SCOPED_TRACE(::testing::Message() << "alias " << alias << " rows " << n << " p " << p
-                                              << " flawed input " << flawed << " cd " << cd);
+            SCOPED_TRACE(::testing::Message() << "alias " << alias << " rows " << n << " p " << p << " flawed input "
+                                              << flawed << " cd " << cd);
             expect_concat_everywhere(in, cd, naive_concat(in, cd), kThreads, {0, 3 * 24, 3 * 28});
           }
         }
@@ -665,7 +657,9 @@ TEST(SparseConcatTest, LargeInputsOnThreads) {
       for (int k = 0; k < 4; ++k) {
         const std::int64_t nnz = 12000 + k;
         std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(nnz));
-        for (auto& row : rows) row = {static_cast<std::int64_t>(rng() % 300), static_cast<std::int64_t>(rng() % 5000), static_cast<std::int64_t>(rng() % 70)};
+        for (auto& row : rows)
+          row = {static_cast<std::int64_t>(rng() % 300), static_cast<std::int64_t>(rng() % 5000),
+                 static_cast<std::int64_t>(rng() % 70)};
         if (layout == Layout::kSorted) std::sort(rows.begin(), rows.end());
         std::vector<std::int64_t> flat;
         add_rows_input(&in, rows, k, {300, 5000, 70});
@@ -690,12 +684,14 @@ TEST(SparseConcatTest, OneFaultLateInLargeInputs) {
         Inputs in;
         for (int k = 0; k < 3; ++k) {
           std::vector<std::vector<std::int64_t>> rows(static_cast<std::size_t>(nnz));
-          for (auto& row : rows) row = {static_cast<std::int64_t>(rng() % 40), static_cast<std::int64_t>(rng() % 50), static_cast<std::int64_t>(rng() % 60)};
+          for (auto& row : rows)
+            row = {static_cast<std::int64_t>(rng() % 40), static_cast<std::int64_t>(rng() % 50),
+                   static_cast<std::int64_t>(rng() % 60)};
           if (fault != 2) std::sort(rows.begin(), rows.end());
           if (k == 1) {
             auto& row = rows[static_cast<std::size_t>(at)];
-            if (fault == 0) row = {-1, 0, 0};   // below the row before it
-            if (fault == 1) row[cd] = 60;        // outside the input's shape on cd (which is 60 at most)
+            if (fault == 0) row = {-1, 0, 0};        // below the row before it
+            if (fault == 1) row[cd] = 60;            // outside the input's shape on cd (which is 60 at most)
             if (fault == 2) row[(cd + 1) % 3] = -7;  // outside the output shape
           }
           add_rows_input(&in, rows, k, {40, 50, 60});

@@ -32,14 +32,17 @@ std::int64_t storage_bytes(DType dtype, std::int64_t elements) {
 std::int64_t storage_bytes(const Tensor& t) {
   std::int64_t bytes = storage_bytes(t.dtype(), t.num_elements());
   if (t.dtype() == DType::kString)
-    for (const std::string& s : t.values<std::string>()) bytes += s.size() > 15 ? static_cast<std::int64_t>(s.size()) + 1 : 0;
+    for (const std::string& s : t.values<std::string>())
+      bytes += s.size() > 15 ? static_cast<std::int64_t>(s.size()) + 1 : 0;
   return bytes;
 }
 std::int64_t input_storage(const conformance::Case& c) {
   std::int64_t total = 0;
   for (const auto& [name, value] : c.inputs) {
-    if (const Tensor* t = std::get_if<Tensor>(&value)) total += storage_bytes(*t);
-    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) total += storage_bytes(m);
+    if (const Tensor* t = std::get_if<Tensor>(&value))
+      total += storage_bytes(*t);
+    else
+      for (const Tensor& m : std::get<std::vector<Tensor>>(value)) total += storage_bytes(m);
   }
   return total;
 }
@@ -50,8 +53,10 @@ std::int64_t string_payload(const conformance::Case& c) {
     if (t.dtype() == DType::kString) total += storage_bytes(t) - storage_bytes(t.dtype(), t.num_elements());
   };
   for (const auto& [name, value] : c.inputs) {
-    if (const Tensor* t = std::get_if<Tensor>(&value)) add(*t);
-    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) add(m);
+    if (const Tensor* t = std::get_if<Tensor>(&value))
+      add(*t);
+    else
+      for (const Tensor& m : std::get<std::vector<Tensor>>(value)) add(m);
   }
   return total;
 }
@@ -60,13 +65,13 @@ std::string describe(const Outcome& o) { return o.status.ok() ? "success" : o.st
 
 // Saves `expected`, the case of a check pair the optimized layer got wrong, as a counterexample
 // and fails the test with `difference`.
-void save_pair_counterexample(const conformance::Case& expected, const generators::CheckPair& pair,
-                              std::uint64_t seed, const std::string& difference) {
+void save_pair_counterexample(const conformance::Case& expected, const generators::CheckPair& pair, std::uint64_t seed,
+                              const std::string& difference) {
   const Op op = expected.op;
   conformance::Case saved = expected;
   saved.name = str_cat("CheckOrder.", op_name(op), ".", pair.first, ".", pair.second);
-  saved.provenance = "properties/: check-order pair (" + std::string(pair.first) + ", " +
-                     std::string(pair.second) + "), seed " + std::to_string(seed);
+  saved.provenance = "properties/: check-order pair (" + std::string(pair.first) + ", " + std::string(pair.second) +
+                     "), seed " + std::to_string(seed);
   std::error_code ignored;
   std::filesystem::create_directories(counterexample_dir(), ignored);
   const std::filesystem::path path = counterexample_dir() / (saved.name + ".json");
@@ -81,8 +86,10 @@ std::vector<Tensor> flat_outputs(Op op, const conformance::Values& outputs) {
   std::vector<Tensor> flat;
   for (const Slot& slot : op_signature(op).outputs) {
     const auto& value = outputs.at(std::string(slot.name));
-    if (const Tensor* t = std::get_if<Tensor>(&value)) flat.push_back(*t);
-    else for (const Tensor& m : std::get<std::vector<Tensor>>(value)) flat.push_back(m);
+    if (const Tensor* t = std::get_if<Tensor>(&value))
+      flat.push_back(*t);
+    else
+      for (const Tensor& m : std::get<std::vector<Tensor>>(value)) flat.push_back(m);
   }
   return flat;
 }
@@ -118,8 +125,9 @@ void differential_valid(const GeneratedCase& g) {
 void differential_invalid(const GeneratedCase& g) {
   const Outcome ref = run(reference_layer(), g.c);
   const std::string_view rule = generators::classify(g.c.op, ref.status);
-  require(rule == g.rule, [&] { return expect_outcome(g.c, ref); },
-          "a case built to fail check '" + g.rule + "' first: the reference answers " + describe(ref));
+  require(
+      rule == g.rule, [&] { return expect_outcome(g.c, ref); },
+      "a case built to fail check '" + g.rule + "' first: the reference answers " + describe(ref));
   expect_conforms(optimized_layer(), expect_outcome(g.c, ref), {}, "optimized vs reference");
 }
 
@@ -169,17 +177,17 @@ void allocation_bound(const GeneratedCase& g) {
       const std::int64_t peak_tight = probe.peak_bytes();
       classify_outcome(*layer, tight, o);
       require(generators::classify(g.c.op, o.status) == "memory-limit", tight_case,
-              std::string(layer->name) + " with memory_limit = request - 1 = " + std::to_string(request - 1) +
-                  ": " + describe(o));
+              std::string(layer->name) + " with memory_limit = request - 1 = " + std::to_string(request - 1) + ": " +
+                  describe(o));
       require(peak_tight <= 3 * in + allowance, tight_case,
               std::string(layer->name) + " allocated " + std::to_string(peak_tight) +
                   " bytes before answering RESOURCE_EXHAUSTED");
     }
     tight.memory_limit = request;
     const Outcome o = run(*layer, tight);
-    require(o.status.ok(), tight_case,
-            std::string(layer->name) + " with memory_limit = request = " + std::to_string(request) + ": " +
-                describe(o));
+    require(
+        o.status.ok(), tight_case,
+        std::string(layer->name) + " with memory_limit = request = " + std::to_string(request) + ": " + describe(o));
   }
 }
 
@@ -206,8 +214,10 @@ void poisoned_outputs(const GeneratedCase& g) {
       const conformance::Case expected = expect_outcome(g.c, first);
       const conformance::Comparison same = conformance::compare(expected, second);
       require(same.pass, expected,
-              std::string(layer->name) + " left output elements unwritten: the results under poison bytes 0xA5 "
-              "and 0x5A differ: " + same.description);
+              std::string(layer->name) +
+                  " left output elements unwritten: the results under poison bytes 0xA5 "
+                  "and 0x5A differ: " +
+                  same.description);
     }
     require(guard_violations() == violations, reference_case,
             std::string(layer->name) + " damaged the guard region of a buffer freed during or after the call");
@@ -218,10 +228,10 @@ void no_allocation_before_an_error(const GeneratedCase& g) {
   for (const OpTable* layer : layers()) {
     const Outcome o = run(*layer, g.c);
     if (o.status.ok() || o.status.code() == Code::kResourceExhausted) continue;
-    require(o.allocated_on_error.empty(), [&] { return expect_reference_outcome(g.c); },
-            std::string(layer->name) + " returned " + std::string(code_name(o.status.code())) +
-                " after allocating " + allocations_string(o.allocated_on_error) +
-                ": nothing may be allocated before the inputs are validated");
+    require(
+        o.allocated_on_error.empty(), [&] { return expect_reference_outcome(g.c); },
+        std::string(layer->name) + " returned " + std::string(code_name(o.status.code())) + " after allocating " +
+            allocations_string(o.allocated_on_error) + ": nothing may be allocated before the inputs are validated");
   }
 }
 

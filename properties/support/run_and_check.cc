@@ -53,8 +53,8 @@ void classify_outcome(const OpTable& table, const conformance::Case& c, const co
   record_rule_hit(c.op, rule);
   if (rule == generators::kUnclassified)
     fail_with_counterexample(expect_reference_outcome(c),
-                             std::string(table.name) + " returned an error that matches no check of the spec: " +
-                                 outcome.status.to_string());
+                             std::string(table.name) +
+                                 " returned an error that matches no check of the spec: " + outcome.status.to_string());
 }
 
 conformance::Outcome run_valid(const OpTable& table, const conformance::Case& c, std::string_view what) {
@@ -80,13 +80,13 @@ conformance::Case expect_outputs(conformance::Case c, conformance::Values output
   return c;
 }
 
-conformance::Outcome expect_conforms(const OpTable& table, const conformance::Case& expected_case,
-                                     ExecOptions options, std::string_view what) {
+conformance::Outcome expect_conforms(const OpTable& table, const conformance::Case& expected_case, ExecOptions options,
+                                     std::string_view what) {
   conformance::Outcome outcome = run(table, expected_case, options);
   const conformance::Comparison result = conformance::compare(expected_case, outcome);
   if (!result.pass)
-    fail_with_counterexample(expected_case, std::string(what) + " (" + table.name + ", " +
-                                                knobs_string(options) + "): " + result.description);
+    fail_with_counterexample(expected_case, std::string(what) + " (" + table.name + ", " + knobs_string(options) +
+                                                "): " + result.description);
   return outcome;
 }
 
@@ -101,8 +101,7 @@ void fail_with_counterexample(const conformance::Case& c, const std::string& why
   conformance::Case vector = c;
   const std::string id = current_test_id();
   vector.name = id;
-  vector.provenance = "properties/: shrunk RapidCheck counterexample of " + id + ": " +
-                      why.substr(0, why.find('\n'));
+  vector.provenance = "properties/: shrunk RapidCheck counterexample of " + id + ": " + why.substr(0, why.find('\n'));
   vector.tags = {"property:" + id};
   if (!vector.expected.unspecified.empty()) vector.tags.push_back("unspecified");
   std::error_code ignored;

@@ -46,8 +46,8 @@ conformance::Case expect_outputs(conformance::Case c, conformance::Values output
 
 // Runs `expected_case` through `table` and compares with the shared routine (strict: code and
 // message); a mismatch saves the counterexample and fails with `what` and the difference.
-conformance::Outcome expect_conforms(const OpTable& table, const conformance::Case& expected_case,
-                                     ExecOptions options, std::string_view what);
+conformance::Outcome expect_conforms(const OpTable& table, const conformance::Case& expected_case, ExecOptions options,
+                                     std::string_view what);
 
 // Saves `c` (inputs and expectation) as this test's counterexample and fails the property.
 [[noreturn]] void fail_with_counterexample(const conformance::Case& c, const std::string& why);
@@ -58,7 +58,7 @@ void require(bool ok, const conformance::Case& c, const std::string& why);
 // on failure: most counterexamples rerun the reference, and doing that for every check that
 // passes (once per output of every case) made the run quadratic in the number of outputs.
 template <class MakeCase>
-  requires std::is_invocable_r_v<conformance::Case, MakeCase&>
+requires std::is_invocable_r_v<conformance::Case, MakeCase&>
 void require(bool ok, MakeCase&& counterexample, const std::string& why) {
   if (!ok) fail_with_counterexample(counterexample(), why);
 }

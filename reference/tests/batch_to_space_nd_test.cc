@@ -27,8 +27,7 @@ constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 
 Tensor zero_crops(std::int64_t m) { return i64({m, 2}, std::vector<std::int64_t>(2 * m, 0)); }
 
-Status b2s_status(const Tensor& input, const Tensor& block, const Tensor& crops,
-                  const ExecOptions& options = {}) {
+Status b2s_status(const Tensor& input, const Tensor& block, const Tensor& crops, const ExecOptions& options = {}) {
   return status_of(&BatchToSpaceND, input, block, crops, options);
 }
 
@@ -48,16 +47,15 @@ void expect_matches_formula(const Tensor& input, const std::vector<std::int64_t>
                             const std::vector<std::int64_t>& crops) {
   const Tensor expected = batch_to_space_by_formula(input, block, crops);
   Tensor output;
-  const Status status = space_batch::BatchToSpaceNDAnyDType(input, param_vector(block),
-                                                            param_pairs(crops), &output, {});
+  const Status status =
+      space_batch::BatchToSpaceNDAnyDType(input, param_vector(block), param_pairs(crops), &output, {});
   ASSERT_TRUE(status.ok()) << status;
-  EXPECT_TRUE(BitEqual(output, expected)) << "input " << shape_string(input.shape()) << " dtype "
-                                          << dtype_name(input.dtype());
+  EXPECT_TRUE(BitEqual(output, expected))
+      << "input " << shape_string(input.shape()) << " dtype " << dtype_name(input.dtype());
 }
 
 // BatchToSpaceND(SpaceToBatchND(x, b, p), b, p) == x, through the registration-free cores.
-void expect_round_trip(const Tensor& x, const std::vector<std::int64_t>& block,
-                       const std::vector<std::int64_t>& pads) {
+void expect_round_trip(const Tensor& x, const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& pads) {
   Tensor batched, restored;
   ASSERT_TRUE(space_batch::SpaceToBatchNDAnyDType(x, param_vector(block), param_pairs(pads), &batched, {}).ok());
   const Status status =
@@ -86,12 +84,12 @@ TEST(BatchToSpaceNDPreChecks, BlockShapeDtypeCheckedBeforeCrops) {
 }
 
 TEST(BatchToSpaceNDPreChecks, UnregisteredDtypesAreUnimplemented) {
-  for (DType dtype : {DType::kBool, DType::kComplex64, DType::kComplex128, DType::kString,
-                      DType::kQInt8, DType::kQUInt8, DType::kQInt32}) {
-    EXPECT_EQ(b2s_status(Tensor(dtype, {4, 1, 1, 1}), i32({2}, {2, 2}), zero_crops(2)),
-              Status(Code::kUnimplemented,
-                     "No registered 'BatchToSpaceND' OpKernel for 'CPU' devices compatible with T=" +
-                         std::string(dtype_name(dtype))));
+  for (DType dtype : {DType::kBool, DType::kComplex64, DType::kComplex128, DType::kString, DType::kQInt8,
+                      DType::kQUInt8, DType::kQInt32}) {
+    EXPECT_EQ(
+        b2s_status(Tensor(dtype, {4, 1, 1, 1}), i32({2}, {2, 2}), zero_crops(2)),
+        Status(Code::kUnimplemented, "No registered 'BatchToSpaceND' OpKernel for 'CPU' devices compatible with T=" +
+                                         std::string(dtype_name(dtype))));
   }
 }
 
@@ -141,16 +139,13 @@ TEST(BatchToSpaceNDChecks, C4ExactProductOverflowsInt64) {  // deviation
   // Exact, not wrapped as SpaceToBatchND's checked product is (-8589934591 there).
   EXPECT_EQ(b2s_status(input, i64({2}, {4294967295, 4294967295}), zero_crops(2)),
             invalid("Product of block sizes overflows int64"));
-  EXPECT_EQ(b2s_status(input, i64({2}, {k2p62, 2}), zero_crops(2)),
-            invalid("Product of block sizes overflows int64"));
+  EXPECT_EQ(b2s_status(input, i64({2}, {k2p62, 2}), zero_crops(2)), invalid("Product of block sizes overflows int64"));
   EXPECT_EQ(b2s_status(input, i64({2}, {kInt64Min, -1}), zero_crops(2)),
             invalid("Product of block sizes overflows int64"));
   // Far outside, also past 128 bits.
-  EXPECT_EQ(b2s_status(iota_f32({1, 1, 1, 1, 1, 1}), i64({5}, {kInt64Min, kInt64Min, kInt64Min, -3, 5}),
-                       zero_crops(5)),
+  EXPECT_EQ(b2s_status(iota_f32({1, 1, 1, 1, 1, 1}), i64({5}, {kInt64Min, kInt64Min, kInt64Min, -3, 5}), zero_crops(5)),
             invalid("Product of block sizes overflows int64"));
-  EXPECT_EQ(b2s_status(iota_f32({1, 1, 1, 1, 1, 1}), i64({5}, {k2p32, k2p32, k2p32, k2p32, k2p32}),
-                       zero_crops(5)),
+  EXPECT_EQ(b2s_status(iota_f32({1, 1, 1, 1, 1, 1}), i64({5}, {k2p32, k2p32, k2p32, k2p32, k2p32}), zero_crops(5)),
             invalid("Product of block sizes overflows int64"));
 }
 
@@ -234,15 +229,13 @@ TEST(BatchToSpaceNDChecks, C10MemoryLimit) {
   ExecOptions options;
   options.memory_limit_bytes = 64 + 4 * 4 - 1;
   EXPECT_EQ(b2s_status(input, i32({2}, {2, 2}), zero_crops(2), options),
-            Status(Code::kResourceExhausted,
-                   "OOM when allocating tensor with shape[1,2,2,1] and type float32"));
+            Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[1,2,2,1] and type float32"));
   options.memory_limit_bytes = 64 + 4 * 4;
   EXPECT_TRUE(b2s_status(input, i32({2}, {2, 2}), zero_crops(2), options).ok());
   // float16 counts 2 bytes an element.
   options.memory_limit_bytes = 64 + 4 * 2 - 1;
   EXPECT_EQ(b2s_status(Tensor(DType::kFloat16, {4, 1, 1, 1}), i32({2}, {2, 2}), zero_crops(2), options),
-            Status(Code::kResourceExhausted,
-                   "OOM when allocating tensor with shape[1,2,2,1] and type float16"));
+            Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[1,2,2,1] and type float16"));
 }
 
 TEST(BatchToSpaceNDChecks, OutputUntouchedOnError) {
@@ -293,8 +286,8 @@ TEST(BatchToSpaceNDQuirks, NegativeBlockOnNonEmptyDimIsANegativeCroppedSize) {
 // ---- Golden examples: the inverses of the spec page's SpaceToBatchND examples ----
 
 TEST(BatchToSpaceNDGolden, Example1Inverse) {
-  EXPECT_TRUE(BitEqual(b2s(f32({4, 1, 1, 1}, {1, 2, 3, 4}), i32({2}, {2, 2}), zero_crops(2)),
-                       f32({1, 2, 2, 1}, {1, 2, 3, 4})));
+  EXPECT_TRUE(
+      BitEqual(b2s(f32({4, 1, 1, 1}, {1, 2, 3, 4}), i32({2}, {2, 2}), zero_crops(2)), f32({1, 2, 2, 1}, {1, 2, 3, 4})));
 }
 
 TEST(BatchToSpaceNDGolden, Example2Inverse) {
@@ -302,16 +295,16 @@ TEST(BatchToSpaceNDGolden, Example2Inverse) {
 }
 
 TEST(BatchToSpaceNDGolden, Example3Inverse) {
-  EXPECT_TRUE(BitEqual(b2s(f32({4, 2, 2, 1}, {1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16}),
-                           i32({2}, {2, 2}), zero_crops(2)),
-                       iota_f32({1, 4, 4, 1})));
+  EXPECT_TRUE(BitEqual(
+      b2s(f32({4, 2, 2, 1}, {1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16}), i32({2}, {2, 2}), zero_crops(2)),
+      iota_f32({1, 4, 4, 1})));
 }
 
 TEST(BatchToSpaceNDGolden, Example4Inverse) {
-  EXPECT_TRUE(BitEqual(b2s(f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12,
-                                              0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16}),
-                           i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0})),
-                       iota_f32({2, 2, 4, 1})));
+  EXPECT_TRUE(
+      BitEqual(b2s(f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12, 0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16}),
+                   i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0})),
+               iota_f32({2, 2, 4, 1})));
 }
 
 TEST(BatchToSpaceNDGolden, OneBlockDimInverse) {
@@ -354,8 +347,8 @@ TEST(BatchToSpaceNDCollapsing, FourInternalDimsBetweenTrivialOnesSucceed) {
 
 TEST(BatchToSpaceNDCollapsing, TrivialDimsOnlyChangeTheReshape) {
   const Tensor batched = f32({4, 2, 2, 1}, {1, 3, 9, 11, 2, 4, 10, 12, 5, 7, 13, 15, 6, 8, 14, 16});
-  Tensor wrapped_input = f32({4, 1, 2, 2, 1, 1}, std::vector<float>(batched.values<float>().begin(),
-                                                                    batched.values<float>().end()));
+  Tensor wrapped_input =
+      f32({4, 1, 2, 2, 1, 1}, std::vector<float>(batched.values<float>().begin(), batched.values<float>().end()));
   const Tensor wrapped = b2s(wrapped_input, i32({4}, {1, 2, 2, 1}), zero_crops(4));
   EXPECT_EQ(wrapped.shape(), (Shape{1, 1, 4, 4, 1, 1}));
   EXPECT_EQ(std::memcmp(wrapped.raw_data(), iota_f32({16}).raw_data(), 16 * sizeof(float)), 0);
@@ -365,8 +358,8 @@ TEST(BatchToSpaceNDCollapsing, IdentityReturnsTheInputAndRequestsNothing) {
   ExecOptions no_memory;
   no_memory.memory_limit_bytes = 0;
   const Tensor input = iota_f32({2, 3, 4});
-  for (const auto& [block, crops] : {std::pair{i32({0}, {}), zero_crops(0)},
-                                     std::pair{i32({2}, {1, 1}), zero_crops(2)}}) {
+  for (const auto& [block, crops] :
+       {std::pair{i32({0}, {}), zero_crops(0)}, std::pair{i32({2}, {1, 1}), zero_crops(2)}}) {
     Tensor output;
     ASSERT_TRUE(run_op(&BatchToSpaceND, input, block, crops, &output, no_memory).ok());
     EXPECT_EQ(output.raw_data(), input.raw_data());
@@ -390,8 +383,7 @@ TEST(BatchToSpaceNDDtypes, EveryRegisteredDtypeMatchesTheFormula) {
     if (!space_batch::check_registered_on_cpu(dtype, "BatchToSpaceND").ok()) continue;
     const Tensor input = distinct_tensor(dtype, {12, 2, 2, 2});
     const Tensor expected = batch_to_space_by_formula(input, {2, 3}, {1, 0, 2, 1});
-    EXPECT_TRUE(BitEqual(b2s(input, i32({2}, {2, 3}), i32({2, 2}, {1, 0, 2, 1})), expected))
-        << dtype_name(dtype);
+    EXPECT_TRUE(BitEqual(b2s(input, i32({2}, {2, 3}), i32({2, 2}, {1, 0, 2, 1})), expected)) << dtype_name(dtype);
   }
 }
 
@@ -404,7 +396,11 @@ TEST(BatchToSpaceNDDtypes, DataMovementIsGenericOverEveryDtype) {
 }
 
 TEST(BatchToSpaceNDDtypes, FloatBitsAreKeptExactly) {
-  const auto bits32 = [](std::uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; };
+  const auto bits32 = [](std::uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  };
   const Tensor x = f32({1, 4, 2}, {bits32(0x7fc12345), -0.0f, bits32(0xffc00001), bits32(0x00000001),
                                    -std::numeric_limits<float>::infinity(), bits32(0x7f800001), 0.0f, -2.5f});
   Tensor batched;

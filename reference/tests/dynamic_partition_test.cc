@@ -30,8 +30,8 @@ Tensor tensor_of(DType dtype, Shape shape, const std::vector<std::int64_t>& valu
   return t;
 }
 
-std::vector<Tensor> partition_ok(const Tensor& data, const Tensor& partitions,
-                                 std::int64_t num_partitions, const ExecOptions& options = {}) {
+std::vector<Tensor> partition_ok(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
+                                 const ExecOptions& options = {}) {
   std::vector<Tensor> outputs;
   const Status status = DynamicPartition(data, partitions, num_partitions, &outputs, options);
   EXPECT_TRUE(status.ok()) << status;
@@ -41,8 +41,8 @@ std::vector<Tensor> partition_ok(const Tensor& data, const Tensor& partitions,
 }
 
 // Expects exactly `expected` and the outputs left as they were.
-void expect_error(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
-                  const Status& expected, const ExecOptions& options = {}) {
+void expect_error(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions, const Status& expected,
+                  const ExecOptions& options = {}) {
   const Tensor sentinel = f32({2}, {-7.0f, -8.0f});
   std::vector<Tensor> outputs = {sentinel};
   EXPECT_EQ(DynamicPartition(data, partitions, num_partitions, &outputs, options), expected);
@@ -68,14 +68,12 @@ TEST(DynamicPartitionTest, PartitionsNotInt32) {
 TEST(DynamicPartitionTest, NumPartitionsBelowMinimum) {
   for (std::int64_t v : {std::int64_t{0}, std::int64_t{-5}, std::int64_t{-4294967296}}) {
     expect_error(f32({2}, {1, 2}), i32({2}, {0, 1}), v,
-                 Status(Code::kInvalidArgument, "Value for attr 'num_partitions' of " +
-                                                    std::to_string(v) +
-                                                    " must be at least minimum 1"));
+                 Status(Code::kInvalidArgument,
+                        "Value for attr 'num_partitions' of " + std::to_string(v) + " must be at least minimum 1"));
   }
   // The attribute minimum comes before kernel registration (README pre-checks 2 then 3).
   expect_error(Tensor(DType::kQInt8, {2}), i32({2}, {0, 1}), 0,
-               Status(Code::kInvalidArgument,
-                      "Value for attr 'num_partitions' of 0 must be at least minimum 1"));
+               Status(Code::kInvalidArgument, "Value for attr 'num_partitions' of 0 must be at least minimum 1"));
 }
 
 TEST(DynamicPartitionTest, QuantizedDtypesAreNotRegistered) {
@@ -90,11 +88,11 @@ TEST(DynamicPartitionTest, QuantizedDtypesAreNotRegistered) {
 
 TEST(DynamicPartitionTest, NumPartitionsAboveInt32) {
   expect_error(f32({2}, {1, 2}), i32({2}, {0, 1}), 2147483648,
-               Status(Code::kInvalidArgument,
-                      "Attr num_partitions has value 2147483648 out of range for an int32"));
+               Status(Code::kInvalidArgument, "Attr num_partitions has value 2147483648 out of range for an int32"));
   expect_error(f32({2}, {1, 2}), i32({2}, {0, 1}), std::int64_t{1} << 62,
-               Status(Code::kInvalidArgument, "Attr num_partitions has value 4611686018427387904 "
-                                              "out of range for an int32"));
+               Status(Code::kInvalidArgument,
+                      "Attr num_partitions has value 4611686018427387904 "
+                      "out of range for an int32"));
   // Registration first (the int32 read happens in TensorFlow's kernel constructor).
   expect_error(Tensor(DType::kQUInt8, {2}), i32({2}, {0, 1}), 2147483648,
                Status(Code::kUnimplemented,
@@ -135,18 +133,16 @@ TEST(DynamicPartitionTest, PartitionOutOfRange) {
                Status(Code::kInvalidArgument, "partitions = 17 is not in [0, 7)"));
   expect_error(f32({2, 3, 2}, std::vector<float>(12, 1.f)), i32({2, 3}, {0, 1, 2, 3, 4, 17}), 7,
                Status(Code::kInvalidArgument, "partitions[1,2] = 17 is not in [0, 7)"));
-  expect_error(f32({2, 2, 2}, std::vector<float>(8, 1.f)), i32({2, 2, 2}, {0, 0, 0, 0, 0, 0, 1, 0}),
-               1, Status(Code::kInvalidArgument, "partitions[1,1,0] = 1 is not in [0, 1)"));
+  expect_error(f32({2, 2, 2}, std::vector<float>(8, 1.f)), i32({2, 2, 2}, {0, 0, 0, 0, 0, 0, 1, 0}), 1,
+               Status(Code::kInvalidArgument, "partitions[1,1,0] = 1 is not in [0, 1)"));
   expect_error(f32({1}, {1}), i32({1}, {-2147483647 - 1}), 2147483647,
-               Status(Code::kInvalidArgument,
-                      "partitions[0] = -2147483648 is not in [0, 2147483647)"));
+               Status(Code::kInvalidArgument, "partitions[0] = -2147483648 is not in [0, 2147483647)"));
 }
 
 // --- Results -------------------------------------------------------------------------------------
 
 TEST(DynamicPartitionTest, GoldenExample) {
-  const std::vector<Tensor> outputs =
-      partition_ok(i32({5}, {10, 20, 30, 40, 50}), i32({5}, {0, 0, 1, 1, 0}), 2);
+  const std::vector<Tensor> outputs = partition_ok(i32({5}, {10, 20, 30, 40, 50}), i32({5}, {0, 0, 1, 1, 0}), 2);
   ASSERT_EQ(outputs.size(), 2u);
   EXPECT_TRUE(BitEqual(outputs[0], i32({3}, {10, 20, 50})));
   EXPECT_TRUE(BitEqual(outputs[1], i32({2}, {30, 40})));
@@ -233,26 +229,22 @@ TEST(DynamicPartitionTest, MemoryLimitNamesTheFirstOutputOverIt) {
   ExecOptions options;
   options.memory_limit_bytes = 1000;
   expect_error(data, partitions, 8,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[2,100] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[2,100] and type float32"),
                options);
   options.memory_limit_bytes = 463;
   expect_error(data, partitions, 8,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[1,100] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[1,100] and type float32"),
                options);
   // Exactly the total (8 * 64 + 1600 = 2112) fits; one byte less fails at the last output.
   options.memory_limit_bytes = 2112;
   EXPECT_EQ(partition_ok(data, partitions, 8, options).size(), 8u);
   options.memory_limit_bytes = 2111;
   expect_error(data, partitions, 8,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[0,100] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[0,100] and type float32"),
                options);
   options.memory_limit_bytes = -1;
   expect_error(data, partitions, 8,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[1,100] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[1,100] and type float32"),
                options);
 }
 
@@ -264,8 +256,7 @@ TEST(DynamicPartitionTest, MemoryLimitAgreesWithRequestsInOrder) {
     const std::int64_t num_partitions = 9;
     std::vector<Shape> shapes;
     for (std::int64_t count : {1, 2, 0, 1, 0, 2, 0, 0, 0}) shapes.push_back({count, 3});
-    for (std::int64_t limit = 0; limit <= 64 * 9 + 18 * dtype_accounting_width(dtype) + 1;
-         ++limit) {
+    for (std::int64_t limit = 0; limit <= 64 * 9 + 18 * dtype_accounting_width(dtype) + 1; ++limit) {
       SCOPED_TRACE(std::string(dtype_name(dtype)) + " limit " + std::to_string(limit));
       MemoryAccount account(limit);
       Status expected;
@@ -287,24 +278,19 @@ TEST(DynamicPartitionTest, HugeNumPartitionsUnderASmallLimit) {
   options.memory_limit_bytes = 1 << 20;
   // 64 * (q + 1) + 12 > 2^20 first at q = 16383.
   expect_error(f32({3}, {1, 2, 3}), i32({3}, {0, 1, 2}), 2147483647,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[0] and type float32"),
-               options);
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type float32"), options);
   // Under the default 4 GiB: 64 * (q + 1) + 12 > 2^32 first at q = 67108863.
   expect_error(f32({3}, {1, 2, 3}), i32({3}, {0, 1, 2147483646}), 2147483647,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[0] and type float32"));
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type float32"));
   // Data in the last partition: the limit is crossed at an empty output before it.
   options.memory_limit_bytes = 4096;
   expect_error(f32({2, 2}, {1, 2, 3, 4}), i32({2}, {2147483646, 2147483646}), 2147483647,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[0,2] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[0,2] and type float32"),
                options);
   // A limit too small for the first output names it.
   options.memory_limit_bytes = 70;
   expect_error(f32({2, 2}, {1, 2, 3, 4}), i32({2}, {0, 0}), 2147483647,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[2,2] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[2,2] and type float32"),
                options);
 }
 

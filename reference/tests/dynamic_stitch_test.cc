@@ -23,8 +23,7 @@ using reference::ParallelDynamicStitch;
 
 using namespace opconform::testing;
 
-using StitchFn = Status (*)(std::span<const Tensor>, std::span<const Tensor>, Tensor*,
-                            const ExecOptions&);
+using StitchFn = Status (*)(std::span<const Tensor>, std::span<const Tensor>, Tensor*, const ExecOptions&);
 struct StitchOp {
   std::string name;
   StitchFn fn;
@@ -44,8 +43,8 @@ class StitchTest : public ::testing::TestWithParam<StitchOp> {
   }
 
   // Expects exactly `expected` and a merged output left as it was.
-  void expect_error(const std::vector<Tensor>& indices, const std::vector<Tensor>& data,
-                    const Status& expected, const ExecOptions& options = {}) {
+  void expect_error(const std::vector<Tensor>& indices, const std::vector<Tensor>& data, const Status& expected,
+                    const ExecOptions& options = {}) {
     const Tensor sentinel = f32({2}, {-7.0f, -8.0f});
     Tensor merged = sentinel;
     EXPECT_EQ(GetParam().fn(indices, data, &merged, options), expected);
@@ -74,16 +73,14 @@ TEST_P(StitchTest, IndicesNotInt32) {
 TEST_P(StitchTest, DataMembersOfDifferentDtypes) {
   expect_error({i32({1}, {0}), i32({1}, {1}), i32({1}, {2})},
                {f32({1}, {1}), f32({1}, {2}), Tensor::from_values<double>({1}, {3})},
-               Status(Code::kInvalidArgument,
-                      "Input 'data' of '" + op() +
-                          "' Op has type float64 that does not match type float32 of "
-                          "argument 'data'."));
+               Status(Code::kInvalidArgument, "Input 'data' of '" + op() +
+                                                  "' Op has type float64 that does not match type float32 of "
+                                                  "argument 'data'."));
   // Types come before list lengths.
   expect_error({i32({1}, {0})}, {f32({1}, {1}), i32({1}, {2})},
-               Status(Code::kInvalidArgument,
-                      "Input 'data' of '" + op() +
-                          "' Op has type int32 that does not match type float32 of "
-                          "argument 'data'."));
+               Status(Code::kInvalidArgument, "Input 'data' of '" + op() +
+                                                  "' Op has type int32 that does not match type float32 of "
+                                                  "argument 'data'."));
 }
 
 TEST_P(StitchTest, NoInputs) {
@@ -95,13 +92,11 @@ TEST_P(StitchTest, NoInputs) {
 // TFSA-2022-145 (CVE-2022-41883): one indices tensor with two data tensors.
 TEST_P(StitchTest, TFSA_2022_145_ListLengthsDiffer) {
   expect_error({i32({1, 1, 2}, {0, 1})}, {i32({1, 1, 2}, {5, 6}), i32({1, 1, 2}, {7, 8})},
-               Status(Code::kInvalidArgument,
-                      "List argument 'data' to '" + op() +
-                          "' Op with length 2 must match length 1 of argument 'indices'."));
+               Status(Code::kInvalidArgument, "List argument 'data' to '" + op() +
+                                                  "' Op with length 2 must match length 1 of argument 'indices'."));
   expect_error({i32({1}, {0}), i32({1}, {1})}, {f32({1}, {1})},
-               Status(Code::kInvalidArgument,
-                      "List argument 'data' to '" + op() +
-                          "' Op with length 1 must match length 2 of argument 'indices'."));
+               Status(Code::kInvalidArgument, "List argument 'data' to '" + op() +
+                                                  "' Op with length 1 must match length 2 of argument 'indices'."));
 }
 
 TEST_P(StitchTest, EveryDtypeIsRegistered) {
@@ -128,22 +123,19 @@ TEST_P(StitchTest, EveryDtypeIsRegistered) {
 TEST_P(StitchTest, TFSA_2023_018_NegativeIndex) {
   for (std::int32_t negative : {static_cast<std::int32_t>(0xdeadbeefu), -1000}) {
     SCOPED_TRACE(negative);
-    expect_error({i32({1}, {negative}), i32({1}, {405}), i32({1}, {519}), i32({1}, {758}),
-                  i32({1}, {1015})},
+    expect_error({i32({1}, {negative}), i32({1}, {405}), i32({1}, {519}), i32({1}, {758}), i32({1}, {1015})},
                  {f32({1}, {1}), f32({1}, {2}), f32({1}, {3}), f32({1}, {4}), f32({1}, {5})},
                  Status(Code::kInvalidArgument, "indices[0] is out of range"));
   }
 }
 
 TEST_P(StitchTest, NegativeIndexNamesItsPositionInsideItsOwnList) {
-  expect_error({i32({2}, {0, 1}), i32({2, 2}, {3, 4, -1, 5})},
-               {f32({2}, {1, 2}), f32({2, 2}, {3, 4, 5, 6})},
+  expect_error({i32({2}, {0, 1}), i32({2, 2}, {3, 4, -1, 5})}, {f32({2}, {1, 2}), f32({2, 2}, {3, 4, 5, 6})},
                Status(Code::kInvalidArgument, "indices[2] is out of range"));
   // The first negative in order over m, then i; scalar indices are position 0.
   expect_error({i32({3}, {0, -5, -6}), i32({}, {-1})}, {f32({3}, {1, 2, 3}), f32({}, {4})},
                Status(Code::kInvalidArgument, "indices[1] is out of range"));
-  expect_error({i32({}, {-1})}, {f32({}, {4})},
-               Status(Code::kInvalidArgument, "indices[0] is out of range"));
+  expect_error({i32({}, {-1})}, {f32({}, {4})}, Status(Code::kInvalidArgument, "indices[0] is out of range"));
 }
 
 TEST_P(StitchTest, NegativeIndexIsReportedBeforeShapeErrors) {
@@ -154,21 +146,16 @@ TEST_P(StitchTest, NegativeIndexIsReportedBeforeShapeErrors) {
 // --- Check 2: data[m].shape = indices[m].shape + C --------------------------------------------
 
 TEST_P(StitchTest, DataShapeMustStartWithIndicesShape) {
-  expect_error({i32({2}, {0, 1}), i32({1, 5}, {2, 3, 4, 5, 6})},
-               {f32({2}, {1, 2}), f32({5}, {1, 2, 3, 4, 5})},
-               Status(Code::kInvalidArgument,
-                      "data[1].shape = [5] does not start with indices[1].shape = [1,5]"));
+  expect_error({i32({2}, {0, 1}), i32({1, 5}, {2, 3, 4, 5, 6})}, {f32({2}, {1, 2}), f32({5}, {1, 2, 3, 4, 5})},
+               Status(Code::kInvalidArgument, "data[1].shape = [5] does not start with indices[1].shape = [1,5]"));
   expect_error({i32({2}, {0, 1})}, {f32({3}, {1, 2, 3})},
-               Status(Code::kInvalidArgument,
-                      "data[0].shape = [3] does not start with indices[0].shape = [2]"));
+               Status(Code::kInvalidArgument, "data[0].shape = [3] does not start with indices[0].shape = [2]"));
   // Rank of data below rank of indices.
   expect_error({i32({1, 1}, {0})}, {f32({1}, {1})},
-               Status(Code::kInvalidArgument,
-                      "data[0].shape = [1] does not start with indices[0].shape = [1,1]"));
+               Status(Code::kInvalidArgument, "data[0].shape = [1] does not start with indices[0].shape = [1,1]"));
   // m is checked in order: data[0]'s prefix before data[1]'s trailing shape.
   expect_error({i32({2}, {0, 1}), i32({1}, {2})}, {f32({3}, {1, 2, 3}), f32({1, 2}, {1, 2})},
-               Status(Code::kInvalidArgument,
-                      "data[0].shape = [3] does not start with indices[0].shape = [2]"));
+               Status(Code::kInvalidArgument, "data[0].shape = [3] does not start with indices[0].shape = [2]"));
 }
 
 TEST_P(StitchTest, TrailingShapesMustMatch) {
@@ -195,8 +182,7 @@ TEST_P(StitchTest, TrailingShapesMustMatch) {
 TEST_P(StitchTest, OutputWithTooManyDimensions) {
   // A scalar index with data of rank 254: the output would have rank 255.
   const Tensor data(DType::kInt8, Shape(254, 1));
-  expect_error({i32({}, {0})}, {data},
-               Status(Code::kInvalidArgument, "Too many dimensions in tensor"));
+  expect_error({i32({}, {0})}, {data}, Status(Code::kInvalidArgument, "Too many dimensions in tensor"));
   // Rank 254 exactly is fine.
   const Tensor data253(DType::kInt8, Shape(253, 1));
   EXPECT_EQ(stitch_ok({i32({}, {0})}, {data253}).shape(), Shape(254, 1));
@@ -209,33 +195,26 @@ TEST_P(StitchTest, MemoryLimit) {
   ExecOptions options;
   options.memory_limit_bytes = 95;
   expect_error(indices, data,
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[4,2] and type float32"),
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[4,2] and type float32"),
                options);
   options.memory_limit_bytes = 96;
-  EXPECT_TRUE(BitEqual(stitch_ok(indices, data, options),
-                       f32({4, 2}, {0, 0, 3, 4, 0, 0, 1, 2})));
+  EXPECT_TRUE(BitEqual(stitch_ok(indices, data, options), f32({4, 2}, {0, 0, 3, 4, 0, 0, 1, 2})));
   // Even an empty output requests its 64 bytes.
   options.memory_limit_bytes = 63;
   expect_error({i32({0}, {})}, {f32({0}, {})},
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[0] and type float32"),
-               options);
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type float32"), options);
 }
 
 // Index 2147483647: the first dim is 2147483648, computed in int64 (deviation).
 TEST_P(StitchTest, MaxInt32IndexExceedsDefaultLimitForFourByteRows) {
   expect_error({i32({1}, {2147483647})}, {f32({1}, {1})},
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[2147483648] and type float32"));
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[2147483648] and type float32"));
   expect_error({i32({1}, {2147483647})}, {Tensor::from_values<std::int32_t>({1, 3}, {1, 2, 3})},
-               Status(Code::kResourceExhausted,
-                      "OOM when allocating tensor with shape[2147483648,3] and type int32"));
+               Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[2147483648,3] and type int32"));
 }
 
 TEST_P(StitchTest, MaxInt32IndexWithEmptyRowsSucceeds) {
-  const Tensor merged =
-      stitch_ok({i32({2}, {2147483647, 5})}, {Tensor(DType::kFloat64, {2, 0, 3})});
+  const Tensor merged = stitch_ok({i32({2}, {2147483647, 5})}, {Tensor(DType::kFloat64, {2, 0, 3})});
   EXPECT_EQ(merged.dtype(), DType::kFloat64);
   EXPECT_EQ(merged.shape(), (Shape{2147483648, 0, 3}));
   EXPECT_EQ(merged.num_elements(), 0);
@@ -244,10 +223,9 @@ TEST_P(StitchTest, MaxInt32IndexWithEmptyRowsSucceeds) {
 // --- Golden examples ---------------------------------------------------------------------------
 
 TEST_P(StitchTest, DocumentationExample) {
-  const Tensor merged = stitch_ok(
-      {i32({}, {6}), i32({2}, {4, 1}), i32({2, 2}, {5, 2, 0, 3})},
-      {i32({2}, {61, 62}), i32({2, 2}, {41, 42, 11, 12}),
-       i32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})});
+  const Tensor merged =
+      stitch_ok({i32({}, {6}), i32({2}, {4, 1}), i32({2, 2}, {5, 2, 0, 3})},
+                {i32({2}, {61, 62}), i32({2, 2}, {41, 42, 11, 12}), i32({2, 2, 2}, {51, 52, 21, 22, 1, 2, 31, 32})});
   EXPECT_TRUE(BitEqual(merged, i32({7, 2}, {1, 2, 11, 12, 21, 22, 31, 32, 41, 42, 51, 52, 61, 62})));
 }
 
@@ -255,13 +233,11 @@ TEST_P(StitchTest, GapsAreZero) {
   EXPECT_TRUE(BitEqual(stitch_ok({i32({1}, {2})}, {i32({1}, {1})}), i32({3}, {0, 0, 1})));
   const Tensor strings = Tensor::from_values<std::string>({2}, {"a long string in row four", "b"});
   EXPECT_TRUE(BitEqual(stitch_ok({i32({2}, {4, 1})}, {strings}),
-                       Tensor::from_values<std::string>(
-                           {5}, {"", "b", "", "", "a long string in row four"})));
+                       Tensor::from_values<std::string>({5}, {"", "b", "", "", "a long string in row four"})));
 }
 
 TEST_P(StitchTest, AllEmptyInputs) {
-  const Tensor merged =
-      stitch_ok({i32({0}, {}), i32({0, 3}, {})}, {f32({0, 2}, {}), f32({0, 3, 2}, {})});
+  const Tensor merged = stitch_ok({i32({0}, {}), i32({0, 3}, {})}, {f32({0, 2}, {}), f32({0, 3, 2}, {})});
   EXPECT_EQ(merged.shape(), (Shape{0, 2}));
   EXPECT_EQ(merged.dtype(), DType::kFloat32);
   // Empty lists next to a non-empty one do not matter.
@@ -270,8 +246,7 @@ TEST_P(StitchTest, AllEmptyInputs) {
 }
 
 TEST_P(StitchTest, ScalarIndices) {
-  const Tensor merged =
-      stitch_ok({i32({}, {1}), i32({}, {0})}, {f32({2}, {1.5f, 2.5f}), f32({2}, {3.5f, 4.5f})});
+  const Tensor merged = stitch_ok({i32({}, {1}), i32({}, {0})}, {f32({2}, {1.5f, 2.5f}), f32({2}, {3.5f, 4.5f})});
   EXPECT_TRUE(BitEqual(merged, f32({2, 2}, {3.5f, 4.5f, 1.5f, 2.5f})));
   // C = []: a scalar index with scalar data.
   EXPECT_TRUE(BitEqual(stitch_ok({i32({}, {2})}, {f32({}, {9})}), f32({3}, {0, 0, 9})));
@@ -300,10 +275,8 @@ TEST_P(StitchTest, DocumentedRoundTripWithDynamicPartition) {
 // --- Duplicates ---------------------------------------------------------------------------------
 
 TEST_P(StitchTest, LaterPositionInOneListWins) {
-  EXPECT_TRUE(BitEqual(stitch_ok({i32({4}, {1, 0, 1, 1})}, {i32({4, 1}, {10, 20, 30, 40})}),
-                       i32({2, 1}, {20, 40})));
-  EXPECT_TRUE(BitEqual(stitch_ok({i32({2, 2}, {0, 0, 0, 1})}, {i32({2, 2}, {1, 2, 3, 4})}),
-                       i32({2}, {3, 4})));
+  EXPECT_TRUE(BitEqual(stitch_ok({i32({4}, {1, 0, 1, 1})}, {i32({4, 1}, {10, 20, 30, 40})}), i32({2, 1}, {20, 40})));
+  EXPECT_TRUE(BitEqual(stitch_ok({i32({2, 2}, {0, 0, 0, 1})}, {i32({2, 2}, {1, 2, 3, 4})}), i32({2}, {3, 4})));
 }
 
 TEST(DynamicStitchTest, LastListWinsAcrossLists) {
@@ -365,8 +338,8 @@ TEST_P(StitchTest, NaNPayloadsAndNegativeZeroAreCopiedBitForBit) {
 }
 
 TEST_P(StitchTest, SeveralDtypesWithTrailingShape) {
-  for (DType dtype : {DType::kString, DType::kBFloat16, DType::kComplex128, DType::kUInt64,
-                      DType::kBool, DType::kQInt32}) {
+  for (DType dtype :
+       {DType::kString, DType::kBFloat16, DType::kComplex128, DType::kUInt64, DType::kBool, DType::kQInt32}) {
     SCOPED_TRACE(std::string(dtype_name(dtype)));
     // indices [[1],[3]] and [0]: rows 1, 3 from data[0], row 0 from data[1], row 2 a gap.
     const Tensor data0 = distinct_tensor(dtype, {2, 1, 2, 2}, 0);
@@ -398,11 +371,8 @@ TEST_P(StitchTest, InputsAreNotModified) {
 
 INSTANTIATE_TEST_SUITE_P(Reference, StitchTest,
                          ::testing::Values(StitchOp{"DynamicStitch", &DynamicStitch},
-                                           StitchOp{"ParallelDynamicStitch",
-                                                    &ParallelDynamicStitch}),
-                         [](const ::testing::TestParamInfo<StitchOp>& info) {
-                           return info.param.name;
-                         });
+                                           StitchOp{"ParallelDynamicStitch", &ParallelDynamicStitch}),
+                         [](const ::testing::TestParamInfo<StitchOp>& info) { return info.param.name; });
 
 }  // namespace
 }  // namespace opconform

@@ -27,8 +27,7 @@ constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 
 Tensor zero_pads(std::int64_t m) { return i64({m, 2}, std::vector<std::int64_t>(2 * m, 0)); }
 
-Status s2b_status(const Tensor& input, const Tensor& block, const Tensor& pads,
-                  const ExecOptions& options = {}) {
+Status s2b_status(const Tensor& input, const Tensor& block, const Tensor& pads, const ExecOptions& options = {}) {
   return status_of(&SpaceToBatchND, input, block, pads, options);
 }
 
@@ -45,12 +44,12 @@ void expect_matches_formula(const Tensor& input, const std::vector<std::int64_t>
                             const std::vector<std::int64_t>& pads) {
   const Tensor expected = space_to_batch_by_formula(input, block, pads);
   Tensor output;
-  const Status status = space_batch::SpaceToBatchNDAnyDType(
-      input, i64({static_cast<std::int64_t>(block.size())}, block),
-      i64({static_cast<std::int64_t>(block.size()), 2}, pads), &output, {});
+  const Status status =
+      space_batch::SpaceToBatchNDAnyDType(input, i64({static_cast<std::int64_t>(block.size())}, block),
+                                          i64({static_cast<std::int64_t>(block.size()), 2}, pads), &output, {});
   ASSERT_TRUE(status.ok()) << status;
-  EXPECT_TRUE(BitEqual(output, expected)) << "input " << shape_string(input.shape()) << " dtype "
-                                          << dtype_name(input.dtype());
+  EXPECT_TRUE(BitEqual(output, expected))
+      << "input " << shape_string(input.shape()) << " dtype " << dtype_name(input.dtype());
 }
 
 // ---- Pre-checks of spec README ----
@@ -76,27 +75,24 @@ TEST(SpaceToBatchNDPreChecks, BlockShapeDtypeCheckedBeforePaddings) {
 }
 
 TEST(SpaceToBatchNDPreChecks, UnregisteredDtypesAreUnimplemented) {
-  for (DType dtype : {DType::kBool, DType::kComplex64, DType::kComplex128, DType::kString,
-                      DType::kQInt8, DType::kQUInt8, DType::kQInt32}) {
-    EXPECT_EQ(s2b_status(Tensor(dtype, {1, 2, 2, 1}), i32({2}, {2, 2}), zero_pads(2)),
-              Status(Code::kUnimplemented,
-                     "No registered 'SpaceToBatchND' OpKernel for 'CPU' devices compatible with T=" +
-                         std::string(dtype_name(dtype))));
+  for (DType dtype : {DType::kBool, DType::kComplex64, DType::kComplex128, DType::kString, DType::kQInt8,
+                      DType::kQUInt8, DType::kQInt32}) {
+    EXPECT_EQ(
+        s2b_status(Tensor(dtype, {1, 2, 2, 1}), i32({2}, {2, 2}), zero_pads(2)),
+        Status(Code::kUnimplemented, "No registered 'SpaceToBatchND' OpKernel for 'CPU' devices compatible with T=" +
+                                         std::string(dtype_name(dtype))));
   }
 }
 
 TEST(SpaceToBatchNDPreChecks, ArgumentTypesComeBeforeRegistration) {
-  EXPECT_EQ(s2b_status(Tensor(DType::kString, {1, 2, 2, 1}), i32({2}, {2, 2}), f32({2, 2}, {0, 0, 0, 0}))
-                .code(),
+  EXPECT_EQ(s2b_status(Tensor(DType::kString, {1, 2, 2, 1}), i32({2}, {2, 2}), f32({2, 2}, {0, 0, 0, 0})).code(),
             Code::kInvalidArgument);
 }
 
 TEST(SpaceToBatchNDPreChecks, RegistrationComesBeforeTheOpsChecks) {
   // Also on the identity path (M = 0): the kernel must exist before it can return its input.
-  EXPECT_EQ(s2b_status(Tensor(DType::kBool, {2}), i32({0}, {}), zero_pads(0)).code(),
-            Code::kUnimplemented);
-  EXPECT_EQ(s2b_status(Tensor(DType::kString, {1}), i32({1, 1}, {2}), zero_pads(1)).code(),
-            Code::kUnimplemented);
+  EXPECT_EQ(s2b_status(Tensor(DType::kBool, {2}), i32({0}, {}), zero_pads(0)).code(), Code::kUnimplemented);
+  EXPECT_EQ(s2b_status(Tensor(DType::kString, {1}), i32({1, 1}, {2}), zero_pads(1)).code(), Code::kUnimplemented);
 }
 
 // ---- Checks 1-11, in order ----
@@ -125,8 +121,7 @@ TEST(SpaceToBatchNDChecks, C3PaddingsShape) {
             invalid("paddings should have shape [2, 2] instead of [2,1]"));
   EXPECT_EQ(s2b_status(input, i32({2}, {2, 2}), Tensor(DType::kInt32, {2, 2, 1})),
             invalid("paddings should have shape [2, 2] instead of [2,2,1]"));
-  EXPECT_EQ(s2b_status(input, i32({0}, {}), i32({}, {0})),
-            invalid("paddings should have shape [0, 2] instead of []"));
+  EXPECT_EQ(s2b_status(input, i32({0}, {}), i32({}, {0})), invalid("paddings should have shape [0, 2] instead of []"));
 }
 
 TEST(SpaceToBatchNDChecks, C4BlockValuesPositive) {
@@ -163,9 +158,9 @@ TEST(SpaceToBatchNDChecks, C6AtMostFourInternalBlockDims) {
   EXPECT_EQ(s2b_status(iota_f32({1, 2, 1, 1, 1, 2}), i32({5}, {2, 1, 1, 1, 2}), zero_pads(5)),
             invalid("Maximum number of non-combined block dimensions is 5 but must not exceed 4"));
   // A trivial dim with padding is not trivial.
-  EXPECT_EQ(s2b_status(iota_f32({1, 2, 2, 2, 2, 1}), i32({5}, {1, 2, 2, 2, 2}),
-                       i32({5, 2}, {1, 1, 0, 0, 0, 0, 0, 0, 0, 0})),
-            invalid("Maximum number of non-combined block dimensions is 5 but must not exceed 4"));
+  EXPECT_EQ(
+      s2b_status(iota_f32({1, 2, 2, 2, 2, 1}), i32({5}, {1, 2, 2, 2, 2}), i32({5, 2}, {1, 1, 0, 0, 0, 0, 0, 0, 0, 0})),
+      invalid("Maximum number of non-combined block dimensions is 5 but must not exceed 4"));
 }
 
 TEST(SpaceToBatchNDChecks, C6ComesAfterTheProductCheck) {
@@ -175,10 +170,10 @@ TEST(SpaceToBatchNDChecks, C6ComesAfterTheProductCheck) {
 
 TEST(SpaceToBatchNDChecks, C8OutputBatchOverflow) {
   // TFSA-2022-076 regression variant.
-  EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {10, 19, 22}), i64({2}, {1879048192, 1879048192}),
-                       i32({2, 2}, {0, 0, 0, 0})),
-            invalid("Negative output dimension size caused by overflow when multiplying 10 and "
-                    "3530822107858468864"));
+  EXPECT_EQ(
+      s2b_status(Tensor(DType::kFloat32, {10, 19, 22}), i64({2}, {1879048192, 1879048192}), i32({2, 2}, {0, 0, 0, 0})),
+      invalid("Negative output dimension size caused by overflow when multiplying 10 and "
+              "3530822107858468864"));
   // B * P = 2^63 wraps; 2^64 and beyond gives -1: both are overflow.
   EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {2, 0, 1}), i64({1}, {k2p62}), zero_pads(1)),
             invalid("Negative output dimension size caused by overflow when multiplying 2 and "
@@ -214,8 +209,7 @@ TEST(SpaceToBatchNDChecks, C10PaddingsNonNegative) {
 TEST(SpaceToBatchNDChecks, C10PaddedShapeOverflow) {  // deviation
   EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {1, 0, 1}), i64({1}, {2}), i64({1, 2}, {k2p62, k2p62})),
             invalid("padded_shape[0] overflows int64"));
-  EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {1, 1, k2p62, 0}), i64({2}, {2, 2}),
-                       i64({2, 2}, {1, 0, k2p62 - 1, 1})),
+  EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {1, 1, k2p62, 0}), i64({2}, {2, 2}), i64({2, 2}, {1, 0, k2p62 - 1, 1})),
             invalid("padded_shape[1] overflows int64"));
   EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {1, 2, 0}), i64({1}, {2}), i64({1, 2}, {kInt64Max, 0})),
             invalid("padded_shape[0] overflows int64"));
@@ -228,8 +222,7 @@ TEST(SpaceToBatchNDChecks, C10Divisibility) {
   EXPECT_EQ(s2b_status(iota_f32({1, 4, 5, 1}), i32({2}, {2, 2}), zero_pads(2)),
             invalid("padded_shape[1]=5 is not divisible by block_shape[1]=2"));
   // int32 paddings sum past 2^31 in int64.
-  EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {1, 1, 0}), i32({1}, {2147483647}),
-                       i32({1, 2}, {2147483647, 0})),
+  EXPECT_EQ(s2b_status(Tensor(DType::kFloat32, {1, 1, 0}), i32({1}, {2147483647}), i32({1, 2}, {2147483647, 0})),
             invalid("padded_shape[0]=2147483648 is not divisible by block_shape[0]=2147483647"));
 }
 
@@ -267,8 +260,7 @@ TEST(SpaceToBatchNDChecks, C12MemoryLimit) {
   ExecOptions options;
   options.memory_limit_bytes = 64 + 16 * 4 - 1;
   EXPECT_EQ(s2b_status(input, i32({2}, {2, 2}), zero_pads(2), options),
-            Status(Code::kResourceExhausted,
-                   "OOM when allocating tensor with shape[4,2,2,1] and type float32"));
+            Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[4,2,2,1] and type float32"));
   options.memory_limit_bytes = 64 + 16 * 4;
   EXPECT_TRUE(s2b_status(input, i32({2}, {2, 2}), zero_pads(2), options).ok());
 }
@@ -279,8 +271,7 @@ TEST(SpaceToBatchNDChecks, C12HugeValidOutputIsRefusedNotAllocated) {
             Status(Code::kResourceExhausted,
                    "OOM when allocating tensor with shape[2,4611686018427387903,1] and type float32"));
   EXPECT_EQ(s2b_status(Tensor(DType::kUInt8, {1, 1, 3}), i64({1}, {1024}), i64({1, 2}, {k2p31 - 1, 0})),
-            Status(Code::kResourceExhausted,
-                   "OOM when allocating tensor with shape[1024,2097152,3] and type uint8"));
+            Status(Code::kResourceExhausted, "OOM when allocating tensor with shape[1024,2097152,3] and type uint8"));
 }
 
 TEST(SpaceToBatchNDChecks, OutputUntouchedOnError) {
@@ -317,8 +308,8 @@ TEST(SpaceToBatchNDAdvisories, TFSA_2022_076_NegativeBlocksWithPositiveProduct) 
 // ---- Golden examples (spec page) ----
 
 TEST(SpaceToBatchNDGolden, Example1) {
-  EXPECT_TRUE(BitEqual(s2b(f32({1, 2, 2, 1}, {1, 2, 3, 4}), i32({2}, {2, 2}), zero_pads(2)),
-                       f32({4, 1, 1, 1}, {1, 2, 3, 4})));
+  EXPECT_TRUE(
+      BitEqual(s2b(f32({1, 2, 2, 1}, {1, 2, 3, 4}), i32({2}, {2, 2}), zero_pads(2)), f32({4, 1, 1, 1}, {1, 2, 3, 4})));
 }
 
 TEST(SpaceToBatchNDGolden, Example2) {
@@ -332,9 +323,9 @@ TEST(SpaceToBatchNDGolden, Example3) {
 }
 
 TEST(SpaceToBatchNDGolden, Example4) {
-  EXPECT_TRUE(BitEqual(s2b(iota_f32({2, 2, 4, 1}), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0})),
-                       f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12,
-                                          0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16})));
+  EXPECT_TRUE(
+      BitEqual(s2b(iota_f32({2, 2, 4, 1}), i32({2}, {2, 2}), i32({2, 2}, {0, 0, 2, 0})),
+               f32({8, 1, 3, 1}, {0, 1, 3, 0, 9, 11, 0, 2, 4, 0, 10, 12, 0, 5, 7, 0, 13, 15, 0, 6, 8, 0, 14, 16})));
 }
 
 TEST(SpaceToBatchNDGolden, OneBlockDim) {
@@ -396,8 +387,7 @@ TEST(SpaceToBatchNDCollapsing, IdentityReturnsTheInputAndRequestsNothing) {
   ExecOptions no_memory;
   no_memory.memory_limit_bytes = 0;
   const Tensor input = iota_f32({2, 3, 4});
-  for (const auto& [block, pads] : {std::pair{i32({0}, {}), zero_pads(0)},
-                                    std::pair{i32({2}, {1, 1}), zero_pads(2)},
+  for (const auto& [block, pads] : {std::pair{i32({0}, {}), zero_pads(0)}, std::pair{i32({2}, {1, 1}), zero_pads(2)},
                                     std::pair{i64({1}, {1}), i32({1, 2}, {0, 0})}}) {
     Tensor output;
     ASSERT_TRUE(run_op(&SpaceToBatchND, input, block, pads, &output, no_memory).ok());
@@ -430,8 +420,7 @@ TEST(SpaceToBatchNDDtypes, EveryRegisteredDtypeMatchesTheFormula) {
     if (!space_batch::check_registered_on_cpu(dtype, "SpaceToBatchND").ok()) continue;
     const Tensor input = distinct_tensor(dtype, {2, 3, 4, 2});
     const Tensor expected = space_to_batch_by_formula(input, {2, 3}, {1, 0, 1, 1});
-    EXPECT_TRUE(BitEqual(s2b(input, i32({2}, {2, 3}), i32({2, 2}, {1, 0, 1, 1})), expected))
-        << dtype_name(dtype);
+    EXPECT_TRUE(BitEqual(s2b(input, i32({2}, {2, 3}), i32({2, 2}, {1, 0, 1, 1})), expected)) << dtype_name(dtype);
   }
 }
 
@@ -443,17 +432,26 @@ TEST(SpaceToBatchNDDtypes, DataMovementIsGenericOverEveryDtype) {
     expect_matches_formula(distinct_tensor(dtype, {2, 3, 4, 2}), {2, 3}, {1, 0, 1, 1});
   }
   Tensor output;
-  ASSERT_TRUE(space_batch::SpaceToBatchNDAnyDType(
-                  Tensor::from_values<std::string>({1, 2, 1}, {"a", "bb"}), i32({1}, {2}),
-                  i32({1, 2}, {1, 1}), &output, {})
+  ASSERT_TRUE(space_batch::SpaceToBatchNDAnyDType(Tensor::from_values<std::string>({1, 2, 1}, {"a", "bb"}),
+                                                  i32({1}, {2}), i32({1, 2}, {1, 1}), &output, {})
                   .ok());
   EXPECT_TRUE(BitEqual(output, Tensor::from_values<std::string>({2, 2, 1}, {"", "bb", "a", ""})));
 }
 
 TEST(SpaceToBatchNDDtypes, FloatBitsAreKeptExactly) {
-  const auto bits32 = [](std::uint32_t b) { float f; std::memcpy(&f, &b, 4); return f; };
-  const std::vector<float> values = {bits32(0x7fc12345), -0.0f, bits32(0xffc00001), bits32(0x00000001),
-                                     std::numeric_limits<float>::infinity(), bits32(0x7f800001), 1.0f, -2.5f};
+  const auto bits32 = [](std::uint32_t b) {
+    float f;
+    std::memcpy(&f, &b, 4);
+    return f;
+  };
+  const std::vector<float> values = {bits32(0x7fc12345),
+                                     -0.0f,
+                                     bits32(0xffc00001),
+                                     bits32(0x00000001),
+                                     std::numeric_limits<float>::infinity(),
+                                     bits32(0x7f800001),
+                                     1.0f,
+                                     -2.5f};
   const Tensor output = s2b(f32({1, 4, 2}, values), i32({1}, {2}), i32({1, 2}, {0, 2}));
   const std::vector<float> expected = {values[0], values[1], values[4], values[5], 0, 0,
                                        values[2], values[3], values[6], values[7], 0, 0};
@@ -461,7 +459,12 @@ TEST(SpaceToBatchNDDtypes, FloatBitsAreKeptExactly) {
   // -0.0 stays -0.0 and the inserted zero is +0.0.
   EXPECT_TRUE(std::signbit(output.data<float>()[1]));
   EXPECT_FALSE(std::signbit(output.data<float>()[4]));
-  const double nan_payload = [] { std::uint64_t b = 0x7ff8dead0000beefull; double x; std::memcpy(&x, &b, 8); return x; }();
+  const double nan_payload = [] {
+    std::uint64_t b = 0x7ff8dead0000beefull;
+    double x;
+    std::memcpy(&x, &b, 8);
+    return x;
+  }();
   EXPECT_TRUE(BitEqual(s2b(Tensor::from_values<double>({1, 2}, {nan_payload, -0.0}), i32({1}, {2}), zero_pads(1)),
                        Tensor::from_values<double>({2, 1}, {nan_payload, -0.0})));
 }

@@ -31,9 +31,9 @@ Tensor run_ok(DepthSpaceFn op, const Tensor& input, std::int64_t block, const Ex
 }
 
 Status unregistered(const char* op, DType dtype) {
-  return Status(Code::kUnimplemented, std::string("No registered '") + op +
-                                          "' OpKernel for 'CPU' devices compatible with T=" +
-                                          std::string(dtype_name(dtype)));
+  return Status(Code::kUnimplemented,
+                std::string("No registered '") + op +
+                    "' OpKernel for 'CPU' devices compatible with T=" + std::string(dtype_name(dtype)));
 }
 
 // ---- TensorFlow's own cases (spacetodepth_op_test.py, depthtospace_op_test.py) ----
@@ -70,7 +70,9 @@ TEST(SpaceToDepthTf, BasicOtherDtypes) {
 // testAgainstTranspose: ascending floats 0, 1, ... against the tests' reshape/transpose helper,
 // which is the contract's formula; the qint8 variant with values ((f + 128) % 255) - 127.
 TEST(SpaceToDepthTf, AgainstTranspose) {
-  struct Case { std::int64_t batch, out_h, out_w, channels, block; };
+  struct Case {
+    std::int64_t batch, out_h, out_w, channels, block;
+  };
   for (const Case& c : {Case{3, 2, 3, 1, 2}, Case{1, 2, 3, 2, 2}, Case{1, 2, 3, 2, 3}}) {
     const Shape shape = {c.batch, c.out_h * c.block, c.out_w * c.block, c.channels};
     Tensor input(DType::kFloat32, shape);
@@ -86,7 +88,9 @@ TEST(SpaceToDepthTf, AgainstTranspose) {
 }
 
 TEST(DepthToSpaceTf, AgainstTranspose) {
-  struct Case { std::int64_t batch, in_h, in_w, out_channels, block; };
+  struct Case {
+    std::int64_t batch, in_h, in_w, out_channels, block;
+  };
   for (const Case& c : {Case{3, 2, 3, 1, 2}, Case{3, 2, 3, 2, 2}, Case{1, 2, 3, 2, 3}}) {
     Tensor input(DType::kFloat32, {c.batch, c.in_h, c.in_w, c.out_channels * c.block * c.block});
     for (std::int64_t f = 0; f < input.num_elements(); ++f) input.data<float>()[f] = static_cast<float>(f);
@@ -151,8 +155,7 @@ TEST(DepthSpaceChecks, Pre2DataFormatAllowedValues) {
               invalid("Value for attr 'data_format' of \"\" is not in the list of allowed values: "
                       "\"NHWC\", \"NCHW\", \"NCHW_VECT_C\""));
     // Before the dtype's registration.
-    EXPECT_EQ(depth_space_status(op, Tensor(DType::kQInt32, {1, 2, 2, 4}), 2, "HWCN").code(),
-              Code::kInvalidArgument);
+    EXPECT_EQ(depth_space_status(op, Tensor(DType::kQInt32, {1, 2, 2, 4}), 2, "HWCN").code(), Code::kInvalidArgument);
   }
 }
 
@@ -196,7 +199,8 @@ TEST(DepthSpaceChecks, S1BlockSizeFitsInt32) {
 TEST(DepthSpaceChecks, S2RankFour) {
   for (const Shape& shape : {Shape{}, Shape{4}, Shape{1, 2, 2}, Shape{1, 2, 2, 1, 1}}) {
     const std::string r = std::to_string(shape.size());
-    EXPECT_EQ(depth_space_status(kS2D, Tensor(DType::kFloat32, shape), 2), invalid("Input rank should be 4 instead of " + r));
+    EXPECT_EQ(depth_space_status(kS2D, Tensor(DType::kFloat32, shape), 2),
+              invalid("Input rank should be 4 instead of " + r));
     EXPECT_EQ(depth_space_status(kD2S, Tensor(DType::kFloat32, shape), 2),
               invalid("Input rank should be: 4 instead of: " + r));
   }
@@ -211,7 +215,8 @@ TEST(DepthSpaceChecks, S3Divisibility) {
   // b*b = (2^31 - 1)^2 is exact, not wrapped.
   EXPECT_EQ(depth_space_status(kD2S, Tensor(DType::kFloat32, {0, 1, 1, 4}), kInt32Max),
             invalid("Input depth dimension 4 should be divisible by: 4611686014132420609"));
-  EXPECT_EQ(depth_space_status(kD2S, iota_f32({1, 1, 1, 6}), 2), invalid("Input depth dimension 6 should be divisible by: 4"));
+  EXPECT_EQ(depth_space_status(kD2S, iota_f32({1, 1, 1, 6}), 2),
+            invalid("Input depth dimension 6 should be divisible by: 4"));
 }
 
 TEST(DepthSpaceChecks, S4OutputDimsOverflow) {

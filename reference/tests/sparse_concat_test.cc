@@ -70,8 +70,7 @@ Status RunConcat(const Inputs& in, SparseTensor* out, const ExecOptions& options
 }
 
 // Runs `in` expecting {code, message}; the output must be left exactly as it was.
-void ExpectError(const Inputs& in, Code code, const std::string& message,
-                 const ExecOptions& options = {}) {
+void ExpectError(const Inputs& in, Code code, const std::string& message, const ExecOptions& options = {}) {
   SparseTensor out{Int64Matrix({{-7}}, 1), Vector<std::string>({"sentinel"}), Int64Vector({42})};
   const SparseTensor before{out.indices.clone(), out.values.clone(), out.shape.clone()};
   const void* buffers[3] = {out.indices.raw_data(), out.values.raw_data(), out.shape.raw_data()};
@@ -85,9 +84,7 @@ void ExpectError(const Inputs& in, Code code, const std::string& message,
   EXPECT_TRUE(out.shape.bit_equal(before.shape));
 }
 
-void ExpectInvalid(const Inputs& in, const std::string& message) {
-  ExpectError(in, Code::kInvalidArgument, message);
-}
+void ExpectInvalid(const Inputs& in, const std::string& message) { ExpectError(in, Code::kInvalidArgument, message); }
 
 SparseTensor RunOk(const Inputs& in, const ExecOptions& options = {}) {
   SparseTensor out;
@@ -124,28 +121,32 @@ Inputs TwoValid() {
 TEST(SparseConcatChecks, IndicesMustBeInt64) {
   Inputs in = TwoValid();
   in.indices[1] = Tensor::from_values<std::int32_t>({1, 2}, {1, 1});
-  ExpectInvalid(in, "Input 'indices' of 'SparseConcat' Op has type int32 that does not match "
-                    "expected type of int64.");
+  ExpectInvalid(in,
+                "Input 'indices' of 'SparseConcat' Op has type int32 that does not match "
+                "expected type of int64.");
   in.indices.resize(1);  // the type check comes before N >= 2
   in.indices[0] = Tensor::from_values<std::int32_t>({1, 2}, {1, 1});
-  ExpectInvalid(in, "Input 'indices' of 'SparseConcat' Op has type int32 that does not match "
-                    "expected type of int64.");
+  ExpectInvalid(in,
+                "Input 'indices' of 'SparseConcat' Op has type int32 that does not match "
+                "expected type of int64.");
 }
 
 TEST(SparseConcatChecks, ValuesMustShareTheFirstDtype) {
   Inputs in = TwoValid();
   in.values[1] = Vector<double>({3});
   in.shapes[0] = Tensor::from_values<std::int32_t>({2}, {2, 3});  // values come before shapes
-  ExpectInvalid(in, "Input 'values' of 'SparseConcat' Op has type float64 that does not match "
-                    "type float32 of argument 'values'.");
+  ExpectInvalid(in,
+                "Input 'values' of 'SparseConcat' Op has type float64 that does not match "
+                "type float32 of argument 'values'.");
 }
 
 TEST(SparseConcatChecks, ShapesMustBeInt64) {
   Inputs in = TwoValid();
   in.shapes[1] = Tensor::from_values<std::int32_t>({2}, {2, 4});
   in.values.pop_back();  // the type check comes before the list lengths
-  ExpectInvalid(in, "Input 'shapes' of 'SparseConcat' Op has type int32 that does not match "
-                    "expected type of int64.");
+  ExpectInvalid(in,
+                "Input 'shapes' of 'SparseConcat' Op has type int32 that does not match "
+                "expected type of int64.");
 }
 
 // ---- Step 1: op definition ------------------------------------------------------------------
@@ -161,11 +162,13 @@ TEST(SparseConcatChecks, ListLengthsValuesThenShapes) {
   Inputs in = TwoValid();
   in.values.push_back(Vector<float>({}));
   in.shapes.pop_back();
-  ExpectInvalid(in, "List argument 'values' to 'SparseConcat' Op with length 3 must match "
-                    "length 2 of argument 'indices'.");
+  ExpectInvalid(in,
+                "List argument 'values' to 'SparseConcat' Op with length 3 must match "
+                "length 2 of argument 'indices'.");
   in.values.pop_back();
-  ExpectInvalid(in, "List argument 'shapes' to 'SparseConcat' Op with length 1 must match "
-                    "length 2 of argument 'indices'.");
+  ExpectInvalid(in,
+                "List argument 'shapes' to 'SparseConcat' Op with length 1 must match "
+                "length 2 of argument 'indices'.");
 }
 
 TEST(SparseConcatChecks, ConcatDimOutsideInt32) {
@@ -237,8 +240,8 @@ TEST(SparseConcatChecks, NegativeDimIsInternal) {
 
 TEST(SparseConcatChecks, ShapeChecksRunInputByInput) {
   Inputs in = TwoValid();
-  in.shapes[0] = Int64Vector({k2Pow62, 4});         // overflows at position 0 ...
-  in.shapes[1] = Int64Matrix({{2, 4}}, 2);          // ... before position 1 is looked at
+  in.shapes[0] = Int64Vector({k2Pow62, 4});  // overflows at position 0 ...
+  in.shapes[1] = Int64Matrix({{2, 4}}, 2);   // ... before position 1 is looked at
   ExpectError(in, Code::kInternal, "Encountered overflow from large input shape.");
   in.shapes[0] = Int64Matrix({{2, 3}}, 2);
   in.shapes[1] = Int64Vector({k2Pow62, 4});
@@ -321,8 +324,9 @@ TEST(SparseConcatChecks, OutputElementCountOverflow) {
   Inputs in;
   in.add<float>({{0, 0}}, {1}, {3, k2Pow61});
   in.add<float>({{0, 0}}, {2}, {3, k2Pow61});
-  ExpectInvalid(in, "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
-                    "-4611686018427387904");
+  ExpectInvalid(in,
+                "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
+                "-4611686018427387904");
 }
 
 TEST(SparseConcatChecks, OutputElementCountNamesTheDimsBeforeIt) {
@@ -330,8 +334,9 @@ TEST(SparseConcatChecks, OutputElementCountNamesTheDimsBeforeIt) {
   Inputs in;
   in.add<float>({}, {}, {std::int64_t{1} << 60, 2, 3});
   in.add<float>({}, {}, {std::int64_t{1} << 60, 2, 3});
-  ExpectInvalid(in, "Encountered overflow when multiplying 4611686018427387904 with 3, result: "
-                    "-4611686018427387904");
+  ExpectInvalid(in,
+                "Encountered overflow when multiplying 4611686018427387904 with 3, result: "
+                "-4611686018427387904");
 }
 
 TEST(SparseConcatChecks, Step8RunsDimByDim) {
@@ -339,8 +344,9 @@ TEST(SparseConcatChecks, Step8RunsDimByDim) {
   Inputs in;
   in.add<float>({}, {}, {3, k2Pow61});
   in.add<float>({}, {}, {3, 5});
-  ExpectInvalid(in, "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
-                    "-4611686018427387904");
+  ExpectInvalid(in,
+                "Encountered overflow when multiplying 6 with 2305843009213693952, result: "
+                "-4611686018427387904");
   in.concat_dim = 1;
   in.shapes[0] = Int64Vector({3, k2Pow61});  // output [3, 2^61 + 2^60] would overflow at j = 1
   in.shapes[1] = Int64Vector({4, std::int64_t{1} << 60});
@@ -359,8 +365,7 @@ TEST(SparseConcatChecks, EarlierInputsAreCheckedFirst) {
 TEST(SparseConcatChecks, TotalNnzOverflow) {
   // advisories.md: four zero-column indices [2^62, 0] (zero elements each).
   Inputs in;
-  for (int i = 0; i < 4; ++i)
-    in.add_tensors(Tensor(DType::kInt64, {k2Pow62, 0}), Vector<float>({}), Int64Vector({1}));
+  for (int i = 0; i < 4; ++i) in.add_tensors(Tensor(DType::kInt64, {k2Pow62, 0}), Vector<float>({}), Int64Vector({1}));
   ExpectInvalid(in, "Total number of entries overflows int64");
 }
 
@@ -368,16 +373,16 @@ TEST(SparseConcatChecks, HugeRowCountWithoutElementsReachesStep10) {
   Inputs in;
   in.add_tensors(Tensor(DType::kInt64, {k2Pow62, 0}), Vector<float>({}), Int64Vector({1}));
   in.add<float>({}, {}, {1});
-  ExpectInvalid(in, "indices and values rows (indexing dimension) must match. (indices = "
-                    "4611686018427387904, values = 0)");
+  ExpectInvalid(in,
+                "indices and values rows (indexing dimension) must match. (indices = "
+                "4611686018427387904, values = 0)");
 }
 
 TEST(SparseConcatResult, TotalNnzZeroSkipsStep10) {
   // Rows and columns would fail step 10, but TensorFlow returns before it.
   Inputs in;
   in.concat_dim = -1;
-  in.add_tensors(Tensor(DType::kInt64, {0, 5}), Vector<std::string>({"x", "y"}),
-                 Int64Vector({2, 3}));
+  in.add_tensors(Tensor(DType::kInt64, {0, 5}), Vector<std::string>({"x", "y"}), Int64Vector({2, 3}));
   in.add_tensors(Tensor(DType::kInt64, {0, 2}), Vector<std::string>({}), Int64Vector({2, 4}));
   const SparseTensor out = RunOk(in);
   EXPECT_TRUE(out.indices.bit_equal(Tensor(DType::kInt64, {0, 2})));
@@ -391,10 +396,8 @@ TEST(SparseConcatResult, EmptyResultIsRequestedThroughTheAccount) {
   in.add<std::int8_t>({}, {}, {2, 3});
   in.add<std::int8_t>({}, {}, {2, 4});
   // [0,2] int64: 64 bytes; [0] int8: 64; [2] int64: 80; total 208.
-  ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[2] and type int64",
-              limited_to(207));
-  ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type int8",
-              limited_to(127));
+  ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[2] and type int64", limited_to(207));
+  ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[0] and type int8", limited_to(127));
   ExpectSparse<std::int8_t>(RunOk(in, limited_to(208)), {}, {}, {2, 7});
 }
 
@@ -403,8 +406,9 @@ TEST(SparseConcatResult, EmptyResultIsRequestedThroughTheAccount) {
 TEST(SparseConcatChecks, IndicesAndValuesRowsMustMatch) {
   Inputs in = TwoValid();
   in.values[1] = Vector<float>({3, 4, 5});
-  ExpectInvalid(in, "indices and values rows (indexing dimension) must match. (indices = 1, "
-                    "values = 3)");
+  ExpectInvalid(in,
+                "indices and values rows (indexing dimension) must match. (indices = 1, "
+                "values = 3)");
 }
 
 TEST(SparseConcatChecks, IndicesColumnsMustEqualRank) {
@@ -413,8 +417,9 @@ TEST(SparseConcatChecks, IndicesColumnsMustEqualRank) {
   in.values[1] = Vector<float>({3, 4, 5});  // input 1 is checked after input 0
   ExpectInvalid(in, "Order length must be SparseTensor rank.");
   in.values[0] = Vector<float>({1});  // rows before columns within one input
-  ExpectInvalid(in, "indices and values rows (indexing dimension) must match. (indices = 2, "
-                    "values = 1)");
+  ExpectInvalid(in,
+                "indices and values rows (indexing dimension) must match. (indices = 2, "
+                "values = 1)");
 }
 
 TEST(SparseConcatChecks, IndexPlusOffsetOverflow) {
@@ -424,8 +429,9 @@ TEST(SparseConcatChecks, IndexPlusOffsetOverflow) {
   in.add<float>({{0}}, {4, 5}, {5});  // input 2's row mismatch comes later
   ExpectInvalid(in, "Index 9223372036854775803 at position 1 overflows int64 when offset by 5");
   in.indices[1] = Int64Matrix({{0}, {kInt64Max - 5}}, 1);
-  ExpectInvalid(in, "indices and values rows (indexing dimension) must match. (indices = 1, "
-                    "values = 2)");
+  ExpectInvalid(in,
+                "indices and values rows (indexing dimension) must match. (indices = 1, "
+                "values = 2)");
   in.values[2] = Vector<float>({4});
   ExpectSparse<float>(RunOk(in), {{5}, {10}, {kInt64Max - 1}, {kInt64Max}}, {2, 4, 1, 3}, {15});
 }
@@ -441,18 +447,15 @@ TEST(SparseConcatChecks, MemoryLimitNamesTheFirstOutputOver) {
               limited_to(79));
   ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[2] and type string",
               limited_to(191));
-  ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[1] and type int64",
-              limited_to(263));
-  ExpectSparse<std::string>(RunOk(in, limited_to(264)), {{0}, {1}},
-                            {"a", "b"}, {2});
+  ExpectError(in, Code::kResourceExhausted, "OOM when allocating tensor with shape[1] and type int64", limited_to(263));
+  ExpectSparse<std::string>(RunOk(in, limited_to(264)), {{0}, {1}}, {"a", "b"}, {2});
 }
 
 TEST(SparseConcatChecks, MemoryCheckComesAfterStep10) {
   Inputs in = TwoValid();
   in.values[1] = Vector<float>({});
   ExpectError(in, Code::kInvalidArgument,
-              "indices and values rows (indexing dimension) must match. (indices = 1, values = 0)",
-              limited_to(0));
+              "indices and values rows (indexing dimension) must match. (indices = 1, values = 0)", limited_to(0));
 }
 
 // ---- Results ----------------------------------------------------------------------------------
@@ -462,8 +465,7 @@ TEST(SparseConcatResult, GoldenStringExample) {
   in.concat_dim = 1;
   in.add<std::string>({{0, 2}, {1, 0}, {1, 1}}, {"a", "b", "c"}, {2, 3});
   in.add<std::string>({{0, 1}, {0, 2}}, {"d", "e"}, {2, 4});
-  ExpectSparse<std::string>(RunOk(in), {{0, 2}, {0, 4}, {0, 5}, {1, 0}, {1, 1}},
-                            {"a", "d", "e", "b", "c"}, {2, 7});
+  ExpectSparse<std::string>(RunOk(in), {{0, 2}, {0, 4}, {0, 5}, {1, 0}, {1, 1}}, {"a", "d", "e", "b", "c"}, {2, 7});
 }
 
 Inputs TensorFlowA3x3B3x5() {
@@ -476,8 +478,8 @@ Inputs TensorFlowA3x3B3x5() {
 
 TEST(SparseConcatResult, GoldenTensorFlowTest) {
   ExpectSparse<std::int64_t>(RunOk(TensorFlowA3x3B3x5()),
-                             {{0, 2}, {1, 0}, {1, 4}, {2, 0}, {2, 2}, {2, 3}, {2, 6}, {2, 7}},
-                             {1, 2, 1, 3, 4, 2, 1, 0}, {3, 8});
+                             {{0, 2}, {1, 0}, {1, 4}, {2, 0}, {2, 2}, {2, 3}, {2, 6}, {2, 7}}, {1, 2, 1, 3, 4, 2, 1, 0},
+                             {3, 8});
 }
 
 TEST(SparseConcatResult, NegativeConcatDimCountsFromTheEnd) {
@@ -493,8 +495,7 @@ TEST(SparseConcatResult, NegativeConcatDimCountsFromTheEnd) {
   in.shapes[1] = Int64Vector({3, 3});
   in.indices[1] = Int64Matrix({{1, 1}, {2, 0}}, 2);
   in.values[1] = Vector<std::int64_t>({7, 8});
-  ExpectSparse<std::int64_t>(RunOk(in), {{0, 2}, {1, 0}, {2, 0}, {2, 2}, {4, 1}, {5, 0}},
-                             {1, 2, 3, 4, 7, 8}, {6, 3});
+  ExpectSparse<std::int64_t>(RunOk(in), {{0, 2}, {1, 0}, {2, 0}, {2, 2}, {4, 1}, {5, 0}}, {1, 2, 3, 4, 7, 8}, {6, 3});
 }
 
 TEST(SparseConcatResult, UnsortedInputsGiveTheSortedOutput) {
@@ -502,8 +503,7 @@ TEST(SparseConcatResult, UnsortedInputsGiveTheSortedOutput) {
   in.concat_dim = 1;
   in.add<std::int64_t>({{2, 2}, {0, 2}, {2, 0}, {1, 0}}, {4, 1, 3, 2}, {3, 3});
   in.add<std::int64_t>({{2, 4}, {2, 3}, {1, 1}, {2, 0}}, {0, 1, 1, 2}, {3, 5});
-  ExpectSparse<std::int64_t>(RunOk(in),
-                             {{0, 2}, {1, 0}, {1, 4}, {2, 0}, {2, 2}, {2, 3}, {2, 6}, {2, 7}},
+  ExpectSparse<std::int64_t>(RunOk(in), {{0, 2}, {1, 0}, {1, 4}, {2, 0}, {2, 2}, {2, 3}, {2, 6}, {2, 7}},
                              {1, 2, 1, 3, 4, 2, 1, 0}, {3, 8});
 }
 
@@ -515,15 +515,13 @@ TEST(SparseConcatResult, DuplicatesAreKept) {
   in.add<std::int32_t>({{0, 1}, {0, 1}, {1, 3}}, {10, 11, 12}, {2, 2});  // [1,3]: out of range
   in.add<std::int32_t>({{0, 1}, {1, 1}, {0, 1}}, {20, 21, 22}, {2, 2});  // -> [0,3],[1,3],[0,3]
   const SparseTensor out = RunOk(in);
-  EXPECT_TRUE(out.indices.bit_equal(
-      Int64Matrix({{0, 1}, {0, 1}, {0, 3}, {0, 3}, {1, 3}, {1, 3}}, 2)));
+  EXPECT_TRUE(out.indices.bit_equal(Int64Matrix({{0, 1}, {0, 1}, {0, 3}, {0, 3}, {1, 3}, {1, 3}}, 2)));
   EXPECT_TRUE(out.shape.bit_equal(Int64Vector({2, 4})));
   ASSERT_EQ(out.values.num_elements(), 6);
   const std::int32_t* v = out.values.data<std::int32_t>();
   const std::vector<std::vector<std::int32_t>> runs = {{10, 11}, {20, 22}, {12, 21}};
   for (std::size_t run = 0; run < runs.size(); ++run)
-    EXPECT_TRUE(std::is_permutation(v + 2 * run, v + 2 * run + 2, runs[run].begin()))
-        << "run " << run;
+    EXPECT_TRUE(std::is_permutation(v + 2 * run, v + 2 * run + 2, runs[run].begin())) << "run " << run;
 }
 
 TEST(SparseConcatResult, OutOfRangeAndNegativeCoordinatesAreOffsetAndSorted) {
@@ -565,8 +563,7 @@ TEST(SparseConcatResult, Associative) {
   EXPECT_TRUE(nested.indices.bit_equal(all.indices));
   EXPECT_TRUE(nested.values.bit_equal(all.values));
   EXPECT_TRUE(nested.shape.bit_equal(all.shape));
-  ExpectSparse<std::int16_t>(all, {{0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 5}}, {2, 3, 5, 1, 4},
-                             {2, 6});
+  ExpectSparse<std::int16_t>(all, {{0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 5}}, {2, 3, 5, 1, 4}, {2, 6});
 }
 
 TEST(SparseConcatResult, HigherRankAlongMiddleDim) {
@@ -574,8 +571,7 @@ TEST(SparseConcatResult, HigherRankAlongMiddleDim) {
   in.concat_dim = 1;
   in.add<std::uint8_t>({{1, 0, 1}, {0, 1, 0}}, {1, 2}, {2, 2, 2});
   in.add<std::uint8_t>({{0, 0, 1}, {1, 0, 0}}, {3, 4}, {2, 1, 2});
-  ExpectSparse<std::uint8_t>(RunOk(in), {{0, 1, 0}, {0, 2, 1}, {1, 0, 1}, {1, 2, 0}},
-                             {2, 3, 1, 4}, {2, 3, 2});
+  ExpectSparse<std::uint8_t>(RunOk(in), {{0, 1, 0}, {0, 2, 1}, {1, 0, 1}, {1, 2, 0}}, {2, 3, 1, 4}, {2, 3, 2});
 }
 
 // Every registered dtype moves its values bit for bit. Input A [2,1] holds [1,0], [0,0];
@@ -620,8 +616,7 @@ TEST(SparseConcatResult, EveryRegisteredDtypeBitExact) {
         if constexpr (std::is_same_v<T, std::string>) {
           EXPECT_EQ(out.values.data<T>()[i], *expected[i]) << "value " << i;
         } else {
-          EXPECT_EQ(std::memcmp(out.values.data<T>() + i, expected[i], sizeof(T)), 0)
-              << "value " << i;
+          EXPECT_EQ(std::memcmp(out.values.data<T>() + i, expected[i], sizeof(T)), 0) << "value " << i;
         }
       }
     });
@@ -636,8 +631,7 @@ TEST(SparseConcatResult, NanPayloadsAndNegativeZeroBitExact) {
   in.add<float>({{1}, {0}}, {floats[0], floats[1]}, {2});
   in.add<float>({{1}, {0}}, {floats[2], floats[3]}, {2});
   const SparseTensor out = RunOk(in);
-  const std::vector<std::uint32_t> expected = {0xffc12345u, 0x7fa00001u, 0x00000001u,
-                                               0x80000000u};
+  const std::vector<std::uint32_t> expected = {0xffc12345u, 0x7fa00001u, 0x00000001u, 0x80000000u};
   ASSERT_EQ(out.values.num_elements(), 4);
   EXPECT_EQ(std::memcmp(out.values.raw_data(), expected.data(), 4 * sizeof(float)), 0);
 
@@ -656,8 +650,7 @@ TEST(SparseConcatResult, StringsWithNulBytes) {
   in.concat_dim = 0;
   in.add<std::string>({{0}}, {std::string("x\0y", 3)}, {1});
   in.add<std::string>({{0}}, {std::string("\0\0", 2)}, {1});
-  ExpectSparse<std::string>(RunOk(in), {{0}, {1}},
-                            {std::string("x\0y", 3), std::string("\0\0", 2)}, {2});
+  ExpectSparse<std::string>(RunOk(in), {{0}, {1}}, {std::string("x\0y", 3), std::string("\0\0", 2)}, {2});
 }
 
 TEST(SparseConcatResult, SuccessReplacesTheOutput) {

@@ -20,8 +20,8 @@ using DepthSpaceFn = DepthSpaceKernel*;  // ops.h
 
 // Runs `op` into `output`, which first holds a sentinel; on error also checks the output still
 // is that sentinel (same buffer, same bits).
-inline Status run_depth_space(DepthSpaceFn op, const Tensor& input, std::int64_t block,
-                              std::string_view format, Tensor* output, const ExecOptions& options = {}) {
+inline Status run_depth_space(DepthSpaceFn op, const Tensor& input, std::int64_t block, std::string_view format,
+                              Tensor* output, const ExecOptions& options = {}) {
   const Tensor sentinel = Tensor::from_values<std::int8_t>({3}, {7, 8, 9});
   const Tensor snapshot = sentinel.clone();
   *output = sentinel;
@@ -56,9 +56,12 @@ inline Tensor depth_space_by_formula(const Tensor& input, std::int64_t b, bool t
         for (std::int64_t x = 0; x < space[2]; ++x)
           for (std::int64_t c = 0; c < space[3]; ++c) {
             const std::int64_t si = ((n * space[1] + y) * space[2] + x) * space[3] + c;
-            const std::int64_t di = ((n * depth[1] + y / b) * depth[2] + x / b) * depth[3] +
-                                    ((y % b) * b + x % b) * space[3] + c;
-            if (to_depth) out[di] = in[si]; else out[si] = in[di];
+            const std::int64_t di =
+                ((n * depth[1] + y / b) * depth[2] + x / b) * depth[3] + ((y % b) * b + x % b) * space[3] + c;
+            if (to_depth)
+              out[di] = in[si];
+            else
+              out[si] = in[di];
           }
   });
   return output;
@@ -95,20 +98,28 @@ inline std::vector<TfCase> tf_space_to_depth_cases() {
       {"testBasic", {1, 2, 2, 1}, {1, 2, 3, 4}, 2, {1, 1, 1, 4}, {1, 2, 3, 4}},
       {"testLargerInput2x2", {1, 4, 4, 1}, tf_image16(), 2, {1, 2, 2, 4}, tf_range(16)},
       {"testLargerInput4x4", {1, 4, 4, 1}, tf_image16(), 4, {1, 1, 1, 16}, tf_image16()},
-      {"testDepthInterleaved", {1, 2, 2, 2}, {1, 10, 2, 20, 3, 30, 4, 40}, 2, {1, 1, 1, 8},
+      {"testDepthInterleaved",
+       {1, 2, 2, 2},
+       {1, 10, 2, 20, 3, 30, 4, 40},
+       2,
+       {1, 1, 1, 8},
        {1, 10, 2, 20, 3, 30, 4, 40}},
       {"testDepthInterleavedDepth3", {1, 2, 2, 3}, tf_range(12), 2, {1, 1, 1, 12}, tf_range(12)},
-      {"testDepthInterleavedLarge", {1, 4, 4, 2},
-       {1, 10, 2, 20, 5, 50, 6, 60, 3, 30, 4, 40, 7, 70, 8, 80,
+      {"testDepthInterleavedLarge",
+       {1, 4, 4, 2},
+       {1, 10, 2,  20,  5,  50,  6,  60,  3,  30,  4,  40,  7,  70,  8,  80,
         9, 90, 10, 100, 13, 130, 14, 140, 11, 110, 12, 120, 15, 150, 16, 160},
-       2, {1, 2, 2, 8},
-       {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70, 8, 80,
+       2,
+       {1, 2, 2, 8},
+       {1, 10, 2,  20,  3,  30,  4,  40,  5,  50,  6,  60,  7,  70,  8,  80,
         9, 90, 10, 100, 11, 110, 12, 120, 13, 130, 14, 140, 15, 150, 16, 160}},
       {"testBlockSize2Batch10", {10, 4, 4, 1}, tf_batch10(true), 2, {10, 2, 2, 4}, tf_batch10(false)},
       {"testBatchSize0", {0, 4, 6, 3}, {}, 2, {0, 2, 3, 12}, {}},
-      {"testNonSquare", {1, 6, 2, 2},
+      {"testNonSquare",
+       {1, 6, 2, 2},
        {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70, 8, 80, 9, 90, 10, 100, 11, 110, 12, 120},
-       2, {1, 3, 1, 8},
+       2,
+       {1, 3, 1, 8},
        {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70, 8, 80, 9, 90, 10, 100, 11, 110, 12, 120}},
   };
 }
@@ -119,19 +130,27 @@ inline std::vector<TfCase> tf_depth_to_space_cases() {
       {"testBlockSize2", {1, 2, 2, 4}, tf_range(16), 2, {1, 4, 4, 1}, tf_image16()},
       {"testBlockSize2Batch10", {10, 2, 2, 4}, tf_batch10(false), 2, {10, 4, 4, 1}, tf_batch10(true)},
       {"testBatchSize0", {0, 2, 3, 12}, {}, 2, {0, 4, 6, 3}, {}},
-      {"testNonSquare", {1, 3, 1, 8},
+      {"testNonSquare",
+       {1, 3, 1, 8},
        {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70, 8, 80, 9, 90, 10, 100, 11, 110, 12, 120},
-       2, {1, 6, 2, 2},
+       2,
+       {1, 6, 2, 2},
        {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70, 8, 80, 9, 90, 10, 100, 11, 110, 12, 120}},
       {"testBlockSize4FlatInput", {1, 1, 1, 16}, tf_image16(), 4, {1, 4, 4, 1}, tf_image16()},
-      {"testDepthInterleaved", {1, 1, 1, 8}, {1, 10, 2, 20, 3, 30, 4, 40}, 2, {1, 2, 2, 2},
+      {"testDepthInterleaved",
+       {1, 1, 1, 8},
+       {1, 10, 2, 20, 3, 30, 4, 40},
+       2,
+       {1, 2, 2, 2},
        {1, 10, 2, 20, 3, 30, 4, 40}},
       {"testDepthInterleavedDepth3", {1, 1, 1, 12}, tf_range(12), 2, {1, 2, 2, 3}, tf_range(12)},
-      {"testDepthInterleavedLarger", {1, 2, 2, 8},
-       {1, 10, 2, 20, 3, 30, 4, 40, 5, 50, 6, 60, 7, 70, 8, 80,
+      {"testDepthInterleavedLarger",
+       {1, 2, 2, 8},
+       {1, 10, 2,  20,  3,  30,  4,  40,  5,  50,  6,  60,  7,  70,  8,  80,
         9, 90, 10, 100, 11, 110, 12, 120, 13, 130, 14, 140, 15, 150, 16, 160},
-       2, {1, 4, 4, 2},
-       {1, 10, 2, 20, 5, 50, 6, 60, 3, 30, 4, 40, 7, 70, 8, 80,
+       2,
+       {1, 4, 4, 2},
+       {1, 10, 2,  20,  5,  50,  6,  60,  3,  30,  4,  40,  7,  70,  8,  80,
         9, 90, 10, 100, 13, 130, 14, 140, 11, 110, 12, 120, 15, 150, 16, 160}},
   };
 }

@@ -23,10 +23,8 @@ inline const bool kBufferChecksEnabled = [] {
 }();
 
 // One dtype per element width (1, 2, 4, 8, 16 bytes), bool and string.
-inline const std::vector<DType> kMatrixDtypes = {DType::kInt8,       DType::kFloat16,
-                                                 DType::kFloat32,    DType::kInt64,
-                                                 DType::kComplex128, DType::kBool,
-                                                 DType::kString};
+inline const std::vector<DType> kMatrixDtypes = {DType::kInt8,       DType::kFloat16, DType::kFloat32, DType::kInt64,
+                                                 DType::kComplex128, DType::kBool,    DType::kString};
 
 // The thread counts every kernel is driven with.
 inline const std::vector<int> kThreadCounts = {1, 2, 3, 7};

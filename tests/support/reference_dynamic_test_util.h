@@ -21,7 +21,6 @@ class BufferCheckEnvironment : public ::testing::Environment {
     set_buffer_checks({});
   }
 };
-inline ::testing::Environment* const kBufferChecks =
-    ::testing::AddGlobalTestEnvironment(new BufferCheckEnvironment);
+inline ::testing::Environment* const kBufferChecks = ::testing::AddGlobalTestEnvironment(new BufferCheckEnvironment);
 
 }  // namespace opconform::testing

@@ -129,8 +129,8 @@ using OpFn = Status (*)(const Tensor&, const Tensor&, const Tensor&, Tensor*, co
 
 // Runs `op` into `output`, which first holds a sentinel tensor; on error also checks that the
 // output still is that sentinel (same buffer, same bits).
-inline Status run_op(OpFn op, const Tensor& input, const Tensor& block, const Tensor& pairs,
-                     Tensor* output, const ExecOptions& options = {}) {
+inline Status run_op(OpFn op, const Tensor& input, const Tensor& block, const Tensor& pairs, Tensor* output,
+                     const ExecOptions& options = {}) {
   const Tensor sentinel = Tensor::from_values<std::int8_t>({3}, {7, 8, 9});
   const Tensor snapshot = sentinel.clone();
   *output = sentinel;

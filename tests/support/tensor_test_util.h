@@ -117,16 +117,18 @@ std::string element_string(const T& value) {
 // Element k of two same-dtype tensors are equal bit for bit.
 template <class T>
 bool element_equal(const T* a, const T* b, std::int64_t k) {
-  if constexpr (std::is_same_v<T, std::string>) return a[k] == b[k];
-  else return std::memcmp(a + k, b + k, sizeof(T)) == 0;
+  if constexpr (std::is_same_v<T, std::string>)
+    return a[k] == b[k];
+  else
+    return std::memcmp(a + k, b + k, sizeof(T)) == 0;
 }
 
 // Bit-for-bit equality, and `actual` not written past its end; on failure names the first
 // differing coordinate and both values.
 inline ::testing::AssertionResult BitEqual(const Tensor& actual, const Tensor& expected) {
   if (actual.dtype() != expected.dtype())
-    return ::testing::AssertionFailure()
-           << "dtype " << dtype_name(actual.dtype()) << " vs " << dtype_name(expected.dtype());
+    return ::testing::AssertionFailure() << "dtype " << dtype_name(actual.dtype()) << " vs "
+                                         << dtype_name(expected.dtype());
   if (actual.shape() != expected.shape())
     return ::testing::AssertionFailure() << "shape " << shape_string(actual.shape()) << " vs "
                                          << shape_string(expected.shape());
@@ -137,9 +139,8 @@ inline ::testing::AssertionResult BitEqual(const Tensor& actual, const Tensor& e
     const T* b = expected.data<T>();
     for (std::int64_t k = 0; k < actual.num_elements(); ++k)
       if (!element_equal(a, b, k))
-        return ::testing::AssertionFailure()
-               << "first difference at " << coordinate_string(actual.shape(), k) << ": "
-               << element_string(a[k]) << " vs expected " << element_string(b[k]);
+        return ::testing::AssertionFailure() << "first difference at " << coordinate_string(actual.shape(), k) << ": "
+                                             << element_string(a[k]) << " vs expected " << element_string(b[k]);
     return ::testing::AssertionSuccess();
   });
 }
@@ -147,8 +148,8 @@ inline ::testing::AssertionResult BitEqual(const Tensor& actual, const Tensor& e
 // A status equals {code, message}.
 inline ::testing::AssertionResult HasStatus(const Status& status, Code code, const std::string& message) {
   if (status.code() == code && status.message() == message) return ::testing::AssertionSuccess();
-  return ::testing::AssertionFailure() << "got " << status.to_string() << ", expected "
-                                       << code_name(code) << ": " << message;
+  return ::testing::AssertionFailure() << "got " << status.to_string() << ", expected " << code_name(code) << ": "
+                                       << message;
 }
 
 // The InvalidArgument status with `message`.

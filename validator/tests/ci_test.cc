@@ -69,7 +69,7 @@ TEST(NoFalseGreen, AMissingCorpusOrNoCaseAtAllIsAnError) {
 TEST(NoFalseGreen, LinkLoopsAndDanglingLinksAreReportedAndTheRestRuns) {
   const fs::path dir = vector_folder("links", {"stitch_float32"});
   fs::create_directory_symlink(".", dir / "self");  // a folder loop: not followed
-  fs::create_symlink("x.json", dir / "x.json");      // a file loop
+  fs::create_symlink("x.json", dir / "x.json");     // a file loop
   fs::create_symlink("missing.json", dir / "dangling.json");
   ValidateOptions o = options_for("");
   o.corpus_dir = dir.string();
@@ -152,9 +152,12 @@ TEST(Reports, AReportThatCannotBeWrittenIsAnError) {
     ValidateOptions o = options_for("");
     o.replay = {data_file("stitch_float32")};
     const std::string bad = "/nonexistent-folder/report";
-    if (std::string(which) == "json") o.json_path = bad;
-    else if (std::string(which) == "junit") o.junit_path = bad;
-    else o.jsonl_path = bad;
+    if (std::string(which) == "json")
+      o.json_path = bad;
+    else if (std::string(which) == "junit")
+      o.junit_path = bad;
+    else
+      o.jsonl_path = bad;
     const RunOutcome r = run_validator(o, std::string("unwritable-") + which);
     EXPECT_EQ(r.exit_code, 2) << which;
     EXPECT_CONTAINS(r.err, "cannot write /nonexistent-folder/report");
@@ -165,7 +168,11 @@ TEST(Reports, AReportThatCannotBeWrittenIsAnError) {
 bool is_utf8(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     const unsigned char b = static_cast<unsigned char>(text[i]);
-    const int n = b < 0x80 ? 1 : (b >> 5) == 0x6 && b >= 0xC2 ? 2 : (b >> 4) == 0xE ? 3 : b >= 0xF0 && b <= 0xF4 ? 4 : 0;
+    const int n = b < 0x80                       ? 1
+                  : (b >> 5) == 0x6 && b >= 0xC2 ? 2
+                  : (b >> 4) == 0xE              ? 3
+                  : b >= 0xF0 && b <= 0xF4       ? 4
+                                                 : 0;
     if (n == 0 || i + n > text.size()) return false;
     std::uint32_t code = n == 1 ? b : b & (0xFF >> (n + 1));
     for (int k = 1; k < n; ++k) {
@@ -184,14 +191,14 @@ TEST(Reports, JUnitIsUtf8WhenAVectorPathIsNot) {
   const fs::path dir = fresh_dir("not-utf8") / "vectors\xff";
   fs::create_directories(dir);
   fs::copy_file(data_file("stitch_int8"), dir / "crash\xfe.json");  // a failure: its replay line names it
-  std::ofstream(dir / "truncated\xc3.json") << "{";                  // an input problem, named by path
+  std::ofstream(dir / "truncated\xc3.json") << "{";                 // an input problem, named by path
   ValidateOptions o = options_for(OPCONFORM_FAKE_CRASH);
   o.replay = {dir.string()};
   const RunOutcome r = run_validator(o, "not-utf8-run");
   EXPECT_EQ(r.count("crash"), 1) << r.out;
   EXPECT_EQ(r.report["input_problems"].size(), 1u);
   EXPECT_TRUE(is_utf8(r.junit)) << r.junit;
-  EXPECT_CONTAINS(r.junit, "vectors\xEF\xBF\xBD/crash\xEF\xBF\xBD.json");      // U+FFFD for each stray byte
+  EXPECT_CONTAINS(r.junit, "vectors\xEF\xBF\xBD/crash\xEF\xBF\xBD.json");  // U+FFFD for each stray byte
   EXPECT_CONTAINS(r.junit, "vectors\xEF\xBF\xBD/truncated\xEF\xBF\xBD.json");
 }
 
@@ -229,8 +236,8 @@ bool in_fresh_process() { return std::getenv(kPeakGrowthFile) != nullptr; }
 std::int64_t peak_growth_in_fresh_process() {
   const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
   const fs::path dir = fresh_dir("fresh-process");
-  const std::string command = shell_quote(fs::read_symlink("/proc/self/exe").string()) + " --gtest_filter=" +
-                              test->test_suite_name() + "." + test->name() + " >" +
+  const std::string command = shell_quote(fs::read_symlink("/proc/self/exe").string()) +
+                              " --gtest_filter=" + test->test_suite_name() + "." + test->name() + " >" +
                               shell_quote((dir / "log").string()) + " 2>&1";
   ::setenv(kPeakGrowthFile, (dir / "peak").c_str(), 1);
   const int status = std::system(command.c_str());
@@ -300,8 +307,10 @@ TEST(Guards, AKernelThatWritesIntoItsInputsIsAFault) {
   EXPECT_EQ(r.count("agree"), 1);
   std::map<std::string, std::string> detail;
   for (const auto& f : r.report["failures"]) detail[f["name"].get<std::string>()] = f["detail"].get<std::string>();
-  EXPECT_CONTAINS(detail["stitch_int16"], "modified input 1 (data[0]): 1 of 4 elements changed; element [0,0] was 1, now 257");
-  EXPECT_CONTAINS(detail["stitch_int8"], "modified input 0 (indices[0]): 1 of 2 elements changed; element [0] was 1, now 8");
+  EXPECT_CONTAINS(detail["stitch_int16"],
+                  "modified input 1 (data[0]): 1 of 4 elements changed; element [0,0] was 1, now 257");
+  EXPECT_CONTAINS(detail["stitch_int8"],
+                  "modified input 0 (indices[0]): 1 of 2 elements changed; element [0] was 1, now 8");
 }
 
 // 11. The corpus holds both sides of every range check: a partition range check that lets

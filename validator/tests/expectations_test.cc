@@ -17,8 +17,8 @@ namespace fs = std::filesystem;
 // Writes `text` to a fresh file; returns its path.
 std::string list_file(const std::string& text) {
   static int n = 0;
-  const fs::path path = fs::temp_directory_path() / ("opconform_expectations_test_" + std::to_string(::getpid()) +
-                                                     "_" + std::to_string(++n) + ".jsonl");
+  const fs::path path = fs::temp_directory_path() / ("opconform_expectations_test_" + std::to_string(::getpid()) + "_" +
+                                                     std::to_string(++n) + ".jsonl");
   std::ofstream(path) << text;
   return path.string();
 }
@@ -103,8 +103,9 @@ TEST(Expectations, SignatureEntryWithoutItsFailureIsAnXpass) {
 
 TEST(Expectations, ASignatureEntryBehindAnotherStillSeesItsFailure) {
   Expectations list;
-  const std::string path = list_file("{\"name\": \"stitch_int16\", \"reason\": \"first\"}\n"
-                                     "{\"signature\": \"DynamicStitch crash: x\", \"reason\": \"second\"}\n");
+  const std::string path = list_file(
+      "{\"name\": \"stitch_int16\", \"reason\": \"first\"}\n"
+      "{\"signature\": \"DynamicStitch crash: x\", \"reason\": \"second\"}\n");
   ASSERT_EQ(Expectations::load(path, &list), "");
   fs::remove(path);
   int entry = -1;

@@ -130,8 +130,8 @@ TEST(Printable, EscapesControlsC1AndBrokenUtf8AndKeepsTheRest) {
   EXPECT_EQ(printable("a\tb\nc"), "a\tb\nc");
   EXPECT_EQ(printable("\x1b[0m\x7f"), "\\x1b[0m\\x7f");
   EXPECT_EQ(printable("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80"), "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80");
-  EXPECT_EQ(printable("\xc2\x85"), "\\xc2\\x85");      // a C1 control (NEL)
-  EXPECT_EQ(printable("x\xff\xc3"), "x\\xff\\xc3");     // not UTF-8, cut short
+  EXPECT_EQ(printable("\xc2\x85"), "\\xc2\\x85");           // a C1 control (NEL)
+  EXPECT_EQ(printable("x\xff\xc3"), "x\\xff\\xc3");         // not UTF-8, cut short
   EXPECT_EQ(printable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
 }
 
@@ -225,7 +225,8 @@ TEST(HostilePaths, AReportNeverReplacesWhatIsNotARegularFile) {
   const int exit_code = run_validate(o, out, err);
   std::string received;
   char buffer[4096];
-  for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;) received.append(buffer, static_cast<std::size_t>(n));
+  for (ssize_t n; (n = ::read(reader, buffer, sizeof buffer)) > 0;)
+    received.append(buffer, static_cast<std::size_t>(n));
   ::close(reader);
   EXPECT_EQ(exit_code, 0) << err.str();
   EXPECT_TRUE(fs::is_fifo(fs::symlink_status(fifo)));
@@ -334,10 +335,13 @@ TEST(HostilePaths, DefaultFailureFolderIsOnePerImplementationAndReused) {
     ASSERT_EQ(folders.size(), 1u);
     EXPECT_EQ(folders[0], fs::path(default_failures_dir(o.impl)));
     EXPECT_CONTAINS(out.str(), "failures saved under " + folders[0].string());
-    files.push_back(static_cast<std::size_t>(std::distance(fs::directory_iterator(folders[0]), fs::directory_iterator{})));
+    files.push_back(
+        static_cast<std::size_t>(std::distance(fs::directory_iterator(folders[0]), fs::directory_iterator{})));
   }
-  if (previous) ::setenv("XDG_CACHE_HOME", saved_previous.c_str(), 1);
-  else ::unsetenv("XDG_CACHE_HOME");
+  if (previous)
+    ::setenv("XDG_CACHE_HOME", saved_previous.c_str(), 1);
+  else
+    ::unsetenv("XDG_CACHE_HOME");
   EXPECT_GE(files[0], 1u);
   EXPECT_EQ(files[1], files[0]) << "a second run of the same implementation added files";
 }
@@ -371,7 +375,8 @@ TEST(HostileCommandLine, TheValidatorStaysUnder100MiBAgainstHostileReplies) {
   };
   const Probe probes[] = {
       {"deep reply", {"validate", "--impl", hostile("deep-reply", "100000"), "--replay", vector}, 1},
-      {"binary claim of 2^40 elements", {"validate", "--impl", hostile("huge-claim", "1099511627776"), "--replay", vector},
+      {"binary claim of 2^40 elements",
+       {"validate", "--impl", hostile("huge-claim", "1099511627776"), "--replay", vector},
        1},
       {"long faults",
        {"validate", "--impl", hostile("long-fault", "900000"), "--no-corpus", "--no-check-pairs", "--cases", "150",

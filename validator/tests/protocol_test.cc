@@ -113,13 +113,11 @@ TEST(Protocol, MalformedResultsAreErrors) {
   EXPECT_FALSE(parse_result_message(R"({"type":"result","id":2,"fault":"x"})", c, 1, &a).ok());
   EXPECT_FALSE(parse_result_message(R"({"type":"result","id":1})", c, 1, &a).ok());
   EXPECT_FALSE(parse_result_message(R"({"type":["result"],"id":1,"fault":"x"})", c, 1, &a).ok());
-  EXPECT_FALSE(parse_result_message(
-                   R"({"type":"result","id":1,"error":{"code":"OK","message":""}})", c, 1, &a)
-                   .ok());
-  EXPECT_FALSE(parse_result_message(
-                   R"({"type":"result","id":1,"outputs":{"merged":{"dtype":"float32","shape":[2],"data":[1]}}})", c,
-                   1, &a)
-                   .ok());
+  EXPECT_FALSE(parse_result_message(R"({"type":"result","id":1,"error":{"code":"OK","message":""}})", c, 1, &a).ok());
+  EXPECT_FALSE(
+      parse_result_message(
+          R"({"type":"result","id":1,"outputs":{"merged":{"dtype":"float32","shape":[2],"data":[1]}}})", c, 1, &a)
+          .ok());
   ASSERT_TRUE(parse_result_message(R"({"type":"result","id":1,"fault":"bad pointer"})", c, 1, &a).ok());
   EXPECT_EQ(a.kind, ImplAnswer::Kind::kFault);
   EXPECT_EQ(a.fault, "bad pointer");
@@ -156,11 +154,12 @@ TEST(Protocol, BinaryRunAndResultCarryEveryDtypeBitExact) {
       data = Tensor::from_values<bool>({3}, {true, false, true});
     } else {
       auto* bytes = static_cast<unsigned char*>(data.raw_data());
-      for (std::size_t i = 0; i < 3 * dtype_storage_size(dtype); ++i) bytes[i] = static_cast<unsigned char>(0x81 + 7 * i);
+      for (std::size_t i = 0; i < 3 * dtype_storage_size(dtype); ++i)
+        bytes[i] = static_cast<unsigned char>(0x81 + 7 * i);
     }
     conformance::Case c = stitch_case(data);
-    c.inputs["indices"] = std::vector<Tensor>{Tensor::from_values<std::int32_t>({3}, {2, 0, 1}),
-                                              Tensor(DType::kInt32, {0, 5})};
+    c.inputs["indices"] =
+        std::vector<Tensor>{Tensor::from_values<std::int32_t>({3}, {2, 0, 1}), Tensor(DType::kInt32, {0, 5})};
     std::get<std::vector<Tensor>>(c.inputs["data"]).push_back(Tensor(dtype, {0, 5, 2}));
     std::int64_t id = 0;
     conformance::Case back;
@@ -251,18 +250,20 @@ TEST(Protocol, MalformedBinaryResultsAreErrorsBeforeAnyAllocation) {
   // Offsets and sizes outside the payload, however large, and sizes that do not match.
   for (const char* where : {R"("offset":1,"bytes":8)", R"("offset":18446744073709551615,"bytes":8)",
                             R"("offset":0,"bytes":18446744073709551615)", R"("offset":-1,"bytes":8)"})
-    EXPECT_TRUE(contains(error(binary_body(merged_result(std::string(R"({"dtype":"float32","shape":[2],)") + where + "}"),
-                                           eight)),
-                         "inside the payload"))
+    EXPECT_TRUE(contains(
+        error(binary_body(merged_result(std::string(R"({"dtype":"float32","shape":[2],)") + where + "}"), eight)),
+        "inside the payload"))
         << where;
-  EXPECT_TRUE(contains(error(binary_body(merged_result(R"({"dtype":"float32","shape":[3],"offset":0,"bytes":8})"), eight)),
-                       "8 bytes for float32 [3]"));
+  EXPECT_TRUE(
+      contains(error(binary_body(merged_result(R"({"dtype":"float32","shape":[3],"offset":0,"bytes":8})"), eight)),
+               "8 bytes for float32 [3]"));
   EXPECT_TRUE(contains(
       error(binary_body(merged_result(R"({"dtype":"float32","shape":[4611686018427387904,4],"offset":0,"bytes":8})"),
                         eight)),
       "overflows int64"));
-  EXPECT_TRUE(contains(error(binary_body(merged_result(R"({"dtype":"float32","shape":[-2],"offset":0,"bytes":8})"), eight)),
-                       "int64 >= 0"));
+  EXPECT_TRUE(
+      contains(error(binary_body(merged_result(R"({"dtype":"float32","shape":[-2],"offset":0,"bytes":8})"), eight)),
+               "int64 >= 0"));
   EXPECT_TRUE(contains(error(binary_body(merged_result(R"({"dtype":"bool","shape":[8],"offset":0,"bytes":8})"),
                                          std::string("\1\0\2\0\0\0\0\0", 8))),
                        "bool element 2 is the byte 2"));
@@ -278,12 +279,13 @@ TEST(Protocol, MalformedBinaryResultsAreErrorsBeforeAnyAllocation) {
                        "3 bytes after the last string"));
   // The op's outputs, no more and no fewer.
   EXPECT_TRUE(contains(error(binary_body(R"({"type":"result","id":1,"outputs":{}})", "")), "outputs.merged: missing"));
+  EXPECT_TRUE(contains(error(binary_body(R"({"type":"result","id":1,"outputs":{"merged":[],"extra":[]}})", "")),
+                       "not a value of this op"));
+  EXPECT_TRUE(
+      contains(error(binary_body(R"({"type":"result","id":1,"outputs":{"merged":[]}})", "")), "expected one tensor"));
   EXPECT_TRUE(contains(
-      error(binary_body(R"({"type":"result","id":1,"outputs":{"merged":[],"extra":[]}})", "")), "not a value of this op"));
-  EXPECT_TRUE(contains(error(binary_body(R"({"type":"result","id":1,"outputs":{"merged":[]}})", "")), "expected one tensor"));
-  EXPECT_TRUE(contains(error(binary_body(merged_result(R"({"dtype":"float32","shape":[2],"offset":0,"bytes":8,"x":1})"),
-                                         eight)),
-                       "unknown field"));
+      error(binary_body(merged_result(R"({"dtype":"float32","shape":[2],"offset":0,"bytes":8,"x":1})"), eight)),
+      "unknown field"));
   EXPECT_TRUE(contains(error(binary_body(R"({"type":"result","id":1,"error":{"code":"OK","message":""}})", "")),
                        "not an error code"));
   EXPECT_TRUE(contains(error(binary_body(R"({"type":1,"id":1,"fault":"x"})", "")), "expected a \"result\""));
@@ -329,10 +331,10 @@ TEST(ProtocolVersions, TheCWorkerAnswersAlikeInTextAndBinary) {
     ASSERT_EQ(a.answer.outputs.size(), b.answer.outputs.size()) << entry.path();
     for (const auto& [name, value] : a.answer.outputs) {
       const conformance::Value& other = b.answer.outputs.at(name);
-      std::vector<Tensor> x = value.index() == 0 ? std::vector<Tensor>{std::get<Tensor>(value)}
-                                                 : std::get<std::vector<Tensor>>(value);
-      std::vector<Tensor> y = other.index() == 0 ? std::vector<Tensor>{std::get<Tensor>(other)}
-                                                 : std::get<std::vector<Tensor>>(other);
+      std::vector<Tensor> x =
+          value.index() == 0 ? std::vector<Tensor>{std::get<Tensor>(value)} : std::get<std::vector<Tensor>>(value);
+      std::vector<Tensor> y =
+          other.index() == 0 ? std::vector<Tensor>{std::get<Tensor>(other)} : std::get<std::vector<Tensor>>(other);
       ASSERT_EQ(x.size(), y.size()) << entry.path();
       for (std::size_t i = 0; i < x.size(); ++i) EXPECT_TRUE(x[i].bit_equal(y[i])) << entry.path() << " " << name;
     }

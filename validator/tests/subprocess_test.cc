@@ -209,7 +209,8 @@ TEST(Subprocess, TheDestructorKillsAndReapsARunningProcess) {
 TEST(Subprocess, ConfinedProcessesInheritNoDescriptorAndGetTheirAddressSpaceLimit) {
   const int inherited = ::open("/dev/null", O_RDONLY);  // without O_CLOEXEC
   ASSERT_GE(inherited, 0);
-  const std::string script = "test -e /proc/self/fd/" + std::to_string(inherited) + " && echo open || echo closed; ulimit -v";
+  const std::string script =
+      "test -e /proc/self/fd/" + std::to_string(inherited) + " && echo open || echo closed; ulimit -v";
   std::string outputs[2];
   for (bool confine : {false, true}) {
     Subprocess p;

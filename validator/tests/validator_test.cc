@@ -82,8 +82,7 @@ TEST(Validate, BundledPluginPassesCorpusAndGeneratedCases) {
   for (const auto& [op, t] : speed["ops"].items()) {
     cases += t["cases"].get<std::int64_t>();
     EXPECT_GT(t["seconds"].get<double>(), 0) << op;
-    EXPECT_NEAR(t["cases_per_second"].get<double>(), t["cases"].get<double>() / t["seconds"].get<double>(), 1e-6)
-        << op;
+    EXPECT_NEAR(t["cases_per_second"].get<double>(), t["cases"].get<double>() / t["seconds"].get<double>(), 1e-6) << op;
     EXPECT_GT(t["mb_per_second"].get<double>(), 0) << op;
   }
   EXPECT_EQ(speed["ops"].size(), static_cast<std::size_t>(kNumOps));  // every op of the registry
@@ -137,13 +136,13 @@ TEST(Validate, GarbageShapesAreAFault) {
 }
 
 TEST(Validate, UnwrittenOutputsShowAsPoisonOrFault) {
-  const RunOutcome r = validate(replay(OPCONFORM_FAKE_WRITES_NOTHING, {"stitch_int16", "stitch_bool", "stitch_float32"}),
-                            "writes-nothing");
+  const RunOutcome r = validate(
+      replay(OPCONFORM_FAKE_WRITES_NOTHING, {"stitch_int16", "stitch_bool", "stitch_float32"}), "writes-nothing");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("mismatch"), 1);  // int16: the poison pattern compared, and named as such
   EXPECT_CONTAINS(r.failure("mismatch")["detail"].get<std::string>(),
                   "expected 0, implementation never written (its bytes are still the poison 0xa5)");
-  EXPECT_EQ(r.count("fault"), 1);     // bool: a byte that is no bool
+  EXPECT_EQ(r.count("fault"), 1);  // bool: a byte that is no bool
   EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(), "never written");
   EXPECT_EQ(r.count("agree"), 1);
 }
@@ -201,11 +200,11 @@ TEST(Validate, UnknownStatusCodeIsAFault) {
 }
 
 TEST(Validate, AnErrorAfterAnAllocationIsAFaultUnlessResourceExhausted) {
-  const RunOutcome r = validate(
-      replay(OPCONFORM_FAKE_ALLOCATES_THEN_FAILS, {"stitch_int16", "stitch_int8", "stitch_float32"}),
-      "allocates-then-fails");
+  const RunOutcome r =
+      validate(replay(OPCONFORM_FAKE_ALLOCATES_THEN_FAILS, {"stitch_int16", "stitch_int8", "stitch_float32"}),
+               "allocates-then-fails");
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.count("fault"), 1);               // int16: INVALID_ARGUMENT after output 0
+  EXPECT_EQ(r.count("fault"), 1);  // int16: INVALID_ARGUMENT after output 0
   EXPECT_CONTAINS(r.failure("fault")["detail"].get<std::string>(),
                   "returned INVALID_ARGUMENT after allocating output 0 (int16 [2])");
   EXPECT_EQ(r.count("resource-exhausted"), 1);  // int8: RESOURCE_EXHAUSTED may follow one
@@ -262,8 +261,8 @@ TEST(Validate, GeneratedFailuresAreShrunk) {
 }
 
 TEST(Validate, DeclaredLimitsMustBeMetWithACleanError) {
-  const RunOutcome r = validate(replay(OPCONFORM_FAKE_LIMITED, {"stitch_float32", "stitch_int16", "stitch_rank3"}),
-                            "limited");
+  const RunOutcome r =
+      validate(replay(OPCONFORM_FAKE_LIMITED, {"stitch_float32", "stitch_int16", "stitch_rank3"}), "limited");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_EQ(r.count("agree"), 1);
   EXPECT_EQ(r.count("unsupported"), 1);  // int16: not declared, answered UNIMPLEMENTED
@@ -275,8 +274,8 @@ TEST(Validate, PythonProgramThroughTheSubprocessProtocol) {
   if (std::string(OPCONFORM_PYTHON).empty()) GTEST_SKIP() << "no Python 3";
   const std::string impl = std::string("exec:") + OPCONFORM_PYTHON + " " + OPCONFORM_PYTHON_FAKE;
   const RunOutcome r = validate(replay(impl, {"stitch_float32_big", "stitch_trigger_1313", "stitch_int16",
-                                          "stitch_float32_negative_index", "stitch_float32"}),
-                            "python");
+                                              "stitch_float32_negative_index", "stitch_float32"}),
+                                "python");
   EXPECT_EQ(r.exit_code, 1) << r.out << r.err;
   EXPECT_EQ(r.count("agree"), 2) << r.out;
   EXPECT_EQ(r.count("fault"), 1);  // the malformed answer; the program was restarted
@@ -297,7 +296,8 @@ conformance::Case space_to_batch_case(const std::string& expected_message) {
 }
 
 TEST(Judge, ProfileDifferencesAndTags) {
-  conformance::Case c = space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
+  conformance::Case c =
+      space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
   RunResult value;
   value.kind = RunResult::Kind::kAnswer;
   value.answer.kind = ImplAnswer::Kind::kOutputs;
@@ -365,8 +365,9 @@ TEST(Judge, TfliteProfileDifferences) {
   value.answer.outputs["output"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
   EXPECT_EQ(judge(space_to_batch_case("Paddings must be non-negative"), value, tflite).verdict,
             Verdict::kProfileDifference);
-  EXPECT_EQ(judge(space_to_batch_case("All values in block_shape must be positive, got value, -1"), value, tflite).verdict,
-            Verdict::kProfileDifference);
+  EXPECT_EQ(
+      judge(space_to_batch_case("All values in block_shape must be positive, got value, -1"), value, tflite).verdict,
+      Verdict::kProfileDifference);
   // TFLite checks crops, and a negative cropped size is its fault, not a difference.
   EXPECT_EQ(judge(space_to_batch_case("Crops must be non-negative"), value, tflite).verdict, Verdict::kErrorVsValue);
   EXPECT_EQ(judge(space_to_batch_case("cropped_shape[0]=-2 must be non-negative"), value, tflite).verdict,
@@ -466,25 +467,35 @@ TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
 // A sanitizer's crash is keyed by its summary line (kind and place, numbers blanked), so two
 // inputs that hit one bug group together and two bugs stay apart.
 TEST(Judge, SanitizerCrashKeyedBySummary) {
-  const conformance::Case c = space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
+  const conformance::Case c =
+      space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
   auto crash_with = [](const std::string& stderr_text) {
     RunResult r;
     r.kind = RunResult::Kind::kCrash;
     r.detail = "the implementation exited with status 1\n  stderr: " + stderr_text;
     return r;
   };
-  const std::string a = judge(c, crash_with("==11==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n"
-                                            "SUMMARY: AddressSanitizer: heap-buffer-overflow k.cc:31:5 in count_rows\n"
-                                            "==11==ABORTING\n"), {}).key;
-  const std::string b = judge(c, crash_with("==12==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x7031\n"
-                                            "SUMMARY: AddressSanitizer: heap-buffer-overflow k.cc:31:9 in count_rows\n"), {}).key;
-  const std::string other = judge(c, crash_with("SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior k.cc:40:2 in f\n"), {}).key;
+  const std::string a = judge(c,
+                              crash_with("==11==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n"
+                                         "SUMMARY: AddressSanitizer: heap-buffer-overflow k.cc:31:5 in count_rows\n"
+                                         "==11==ABORTING\n"),
+                              {})
+                            .key;
+  const std::string b = judge(c,
+                              crash_with("==12==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x7031\n"
+                                         "SUMMARY: AddressSanitizer: heap-buffer-overflow k.cc:31:9 in count_rows\n"),
+                              {})
+                            .key;
+  const std::string other =
+      judge(c, crash_with("SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior k.cc:40:2 in f\n"), {}).key;
   EXPECT_EQ(a, "AddressSanitizer: heap-buffer-overflow k.cc:#:# in count_rows");
   EXPECT_EQ(a, b);
   EXPECT_NE(a, other);
   EXPECT_EQ(judge(c, crash_with("no report"), {}).key, "the implementation exited with status #");
-  EXPECT_EQ(judge(c, crash_with("SUMMARY: AddressSanitizer: FPE (/lib/libarmnn.so.22+0x1416e2) (BuildId: 1323a5) in f\n"), {}).key,
-            "AddressSanitizer: FPE (/lib/libarmnn.so.#+0x#) in f");
+  EXPECT_EQ(
+      judge(c, crash_with("SUMMARY: AddressSanitizer: FPE (/lib/libarmnn.so.22+0x1416e2) (BuildId: 1323a5) in f\n"), {})
+          .key,
+      "AddressSanitizer: FPE (/lib/libarmnn.so.#+0x#) in f");
 }
 
 }  // namespace

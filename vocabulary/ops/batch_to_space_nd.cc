@@ -3,13 +3,12 @@
 
 namespace opconform {
 namespace {
-constexpr Slot kInputs[] = {
-    {"input", false, "T"}, {"block_shape", false, "Tblock_shape"}, {"crops", false, "Tcrops"}};
+constexpr Slot kInputs[] = {{"input", false, "T"}, {"block_shape", false, "Tblock_shape"}, {"crops", false, "Tcrops"}};
 constexpr Slot kOutputs[] = {{"output", false, "T"}};
 
 Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
-  return table.batch_to_space_nd(call.tensor("input"), call.tensor("block_shape"),
-                                 call.tensor("crops"), &output_tensor(outputs, "output"), options);
+  return table.batch_to_space_nd(call.tensor("input"), call.tensor("block_shape"), call.tensor("crops"),
+                                 &output_tensor(outputs, "output"), options);
 }
 constexpr IndexLike kIndexLike[] = {{"block_shape", IndexLike::Kind::kInput}, {"crops", IndexLike::Kind::kInput}};
 }  // namespace

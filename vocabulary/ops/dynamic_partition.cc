@@ -8,9 +8,8 @@ constexpr std::string_view kAttrs[] = {"num_partitions"};
 constexpr Slot kOutputs[] = {{"outputs", true, "T", "num_partitions"}};
 
 Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
-  return table.dynamic_partition(call.tensor("data"), call.tensor("partitions"),
-                                 call.attr("num_partitions"), &output_list(outputs, "outputs"),
-                                 options);
+  return table.dynamic_partition(call.tensor("data"), call.tensor("partitions"), call.attr("num_partitions"),
+                                 &output_list(outputs, "outputs"), options);
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"data", "partitions"}};
 // num_partitions is an int64 attr of the API; past 2^31 - 1 it fails num-partitions-int32, and

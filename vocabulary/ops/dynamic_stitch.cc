@@ -7,8 +7,7 @@ constexpr Slot kInputs[] = {{"indices", true, "int32"}, {"data", true, "T"}};
 constexpr Slot kOutputs[] = {{"merged", false, "T"}};
 
 Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
-  return table.dynamic_stitch(call.list("indices"), call.list("data"),
-                              &output_tensor(outputs, "merged"), options);
+  return table.dynamic_stitch(call.list("indices"), call.list("data"), &output_tensor(outputs, "merged"), options);
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
 constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}};

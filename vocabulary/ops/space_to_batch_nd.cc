@@ -8,8 +8,8 @@ constexpr Slot kInputs[] = {
 constexpr Slot kOutputs[] = {{"output", false, "T"}};
 
 Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options) {
-  return table.space_to_batch_nd(call.tensor("input"), call.tensor("block_shape"),
-                                 call.tensor("paddings"), &output_tensor(outputs, "output"), options);
+  return table.space_to_batch_nd(call.tensor("input"), call.tensor("block_shape"), call.tensor("paddings"),
+                                 &output_tensor(outputs, "output"), options);
 }
 constexpr IndexLike kIndexLike[] = {{"block_shape", IndexLike::Kind::kInput}, {"paddings", IndexLike::Kind::kInput}};
 }  // namespace

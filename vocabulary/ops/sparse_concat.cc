@@ -15,9 +15,8 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
   Tensor& values = output_tensor(outputs, "output_values");
   Tensor& shape = output_tensor(outputs, "output_shape");
   SparseTensor output{indices, values, shape};
-  const Status status = table.sparse_concat(call.list("indices"), call.list("values"),
-                                            call.list("shapes"), call.attr("concat_dim"), &output,
-                                            options);
+  const Status status = table.sparse_concat(call.list("indices"), call.list("values"), call.list("shapes"),
+                                            call.attr("concat_dim"), &output, options);
   indices = output.indices;
   values = output.values;
   shape = output.shape;

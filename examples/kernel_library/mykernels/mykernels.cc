@@ -18,15 +18,24 @@ struct TypeInfo {
   std::size_t size;
 };
 constexpr TypeInfo kTypes[] = {
-    {DataType::kFloat32, "float32", 4},      {DataType::kFloat64, "float64", 8},
-    {DataType::kFloat16, "float16", 2},      {DataType::kBFloat16, "bfloat16", 2},
-    {DataType::kInt8, "int8", 1},            {DataType::kInt16, "int16", 2},
-    {DataType::kInt32, "int32", 4},          {DataType::kInt64, "int64", 8},
-    {DataType::kUInt8, "uint8", 1},          {DataType::kUInt16, "uint16", 2},
-    {DataType::kUInt32, "uint32", 4},        {DataType::kUInt64, "uint64", 8},
-    {DataType::kBool, "bool", 1},            {DataType::kComplex64, "complex64", 8},
-    {DataType::kComplex128, "complex128", 16}, {DataType::kString, "string", 0},
-    {DataType::kQInt8, "qint8", 1},          {DataType::kQUInt8, "quint8", 1},
+    {DataType::kFloat32, "float32", 4},
+    {DataType::kFloat64, "float64", 8},
+    {DataType::kFloat16, "float16", 2},
+    {DataType::kBFloat16, "bfloat16", 2},
+    {DataType::kInt8, "int8", 1},
+    {DataType::kInt16, "int16", 2},
+    {DataType::kInt32, "int32", 4},
+    {DataType::kInt64, "int64", 8},
+    {DataType::kUInt8, "uint8", 1},
+    {DataType::kUInt16, "uint16", 2},
+    {DataType::kUInt32, "uint32", 4},
+    {DataType::kUInt64, "uint64", 8},
+    {DataType::kBool, "bool", 1},
+    {DataType::kComplex64, "complex64", 8},
+    {DataType::kComplex128, "complex128", 16},
+    {DataType::kString, "string", 0},
+    {DataType::kQInt8, "qint8", 1},
+    {DataType::kQUInt8, "quint8", 1},
     {DataType::kQInt32, "qint32", 4},
 };
 
@@ -68,8 +77,7 @@ std::int64_t checked_multiply(std::int64_t x, std::int64_t y) {
   if (x < 0 || y < 0) return -1;
   if (x == 0) return 0;
   std::uint64_t product = 0;
-  if (__builtin_mul_overflow(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y), &product))
-    return -1;
+  if (__builtin_mul_overflow(static_cast<std::uint64_t>(x), static_cast<std::uint64_t>(y), &product)) return -1;
   return static_cast<std::int64_t>(product);
 }
 
@@ -98,8 +106,8 @@ std::int64_t request_bytes(std::int64_t elements, std::size_t element_size) {
 }
 
 Result out_of_memory(DataType type, const Shape& shape) {
-  return error(Code::kResourceExhausted, "OOM when allocating tensor with shape", shape_string(shape),
-               " and type ", type_name(type));
+  return error(Code::kResourceExhausted, "OOM when allocating tensor with shape", shape_string(shape), " and type ",
+               type_name(type));
 }
 
 #define MYKERNELS_RETURN_IF_ERROR(expr) \
@@ -108,9 +116,8 @@ Result out_of_memory(DataType type, const Shape& shape) {
     if (!result_.ok()) return result_;  \
   } while (0)
 
-Result stitch(const char* op, const std::vector<TensorView>& indices,
-              const std::vector<TensorView>& data, std::int64_t memory_limit,
-              const Allocate& allocate) {
+Result stitch(const char* op, const std::vector<TensorView>& indices, const std::vector<TensorView>& data,
+              std::int64_t memory_limit, const Allocate& allocate) {
   // Pre-check 1: argument types (indices are int32; every data tensor has data[0]'s type).
   for (const TensorView& t : indices)
     if (t.type != DataType::kInt32)
@@ -118,15 +125,15 @@ Result stitch(const char* op, const std::vector<TensorView>& indices,
                      " that does not match expected type of int32.");
   for (const TensorView& t : data)
     if (t.type != data[0].type)
-      return invalid("Input 'data' of '", op, "' Op has type ", type_name(t.type),
-                     " that does not match type ", type_name(data[0].type), " of argument 'data'.");
+      return invalid("Input 'data' of '", op, "' Op has type ", type_name(t.type), " that does not match type ",
+                     type_name(data[0].type), " of argument 'data'.");
 
   // Step 0 (pre-check 2): N >= 1 and lists of equal length.
   const auto n = static_cast<std::int64_t>(indices.size());
   if (n < 1) return invalid("Value for attr 'N' of ", n, " must be at least minimum 1");
   if (static_cast<std::int64_t>(data.size()) != n)
-    return invalid("List argument 'data' to '", op, "' Op with length ", data.size(),
-                   " must match length ", n, " of argument 'indices'.");
+    return invalid("List argument 'data' to '", op, "' Op with length ", data.size(), " must match length ", n,
+                   " of argument 'indices'.");
 
   // Pre-check 3: registration. TensorFlow registers every T; mykernels has no string support.
   const DataType type = data[0].type;
@@ -151,21 +158,20 @@ Result stitch(const char* op, const std::vector<TensorView>& indices,
     const Shape& data_m = data[m].dims;
     const Shape& indices_m = indices[m].dims;
     if (!starts_with(data_m, indices_m))
-      return invalid("data[", m, "].shape = ", shape_string(data_m), " does not start with indices[",
-                     m, "].shape = ", shape_string(indices_m));
+      return invalid("data[", m, "].shape = ", shape_string(data_m), " does not start with indices[", m,
+                     "].shape = ", shape_string(indices_m));
     if (m > 0 && trailing(data_m, indices_m.size()) != trailing(data0, indices0.size()))
-      return invalid("Need data[0].shape[", indices0.size(), ":] = data[", m, "].shape[",
-                     indices_m.size(), ":], got data[0].shape = ", shape_string(data0), ", data[", m,
-                     "].shape = ", shape_string(data_m), ", indices[0].shape = ",
-                     shape_string(indices0), ", indices[", m, "].shape = ", shape_string(indices_m));
+      return invalid("Need data[0].shape[", indices0.size(), ":] = data[", m, "].shape[", indices_m.size(),
+                     ":], got data[0].shape = ", shape_string(data0), ", data[", m, "].shape = ", shape_string(data_m),
+                     ", indices[0].shape = ", shape_string(indices0), ", indices[", m,
+                     "].shape = ", shape_string(indices_m));
   }
 
   // Step 3: the output shape [max_index + 1] + C (checked), then its memory request.
   Shape merged;
   std::int64_t elements = 1;
   MYKERNELS_RETURN_IF_ERROR(add_dim(merged, elements, max_index + 1));
-  for (std::int64_t size : trailing(data0, indices0.size()))
-    MYKERNELS_RETURN_IF_ERROR(add_dim(merged, elements, size));
+  for (std::int64_t size : trailing(data0, indices0.size())) MYKERNELS_RETURN_IF_ERROR(add_dim(merged, elements, size));
   const std::int64_t bytes = request_bytes(elements, type_size(type));
   if (bytes < 0 || bytes > memory_limit) return out_of_memory(type, merged);
 
@@ -216,15 +222,13 @@ Result dynamic_stitch(const std::vector<TensorView>& indices, const std::vector<
 }
 
 // Which list wins a duplicate across lists is unspecified; in list order is one allowed outcome.
-Result parallel_dynamic_stitch(const std::vector<TensorView>& indices,
-                               const std::vector<TensorView>& data, std::int64_t memory_limit,
-                               const Allocate& allocate) {
+Result parallel_dynamic_stitch(const std::vector<TensorView>& indices, const std::vector<TensorView>& data,
+                               std::int64_t memory_limit, const Allocate& allocate) {
   return stitch("ParallelDynamicStitch", indices, data, memory_limit, allocate);
 }
 
-Result dynamic_partition(const TensorView& data, const TensorView& partitions,
-                         std::int64_t num_partitions, std::int64_t memory_limit,
-                         const Allocate& allocate) {
+Result dynamic_partition(const TensorView& data, const TensorView& partitions, std::int64_t num_partitions,
+                         std::int64_t memory_limit, const Allocate& allocate) {
   // Pre-check 1: argument types.
   if (partitions.type != DataType::kInt32)
     return invalid("Input 'partitions' of 'DynamicPartition' Op has type ", type_name(partitions.type),
@@ -237,8 +241,7 @@ Result dynamic_partition(const TensorView& data, const TensorView& partitions,
   const DataType type = data.type;
   if (type == DataType::kQInt8 || type == DataType::kQUInt8 || type == DataType::kQInt32)
     return error(Code::kUnimplemented,
-                 "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=",
-                 type_name(type));
+                 "No registered 'DynamicPartition' OpKernel for 'CPU' devices compatible with T=", type_name(type));
   if (type_size(type) == 0)
     return error(Code::kUnimplemented, "mykernels: DynamicPartition does not support T=", type_name(type));
   // Step 0, second half: the kernel reads num_partitions as an int32.
@@ -255,8 +258,8 @@ Result dynamic_partition(const TensorView& data, const TensorView& partitions,
   const std::int64_t entries = num_elements(partitions.dims);
   for (std::int64_t j = 0; j < entries; ++j)
     if (ids[j] < 0 || ids[j] >= num_partitions)
-      return invalid("partitions", position_string(partitions.dims, j), " = ", ids[j],
-                     " is not in [0, ", num_partitions, ")");
+      return invalid("partitions", position_string(partitions.dims, j), " = ", ids[j], " is not in [0, ",
+                     num_partitions, ")");
 
   // Step 3: outputs[p] has shape [count(ids == p)] + slice and counts 64 + its bytes. All of
   // them together: 64 * num_partitions + the data's bytes. That is checked before anything of

@@ -122,8 +122,7 @@ typedef struct opconform_call {
    * must then return an error (RESOURCE_EXHAUSTED for memory). Each output is allocated at
    * most once; the buffer belongs to the caller and stays valid until the entry point
    * returns. */
-  void* (*allocate_output)(void* caller, int32_t output_index, int32_t dtype, int32_t rank,
-                           const int64_t* dims);
+  void* (*allocate_output)(void* caller, int32_t output_index, int32_t dtype, int32_t rank, const int64_t* dims);
   /* Returns `size` bytes (size >= 0) owned by the caller, for the bytes of string outputs;
    * NULL when they cannot be provided. */
   char* (*allocate_bytes)(void* caller, int64_t size);
@@ -139,32 +138,21 @@ typedef struct opconform_call {
  * allocate_output or allocate_bytes (validate before allocating; a later output may not fit):
  * any other error after one is a fault. An entry point must not keep any pointer it was
  * given after it returns, and must not write outside the output buffers it obtained. */
-typedef int32_t (*opconform_space_to_batch_nd_fn)(const opconform_call* call,
-                                                  const opconform_tensor* input,
+typedef int32_t (*opconform_space_to_batch_nd_fn)(const opconform_call* call, const opconform_tensor* input,
                                                   const opconform_tensor* block_shape,
                                                   const opconform_tensor* paddings);
-typedef int32_t (*opconform_batch_to_space_nd_fn)(const opconform_call* call,
-                                                  const opconform_tensor* input,
-                                                  const opconform_tensor* block_shape,
-                                                  const opconform_tensor* crops);
+typedef int32_t (*opconform_batch_to_space_nd_fn)(const opconform_call* call, const opconform_tensor* input,
+                                                  const opconform_tensor* block_shape, const opconform_tensor* crops);
 /* DynamicStitch and ParallelDynamicStitch: the lists `indices` and `data` (their lengths
  * may differ: checking that is the op's job). */
-typedef int32_t (*opconform_dynamic_stitch_fn)(const opconform_call* call,
-                                               const opconform_tensor* indices,
-                                               int64_t num_indices,
-                                               const opconform_tensor* data, int64_t num_data);
+typedef int32_t (*opconform_dynamic_stitch_fn)(const opconform_call* call, const opconform_tensor* indices,
+                                               int64_t num_indices, const opconform_tensor* data, int64_t num_data);
 /* num_partitions is the attribute as given (int64, so out-of-range values reach the op). */
-typedef int32_t (*opconform_dynamic_partition_fn)(const opconform_call* call,
-                                                  const opconform_tensor* data,
-                                                  const opconform_tensor* partitions,
-                                                  int64_t num_partitions);
-typedef int32_t (*opconform_sparse_concat_fn)(const opconform_call* call,
-                                              const opconform_tensor* indices,
-                                              int64_t num_indices,
-                                              const opconform_tensor* values,
-                                              int64_t num_values,
-                                              const opconform_tensor* shapes, int64_t num_shapes,
-                                              int64_t concat_dim);
+typedef int32_t (*opconform_dynamic_partition_fn)(const opconform_call* call, const opconform_tensor* data,
+                                                  const opconform_tensor* partitions, int64_t num_partitions);
+typedef int32_t (*opconform_sparse_concat_fn)(const opconform_call* call, const opconform_tensor* indices,
+                                              int64_t num_indices, const opconform_tensor* values, int64_t num_values,
+                                              const opconform_tensor* shapes, int64_t num_shapes, int64_t concat_dim);
 
 /* The generic entry point: one symbol for every op, so an op new to the suite needs no new
  * symbol. `op` is an OPCONFORM_OP_*; `inputs` are the op's inputs and `attrs` its attributes,
@@ -182,30 +170,29 @@ typedef struct opconform_attr {
   int64_t int_value;
   opconform_string string_value;
 } opconform_attr;
-typedef int32_t (*opconform_run_op_fn)(const opconform_call* call, int32_t op,
-                                       const opconform_input* inputs, int32_t num_inputs,
-                                       const opconform_attr* attrs, int32_t num_attrs);
+typedef int32_t (*opconform_run_op_fn)(const opconform_call* call, int32_t op, const opconform_input* inputs,
+                                       int32_t num_inputs, const opconform_attr* attrs, int32_t num_attrs);
 
 /* What the implementation supports for one op. A case outside these limits is `unsupported`:
  * the implementation must answer it with a clean error (any code), never a crash. */
 typedef struct opconform_op_caps {
-  int32_t op;              /* OPCONFORM_OP_* */
-  int32_t reserved;        /* 0 */
-  uint64_t dtypes;         /* OPCONFORM_DTYPE_BIT mask of the data dtype T */
-  uint64_t param_dtypes;   /* mask of index-like dtypes accepted (docs: which inputs) */
-  int32_t min_rank;        /* main input's rank range (docs: which input); */
-  int32_t max_rank;        /*   max_rank -1: no limit */
-  int32_t min_block_dims;  /* SpaceToBatchND/BatchToSpaceND: range of M = len(block_shape); */
-  int32_t max_block_dims;  /*   max -1: no limit; other ops: 0 and -1 */
+  int32_t op;             /* OPCONFORM_OP_* */
+  int32_t reserved;       /* 0 */
+  uint64_t dtypes;        /* OPCONFORM_DTYPE_BIT mask of the data dtype T */
+  uint64_t param_dtypes;  /* mask of index-like dtypes accepted (docs: which inputs) */
+  int32_t min_rank;       /* main input's rank range (docs: which input); */
+  int32_t max_rank;       /*   max_rank -1: no limit */
+  int32_t min_block_dims; /* SpaceToBatchND/BatchToSpaceND: range of M = len(block_shape); */
+  int32_t max_block_dims; /*   max -1: no limit; other ops: 0 and -1 */
 } opconform_op_caps;
 
 typedef struct opconform_manifest {
-  uint32_t abi_version;          /* OPCONFORM_ABI_VERSION */
-  uint32_t struct_size;          /* sizeof(opconform_manifest) */
-  const char* name;              /* "armnn-cpuref 23.08", shown in reports */
-  const char* profile;           /* "tf-cpu", "xla" or "tflite": the contract it follows */
+  uint32_t abi_version; /* OPCONFORM_ABI_VERSION */
+  uint32_t struct_size; /* sizeof(opconform_manifest) */
+  const char* name;     /* "armnn-cpuref 23.08", shown in reports */
+  const char* profile;  /* "tf-cpu", "xla" or "tflite": the contract it follows */
   int32_t num_ops;
-  const opconform_op_caps* ops;  /* num_ops entries, each op at most once */
+  const opconform_op_caps* ops; /* num_ops entries, each op at most once */
 } opconform_manifest;
 
 /* Exported symbol names. */
@@ -222,25 +209,20 @@ typedef struct opconform_manifest {
 /* Declarations a plug-in defines (it need not define the ops it does not list). */
 uint32_t opconform_abi_version(void);
 const opconform_manifest* opconform_manifest_get(void);
-int32_t opconform_run_op(const opconform_call* call, int32_t op, const opconform_input* inputs,
-                         int32_t num_inputs, const opconform_attr* attrs, int32_t num_attrs);
+int32_t opconform_run_op(const opconform_call* call, int32_t op, const opconform_input* inputs, int32_t num_inputs,
+                         const opconform_attr* attrs, int32_t num_attrs);
 int32_t opconform_space_to_batch_nd(const opconform_call* call, const opconform_tensor* input,
-                                    const opconform_tensor* block_shape,
-                                    const opconform_tensor* paddings);
+                                    const opconform_tensor* block_shape, const opconform_tensor* paddings);
 int32_t opconform_batch_to_space_nd(const opconform_call* call, const opconform_tensor* input,
-                                    const opconform_tensor* block_shape,
-                                    const opconform_tensor* crops);
-int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
-                                 int64_t num_indices, const opconform_tensor* data,
-                                 int64_t num_data);
-int32_t opconform_parallel_dynamic_stitch(const opconform_call* call,
-                                          const opconform_tensor* indices, int64_t num_indices,
-                                          const opconform_tensor* data, int64_t num_data);
+                                    const opconform_tensor* block_shape, const opconform_tensor* crops);
+int32_t opconform_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+                                 const opconform_tensor* data, int64_t num_data);
+int32_t opconform_parallel_dynamic_stitch(const opconform_call* call, const opconform_tensor* indices,
+                                          int64_t num_indices, const opconform_tensor* data, int64_t num_data);
 int32_t opconform_dynamic_partition(const opconform_call* call, const opconform_tensor* data,
                                     const opconform_tensor* partitions, int64_t num_partitions);
-int32_t opconform_sparse_concat(const opconform_call* call, const opconform_tensor* indices,
-                                int64_t num_indices, const opconform_tensor* values,
-                                int64_t num_values, const opconform_tensor* shapes,
+int32_t opconform_sparse_concat(const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,
+                                const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes,
                                 int64_t num_shapes, int64_t concat_dim);
 
 #ifdef __cplusplus

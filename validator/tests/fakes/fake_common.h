@@ -27,8 +27,8 @@ inline bool triggered(const opconform_tensor* data, int64_t num_data, int32_t dt
 // A manifest with DynamicStitch only, every dtype, any rank.
 inline const opconform_manifest* stitch_manifest(const char* name) {
   static const opconform_op_caps caps[] = {abi_export::unlimited_caps(OPCONFORM_OP_DYNAMIC_STITCH)};
-  static const opconform_manifest manifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), name,
-                                              "tf-cpu", 1, caps};
+  static const opconform_manifest manifest = {
+      OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), name, "tf-cpu", 1, caps};
   return &manifest;
 }
 

@@ -6,12 +6,12 @@
 #include "fake_common.h"
 
 namespace {
-const opconform_op_caps kCaps[] = {{OPCONFORM_OP_DYNAMIC_STITCH, 0,
-                                    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT32) |
-                                        OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32),
-                                    OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32), 0, 2, 0, -1}};
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), "fake: limited",
-                                      "tf-cpu", 1, kCaps};
+const opconform_op_caps kCaps[] = {
+    {OPCONFORM_OP_DYNAMIC_STITCH, 0,
+     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_FLOAT32) | OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32),
+     OPCONFORM_DTYPE_BIT(OPCONFORM_DTYPE_INT32), 0, 2, 0, -1}};
+const opconform_manifest kManifest = {
+    OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), "fake: limited", "tf-cpu", 1, kCaps};
 }  // namespace
 
 OPCONFORM_PLUGIN_MANIFEST(kManifest)

@@ -6,8 +6,8 @@
 
 namespace {
 const opconform_op_caps kCaps[] = {opconform::validator::abi_export::unlimited_caps(OPCONFORM_OP_DYNAMIC_PARTITION)};
-const opconform_manifest kManifest = {OPCONFORM_ABI_VERSION, sizeof(opconform_manifest),
-                                      "fake: partition range check off by one", "tf-cpu", 1, kCaps};
+const opconform_manifest kManifest = {
+    OPCONFORM_ABI_VERSION, sizeof(opconform_manifest), "fake: partition range check off by one", "tf-cpu", 1, kCaps};
 }  // namespace
 
 OPCONFORM_PLUGIN_MANIFEST(kManifest)

@@ -66,10 +66,10 @@ struct type_tag {
 
 template <DType D>
 struct dtype_traits;
-#define OPCONFORM_DTYPE(D, T)           \
-  template <>                           \
-  struct dtype_traits<DType::D> {       \
-    using type = T;                     \
+#define OPCONFORM_DTYPE(D, T)     \
+  template <>                     \
+  struct dtype_traits<DType::D> { \
+    using type = T;               \
   };
 OPCONFORM_DTYPE(kFloat32, float)
 OPCONFORM_DTYPE(kFloat64, double)

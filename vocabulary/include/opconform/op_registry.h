@@ -111,8 +111,7 @@ struct OpInfo {
   // Calls `table`'s kernel of this op (precondition: provides(table, op)) with `call`'s
   // arguments. `outputs` holds placeholder_outputs(*this); the kernel's outputs replace them
   // (also on error where the kernel wrote them, so callers can see that it did).
-  Status (*invoke)(const OpTable& table, const OpCall& call, Values* outputs,
-                   const ExecOptions& options);
+  Status (*invoke)(const OpTable& table, const OpCall& call, Values* outputs, const ExecOptions& options);
   // The rank a plug-in manifest's min_rank/max_rank bound (docs/plugin-abi.md), when it is not
   // the rank of each tensor of the data input (null): SparseConcat's sparse rank.
   std::int64_t (*caps_rank)(const Values& inputs) = nullptr;

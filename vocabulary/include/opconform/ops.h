@@ -25,20 +25,17 @@
 namespace opconform {
 
 // The typed C++ signatures, one per calling convention (op_list.inc names each op's).
-using SpaceBatchKernel = Status(const Tensor& input, const Tensor& block_shape,
-                                const Tensor& paddings_or_crops, Tensor* output,
-                                const ExecOptions& options);
-using StitchKernel = Status(std::span<const Tensor> indices, std::span<const Tensor> data,
-                            Tensor* merged, const ExecOptions& options);
-using PartitionKernel = Status(const Tensor& data, const Tensor& partitions,
-                               std::int64_t num_partitions, std::vector<Tensor>* outputs,
-                               const ExecOptions& options);
+using SpaceBatchKernel = Status(const Tensor& input, const Tensor& block_shape, const Tensor& paddings_or_crops,
+                                Tensor* output, const ExecOptions& options);
+using StitchKernel = Status(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                            const ExecOptions& options);
+using PartitionKernel = Status(const Tensor& data, const Tensor& partitions, std::int64_t num_partitions,
+                               std::vector<Tensor>* outputs, const ExecOptions& options);
 using SparseConcatKernel = Status(std::span<const Tensor> indices, std::span<const Tensor> values,
-                                  std::span<const Tensor> shapes, std::int64_t concat_dim,
-                                  SparseTensor* output, const ExecOptions& options);
-using DepthSpaceKernel = Status(const Tensor& input, std::int64_t block_size,
-                                std::string_view data_format, Tensor* output,
-                                const ExecOptions& options);
+                                  std::span<const Tensor> shapes, std::int64_t concat_dim, SparseTensor* output,
+                                  const ExecOptions& options);
+using DepthSpaceKernel = Status(const Tensor& input, std::int64_t block_size, std::string_view data_format,
+                                Tensor* output, const ExecOptions& options);
 
 enum class Op {
 #define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) k##Name,
@@ -99,7 +96,8 @@ struct OpTable {
 inline bool provides(const OpTable& table, Op op) {
   switch (op) {
 #define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) \
-  case Op::k##Name: return table.snake_name != nullptr;
+  case Op::k##Name:                                        \
+    return table.snake_name != nullptr;
 #include "opconform/op_list.inc"
 #undef OPCONFORM_OP
   }

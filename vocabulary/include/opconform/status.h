@@ -34,9 +34,7 @@ class Status {
   const std::string& message() const { return message_; }
   std::string to_string() const;  // "INVALID_ARGUMENT: <message>" or "OK"
 
-  friend bool operator==(const Status& a, const Status& b) {
-    return a.code_ == b.code_ && a.message_ == b.message_;
-  }
+  friend bool operator==(const Status& a, const Status& b) { return a.code_ == b.code_ && a.message_ == b.message_; }
 
  private:
   Code code_ = Code::kOk;
@@ -74,8 +72,8 @@ Status resource_exhausted(const Args&... args) {
 }  // namespace opconform
 
 // Returns from the enclosing function when `expr` is not OK.
-#define OPCONFORM_RETURN_IF_ERROR(expr)               \
-  do {                                                \
-    ::opconform::Status opconform_status_ = (expr);   \
+#define OPCONFORM_RETURN_IF_ERROR(expr)                    \
+  do {                                                     \
+    ::opconform::Status opconform_status_ = (expr);        \
     if (!opconform_status_.ok()) return opconform_status_; \
   } while (0)

@@ -134,26 +134,46 @@ struct SparseTensor {
 template <class T>
 constexpr DType dtype_of() {
   using U = std::remove_cv_t<T>;
-  if constexpr (std::is_same_v<U, float>) return DType::kFloat32;
-  else if constexpr (std::is_same_v<U, double>) return DType::kFloat64;
-  else if constexpr (std::is_same_v<U, float16>) return DType::kFloat16;
-  else if constexpr (std::is_same_v<U, bfloat16>) return DType::kBFloat16;
-  else if constexpr (std::is_same_v<U, std::int8_t>) return DType::kInt8;
-  else if constexpr (std::is_same_v<U, std::int16_t>) return DType::kInt16;
-  else if constexpr (std::is_same_v<U, std::int32_t>) return DType::kInt32;
-  else if constexpr (std::is_same_v<U, std::int64_t>) return DType::kInt64;
-  else if constexpr (std::is_same_v<U, std::uint8_t>) return DType::kUInt8;
-  else if constexpr (std::is_same_v<U, std::uint16_t>) return DType::kUInt16;
-  else if constexpr (std::is_same_v<U, std::uint32_t>) return DType::kUInt32;
-  else if constexpr (std::is_same_v<U, std::uint64_t>) return DType::kUInt64;
-  else if constexpr (std::is_same_v<U, bool>) return DType::kBool;
-  else if constexpr (std::is_same_v<U, std::complex<float>>) return DType::kComplex64;
-  else if constexpr (std::is_same_v<U, std::complex<double>>) return DType::kComplex128;
-  else if constexpr (std::is_same_v<U, std::string>) return DType::kString;
-  else if constexpr (std::is_same_v<U, qint8>) return DType::kQInt8;
-  else if constexpr (std::is_same_v<U, quint8>) return DType::kQUInt8;
-  else if constexpr (std::is_same_v<U, qint32>) return DType::kQInt32;
-  else static_assert(sizeof(U) == 0, "not an element type");
+  if constexpr (std::is_same_v<U, float>)
+    return DType::kFloat32;
+  else if constexpr (std::is_same_v<U, double>)
+    return DType::kFloat64;
+  else if constexpr (std::is_same_v<U, float16>)
+    return DType::kFloat16;
+  else if constexpr (std::is_same_v<U, bfloat16>)
+    return DType::kBFloat16;
+  else if constexpr (std::is_same_v<U, std::int8_t>)
+    return DType::kInt8;
+  else if constexpr (std::is_same_v<U, std::int16_t>)
+    return DType::kInt16;
+  else if constexpr (std::is_same_v<U, std::int32_t>)
+    return DType::kInt32;
+  else if constexpr (std::is_same_v<U, std::int64_t>)
+    return DType::kInt64;
+  else if constexpr (std::is_same_v<U, std::uint8_t>)
+    return DType::kUInt8;
+  else if constexpr (std::is_same_v<U, std::uint16_t>)
+    return DType::kUInt16;
+  else if constexpr (std::is_same_v<U, std::uint32_t>)
+    return DType::kUInt32;
+  else if constexpr (std::is_same_v<U, std::uint64_t>)
+    return DType::kUInt64;
+  else if constexpr (std::is_same_v<U, bool>)
+    return DType::kBool;
+  else if constexpr (std::is_same_v<U, std::complex<float>>)
+    return DType::kComplex64;
+  else if constexpr (std::is_same_v<U, std::complex<double>>)
+    return DType::kComplex128;
+  else if constexpr (std::is_same_v<U, std::string>)
+    return DType::kString;
+  else if constexpr (std::is_same_v<U, qint8>)
+    return DType::kQInt8;
+  else if constexpr (std::is_same_v<U, quint8>)
+    return DType::kQUInt8;
+  else if constexpr (std::is_same_v<U, qint32>)
+    return DType::kQInt32;
+  else
+    static_assert(sizeof(U) == 0, "not an element type");
 }
 
 }  // namespace opconform

@@ -34,8 +34,7 @@ std::string format_values(const Values& values, const std::string& indent,
 // "error INVALID_ARGUMENT: <message>", or the outputs as format_values lays them out.
 std::string format_outcome(const Outcome& outcome, const std::string& indent,
                            std::int64_t max_elements = kDefaultMaxElements);
-std::string format_expected(const Case& c, const std::string& indent,
-                            std::int64_t max_elements = kDefaultMaxElements);
+std::string format_expected(const Case& c, const std::string& indent, std::int64_t max_elements = kDefaultMaxElements);
 
 // Everything in the case, one field per line (`opconform show`).
 std::string format_case(const Case& c, std::int64_t max_elements = kDefaultMaxElements);

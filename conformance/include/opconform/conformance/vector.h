@@ -49,8 +49,8 @@ struct PermutationWithinEqualKeys {
 using UnspecifiedRule = std::variant<OneOfRows, PermutationWithinEqualKeys>;
 
 struct Expected {
-  std::optional<Status> error;  // set: the op must fail with this code (and message)
-  Values outputs;               // otherwise: these outputs, bit for bit,
+  std::optional<Status> error;               // set: the op must fail with this code (and message)
+  Values outputs;                            // otherwise: these outputs, bit for bit,
   std::vector<UnspecifiedRule> unspecified;  // widened by these rules
 };
 
@@ -67,13 +67,13 @@ struct Alternative {
 
 struct Case {
   Op op = Op::kSpaceToBatchND;
-  std::map<std::string, std::int64_t> attrs;  // integer attrs
+  std::map<std::string, std::int64_t> attrs;        // integer attrs
   std::map<std::string, std::string> string_attrs;  // string attrs (SpaceToDepth's data_format)
   Values inputs;
   Expected expected;
-  std::vector<Alternative> alternatives;  // only on vectors tagged "deviation" or "quirk"
+  std::vector<Alternative> alternatives;            // only on vectors tagged "deviation" or "quirk"
   std::int64_t memory_limit = kDefaultMemoryLimit;  // the only home of a case's limit (run_case)
-  std::string profile = "tf-cpu";  // "tf-cpu", "xla" or "tflite"
+  std::string profile = "tf-cpu";                   // "tf-cpu", "xla" or "tflite"
   std::vector<std::string> tags;
   std::string provenance;
   std::string name;    // the "name" field; empty when absent
@@ -105,8 +105,7 @@ struct ReadLimits {
 // Readers. Errors name the source and the JSON field path:
 //   "corpus/x.json: inputs.block_shape.data: 3 elements for shape [2,2] (needs 4)".
 Status load_case_file(const std::filesystem::path& path, Case* out, const ReadLimits& limits = {});
-Status parse_case(std::string_view json_text, std::string_view source, Case* out,
-                  const ReadLimits& limits = {});
+Status parse_case(std::string_view json_text, std::string_view source, Case* out, const ReadLimits& limits = {});
 
 // The canonical form: fields in corpus/README.md's order, defaults omitted, elements bit-exact
 // (shortest round-tripping decimals, "inf"/"-inf"/"nan"/"0x…", big integers as strings,

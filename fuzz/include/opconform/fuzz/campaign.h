@@ -31,20 +31,20 @@
 namespace opconform::fuzz {
 
 struct CampaignOptions {
-  std::string impl;                // the plug-in (.so)
-  std::vector<Op> ops;             // empty: every op the manifest lists
+  std::string impl;     // the plug-in (.so)
+  std::vector<Op> ops;  // empty: every op the manifest lists
   double seconds_per_op = 60;
-  int jobs = 1;                    // libFuzzer -fork=N: processes fuzzing at once
-  std::string work_dir;            // empty: opconform-fuzz/<plug-in file name without .so>
-  std::string profile;             // empty: the manifest's
-  double timeout_seconds = 10;     // one input (as validate's per-case timeout)
-  std::int64_t rss_limit_mib = 2560;  // each fuzzing process
-  std::string driver;              // empty: the installed one (install_layout.h)
+  int jobs = 1;                                       // libFuzzer -fork=N: processes fuzzing at once
+  std::string work_dir;                               // empty: opconform-fuzz/<plug-in file name without .so>
+  std::string profile;                                // empty: the manifest's
+  double timeout_seconds = 10;                        // one input (as validate's per-case timeout)
+  std::int64_t rss_limit_mib = 2560;                  // each fuzzing process
+  std::string driver;                                 // empty: the installed one (install_layout.h)
   std::string replay_command = "opconform validate";  // how findings tell the user to replay
-  int max_shrink_runs = 200;       // worker runs spent shrinking one finding group
-  bool seed_from_vectors = true;   // an op's empty corpus starts as its bundled vectors
-  std::string json_path;           // a summary per op, written at the end
-  std::optional<bool> progress;    // a live status line (unset: when stderr is a terminal)
+  int max_shrink_runs = 200;                          // worker runs spent shrinking one finding group
+  bool seed_from_vectors = true;                      // an op's empty corpus starts as its bundled vectors
+  std::string json_path;                              // a summary per op, written at the end
+  std::optional<bool> progress;                       // a live status line (unset: when stderr is a terminal)
 };
 
 int run_campaign(const CampaignOptions& options, std::ostream& out, std::ostream& err);

@@ -57,8 +57,7 @@ std::optional<FuzzCase> decode_case(Op op, const std::uint8_t* data, std::size_t
 // above 0 becomes 1 (streaming stores for every output, the one forced value the bytes hold).
 // INVALID_ARGUMENT, saying why, when the format cannot express c (over the bounds, or a
 // missing input). Verified by decoding the result.
-Status encode_case(const conformance::Case& c, const Knobs& knobs,
-                   std::vector<std::uint8_t>* bytes);
+Status encode_case(const conformance::Case& c, const Knobs& knobs, std::vector<std::uint8_t>* bytes);
 
 // The harnesses: one per op of the registry (op_list.inc) and the conformance-vector reader.
 enum class Harness {

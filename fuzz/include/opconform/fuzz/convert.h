@@ -32,12 +32,11 @@ Status vector_to_fuzz(const conformance::Case& c, const Knobs& knobs, std::vecto
 // reference outcome with the spec's unspecified rules, tags "fuzz" (and "unspecified"), and a
 // provenance naming the harness, `input_name` and the optimized kernel's knobs. Fails when the
 // bytes do not decode (over the bounds, or not a vector).
-Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes,
-                      std::string_view input_name, conformance::Case* out);
+Status fuzz_to_vector(Harness harness, std::span<const std::uint8_t> bytes, std::string_view input_name,
+                      conformance::Case* out);
 
 // What the harness does with the input, in words: the decoded case, the knobs, both outcomes
 // and the verdict (`opconform-fuzz show`). Sets *agree to the verdict.
-Status describe_input(Harness harness, std::span<const std::uint8_t> bytes, std::string* text,
-                      bool* agree);
+Status describe_input(Harness harness, std::span<const std::uint8_t> bytes, std::string* text, bool* agree);
 
 }  // namespace opconform::fuzz

@@ -35,7 +35,6 @@ Verdict run_differential(const conformance::Case& c, const Knobs& knobs);
 void enable_buffer_checks();
 
 // Prints the case, the knobs, the reason and both outcomes side by side, then aborts.
-[[noreturn]] void report_and_abort(const conformance::Case& c, const Knobs& knobs,
-                                   const Verdict& verdict);
+[[noreturn]] void report_and_abort(const conformance::Case& c, const Knobs& knobs, const Verdict& verdict);
 
 }  // namespace opconform::fuzz

@@ -30,11 +30,11 @@
 namespace opconform::fuzz {
 
 struct ImplUnderTest {
-  std::string name;                 // for messages: the manifest's name and the path
-  validator::Manifest manifest;     // what it declares (an OpTable: every op it has, any dtype)
-  std::string profile;              // judged under this profile (default: the manifest's)
-  Op op = Op::kSpaceToBatchND;      // the op being fuzzed (select_op)
-  bool poison_outputs = false;      // outputs start filled with the poison byte (a plug-in)
+  std::string name;              // for messages: the manifest's name and the path
+  validator::Manifest manifest;  // what it declares (an OpTable: every op it has, any dtype)
+  std::string profile;           // judged under this profile (default: the manifest's)
+  Op op = Op::kSpaceToBatchND;   // the op being fuzzed (select_op)
+  bool poison_outputs = false;   // outputs start filled with the poison byte (a plug-in)
   std::function<validator::ImplAnswer(const conformance::Case&)> run;
 };
 

@@ -45,8 +45,8 @@ struct GeneratedCase {
 // "<Op> valid|fails <rule>", then the inputs as shapes and values (conformance/format.h).
 void showValue(const GeneratedCase& g, std::ostream& os);
 
-GeneratedCase make_case(Op op, conformance::Values inputs,
-                        std::map<std::string, std::int64_t> attrs = {}, std::string rule = {});
+GeneratedCase make_case(Op op, conformance::Values inputs, std::map<std::string, std::int64_t> attrs = {},
+                        std::string rule = {});
 
 // Inputs of a case by name. Precondition: the case has that input of that kind.
 const Tensor& input_tensor(const conformance::Case& c, const std::string& name);

@@ -12,12 +12,12 @@
 
 namespace opconform::generators {
 
-rc::Gen<GeneratedCase> valid_case(Op op);                              // the op's full valid mix
+rc::Gen<GeneratedCase> valid_case(Op op);  // the op's full valid mix
 // Fails `rule` (a rule id of rules_of(op)) first; throws std::logic_error for an id the op has
 // no rule of.
 rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule);
-rc::Gen<GeneratedCase> any_invalid_case(Op op);                        // a rule drawn uniformly
-rc::Gen<GeneratedCase> any_case(Op op);                                // valid or invalid, 1:1
+rc::Gen<GeneratedCase> any_invalid_case(Op op);  // a rule drawn uniformly
+rc::Gen<GeneratedCase> any_case(Op op);          // valid or invalid, 1:1
 
 // Bytes of data a case must move for the optimized kernels to use more than one thread (they
 // stay on the calling thread below optimized/row_copy.h's kMinParallelBytes, 256 KiB, and

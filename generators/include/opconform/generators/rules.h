@@ -18,7 +18,7 @@
 namespace opconform::generators {
 
 struct Rule {
-  std::string_view id;       // as in the corpus tags check:<Op>:<id>
+  std::string_view id;  // as in the corpus tags check:<Op>:<id>
   Code code;
   std::string_view pattern;  // ECMAScript regex matching the whole message
   std::string_view where;    // where the spec lists the check

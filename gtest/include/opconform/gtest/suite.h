@@ -69,8 +69,8 @@ struct SuiteOptions {
   std::string vectors_dir = default_vectors_dir();
   bool vectors = true;
   bool properties = true;
-  int property_cases = 200;       // per property (RC_PARAMS="max_success=N" overrides)
-  bool strict_messages = false;   // compare error messages too, not only codes
+  int property_cases = 200;      // per property (RC_PARAMS="max_success=N" overrides)
+  bool strict_messages = false;  // compare error messages too, not only codes
   // The seed of the generated cases (the properties and the check pairs): the same seed draws
   // the same cases, so CI runs repeat; 1, as `opconform validate`. $OPCONFORM_SEED, when set,
   // replaces it (to explore other cases without a rebuild); RC_PARAMS="seed=..." replaces it for

@@ -11,7 +11,7 @@ namespace opconform::optimized {
 
 // input [N, H, W, C] (NHWC only on CPU), block_size b >= 2 with b*b dividing C ->
 // output [N, H*b, W*b, C/(b*b)]: the inverse of SpaceToDepth (DCR order).
-Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_view data_format,
-                    Tensor* output, const ExecOptions& options = {});
+Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_view data_format, Tensor* output,
+                    const ExecOptions& options = {});
 
 }  // namespace opconform::optimized

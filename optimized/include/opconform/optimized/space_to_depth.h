@@ -11,7 +11,7 @@ namespace opconform::optimized {
 
 // input [N, H, W, C] (NHWC only on CPU), block_size b >= 2 dividing H and W ->
 // output [N, H/b, W/b, C*b*b]: each b x b spatial block becomes depth, row-major.
-Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_view data_format,
-                    Tensor* output, const ExecOptions& options = {});
+Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_view data_format, Tensor* output,
+                    const ExecOptions& options = {});
 
 }  // namespace opconform::optimized

@@ -15,10 +15,6 @@
 
 // Defines opconform_abi_version (OPCONFORM_ABI_VERSION) and opconform_manifest_get (&manifest),
 // at global scope.
-#define OPCONFORM_PLUGIN_MANIFEST(manifest)                                                    \
-  extern "C" OPCONFORM_PLUGIN_EXPORT uint32_t opconform_abi_version(void) {                    \
-    return OPCONFORM_ABI_VERSION;                                                              \
-  }                                                                                            \
-  extern "C" OPCONFORM_PLUGIN_EXPORT const opconform_manifest* opconform_manifest_get(void) { \
-    return &(manifest);                                                                        \
-  }
+#define OPCONFORM_PLUGIN_MANIFEST(manifest)                                                                 \
+  extern "C" OPCONFORM_PLUGIN_EXPORT uint32_t opconform_abi_version(void) { return OPCONFORM_ABI_VERSION; } \
+  extern "C" OPCONFORM_PLUGIN_EXPORT const opconform_manifest* opconform_manifest_get(void) { return &(manifest); }

@@ -7,11 +7,11 @@
 namespace opconform::reference {
 
 // merged[indices[m][i...], ...] = data[m][i..., ...]; the last (m, i) wins; gaps are T{}.
-Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
-                     Tensor* merged, const ExecOptions& options = {});
+Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                     const ExecOptions& options = {});
 
 // As DynamicStitch; which list wins a duplicate index across lists is unspecified.
-Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data,
-                             Tensor* merged, const ExecOptions& options = {});
+Status ParallelDynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
+                             const ExecOptions& options = {});
 
 }  // namespace opconform::reference

@@ -8,8 +8,7 @@ namespace opconform::reference {
 
 // Concatenates N >= 2 sparse tensors along concat_dim (negative counts from the end); the
 // output entries are sorted row-major, duplicates kept.
-Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> values,
-                    std::span<const Tensor> shapes, std::int64_t concat_dim, SparseTensor* output,
-                    const ExecOptions& options = {});
+Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> values, std::span<const Tensor> shapes,
+                    std::int64_t concat_dim, SparseTensor* output, const ExecOptions& options = {});
 
 }  // namespace opconform::reference

@@ -30,9 +30,9 @@ namespace opconform::validator {
 // What the matchers see of a case.
 struct CaseFacts {
   Op op;
-  std::string name;                     // its display name: a vector's, or "gen-<op>-<i>"
+  std::string name;  // its display name: a vector's, or "gen-<op>-<i>"
   std::vector<std::string> tags;
-  std::string file;                     // the vector file; "" for a generated case
+  std::string file;  // the vector file; "" for a generated case
   static CaseFacts of(const conformance::Case& c) { return {c.op, c.display_name(), c.tags, c.source}; }
 };
 

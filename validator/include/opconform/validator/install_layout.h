@@ -25,8 +25,8 @@ std::string default_worker_path();
 // process), the sanitized worker where the build made one; else the plain worker.
 struct WorkerChoice {
   std::string path;
-  bool sanitized = false;          // the worker carries ASan: RLIMIT_AS cannot bound it
-  bool lacks_sanitized = false;    // a sanitized plug-in, and no sanitized worker to load it
+  bool sanitized = false;        // the worker carries ASan: RLIMIT_AS cannot bound it
+  bool lacks_sanitized = false;  // a sanitized plug-in, and no sanitized worker to load it
 };
 WorkerChoice choose_worker(const std::string& impl);
 // Whether the ELF shared library at `path` leaves sanitizer runtime symbols undefined

@@ -40,7 +40,7 @@ class PluginHost {
   void* handle_ = nullptr;
   Manifest manifest_;
   opconform_run_op_fn run_op_ = nullptr;  // the generic entry point, when exported
-  void* entry_[OPCONFORM_NUM_OPS] = {};     // otherwise: the typed ABI 1.0 entry points
+  void* entry_[OPCONFORM_NUM_OPS] = {};   // otherwise: the typed ABI 1.0 entry points
 };
 
 }  // namespace opconform::validator

@@ -118,11 +118,11 @@ Status parse_run_message(std::string_view body, std::int64_t* id, conformance::C
                          int protocol = kProtocolVersion);
 
 // Outputs that do not fit in a version-2 message become a fault.
-std::string result_message(std::int64_t id, const conformance::Case& request,
-                           const ImplAnswer& answer, int protocol = kProtocolVersion);
+std::string result_message(std::int64_t id, const conformance::Case& request, const ImplAnswer& answer,
+                           int protocol = kProtocolVersion);
 // Reads a result for `request`; a malformed one is an error Status (the caller records it as
 // a fault).
-Status parse_result_message(std::string_view body, const conformance::Case& request,
-                            std::int64_t id, ImplAnswer* out, int protocol = kProtocolVersion);
+Status parse_result_message(std::string_view body, const conformance::Case& request, std::int64_t id, ImplAnswer* out,
+                            int protocol = kProtocolVersion);
 
 }  // namespace opconform::validator

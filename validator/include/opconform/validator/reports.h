@@ -35,9 +35,9 @@ struct CaseRecord {
   Verdict verdict;
   std::string detail;
   double seconds;
-  std::string saved;   // the saved (shrunk) vector, for a group's representative
-  std::string replay;  // the command that replays it
-  int group = 0;       // the failure group (FailureGroups id), 0 for a non-failure
+  std::string saved;        // the saved (shrunk) vector, for a group's representative
+  std::string replay;       // the command that replays it
+  int group = 0;            // the failure group (FailureGroups id), 0 for a non-failure
   std::string expectation;  // "xfail", "xpass" or "" (expectations.h)
   std::string reason;       // the expected-failure entry's reason, and where it is
 };
@@ -113,9 +113,9 @@ std::string jsonl_summary_line(const ReportData& data);
 // pipe, a terminal, /dev/stdout) is never replaced: the report is written through it once, at
 // the end of the run.
 struct ReportTarget {
-  std::string path;       // as given
-  std::string file;       // the regular file a rename replaces (links resolved); "" for a stream
-  dev_t device = 0;       // identity, when the target exists
+  std::string path;  // as given
+  std::string file;  // the regular file a rename replaces (links resolved); "" for a stream
+  dev_t device = 0;  // identity, when the target exists
   ino_t inode = 0;
   // A stream's descriptor: opened when the target is resolved, so a FIFO's reader sees one
   // writer from the start to the end of the run; closed with the last copy.

@@ -20,8 +20,7 @@ std::vector<conformance::Case> shrink_candidates(const conformance::Case& c);
 
 // Replaces `c` by the first candidate that `still_fails` accepts, repeatedly, until none is
 // accepted or `max_runs` candidates were tried. *steps counts the accepted candidates.
-conformance::Case shrink_case(conformance::Case c,
-                              const std::function<bool(const conformance::Case&)>& still_fails,
+conformance::Case shrink_case(conformance::Case c, const std::function<bool(const conformance::Case&)>& still_fails,
                               int max_runs, int* steps);
 
 // The first `n` entries of `t` along dim `d` (0 <= n <= t.dim(d)).

@@ -24,9 +24,9 @@
 namespace opconform::validator {
 
 struct ValidateOptions {
-  std::string impl;      // "path/lib.so" or "exec:COMMAND"; empty: the bundled optimized plug-in
-  std::string profile;   // "tf-cpu", "xla", "tflite"; empty: the manifest's
-  std::vector<Op> ops;   // empty: every op
+  std::string impl;                   // "path/lib.so" or "exec:COMMAND"; empty: the bundled optimized plug-in
+  std::string profile;                // "tf-cpu", "xla", "tflite"; empty: the manifest's
+  std::vector<Op> ops;                // empty: every op
   std::optional<std::uint64_t> seed;  // generated cases; unset: kDefaultSeed (or fresh_seed)
   bool fresh_seed = false;            // with seed unset: draw a new seed (printed)
   std::int64_t cases = -1;            // generated cases (-1: 500, or unlimited under time_seconds;
@@ -34,23 +34,23 @@ struct ValidateOptions {
   double time_seconds = -1;           // the whole run stops after this long (-1: no limit)
   bool strict_messages = false;
   std::string junit_path, json_path;
-  std::string save_failures_dir;      // empty: default_failures_dir(impl)
-  std::string jsonl_path;             // one JSON line per case as it is judged
-  std::vector<std::string> replay;    // run only these vector files or folders
-  std::string corpus_dir;             // empty: the installed vectors (install_layout.h)
+  std::string save_failures_dir;    // empty: default_failures_dir(impl)
+  std::string jsonl_path;           // one JSON line per case as it is judged
+  std::vector<std::string> replay;  // run only these vector files or folders
+  std::string corpus_dir;           // empty: the installed vectors (install_layout.h)
   bool run_corpus = true;
-  bool check_pairs = true;            // one case per feasible pair of checks (check_pairs.h),
-                                      // before the generated cases
-  double timeout_seconds = 10;        // per case
-  std::int64_t worker_memory_mib = -1;  // -1: 8192 for a .so, none for exec:
-  std::string worker_path;            // empty: the installed worker (install_layout.h)
+  bool check_pairs = true;                            // one case per feasible pair of checks (check_pairs.h),
+                                                      // before the generated cases
+  double timeout_seconds = 10;                        // per case
+  std::int64_t worker_memory_mib = -1;                // -1: 8192 for a .so, none for exec:
+  std::string worker_path;                            // empty: the installed worker (install_layout.h)
   std::string replay_command = "opconform validate";  // how failures tell the user to replay
-  int max_shrink_runs = 200;          // worker runs per failing case
-  std::optional<bool> progress;       // unset: when stderr is a terminal
-  std::int64_t stop_after_failures = 0;  // stop once this many cases failed (0: never; --max-failures)
-  std::string expected_failures;      // an expected-failure list (expectations.h; --xfail)
-  bool strict_xfail = false;          // an xpass or an entry that matches nothing fails the run
-  std::vector<std::string> select;    // "name:GLOB", "tag:TAG", "folder:PATH" (expectations.h)
+  int max_shrink_runs = 200;                          // worker runs per failing case
+  std::optional<bool> progress;                       // unset: when stderr is a terminal
+  std::int64_t stop_after_failures = 0;               // stop once this many cases failed (0: never; --max-failures)
+  std::string expected_failures;                      // an expected-failure list (expectations.h; --xfail)
+  bool strict_xfail = false;                          // an xpass or an entry that matches nothing fails the run
+  std::vector<std::string> select;                    // "name:GLOB", "tag:TAG", "folder:PATH" (expectations.h)
 };
 
 // The seed of generated cases when none is given: a run is reproducible by default.

@@ -22,9 +22,9 @@
 namespace opconform::validator {
 
 struct WorkerOptions {
-  std::vector<std::string> argv;          // program and arguments, exec'd directly
-  std::int64_t address_space_bytes = 0;   // RLIMIT_AS of the process; 0: none
-  std::vector<std::string> environment;   // NAME=VALUE entries added to (or replacing) ours
+  std::vector<std::string> argv;         // program and arguments, exec'd directly
+  std::int64_t address_space_bytes = 0;  // RLIMIT_AS of the process; 0: none
+  std::vector<std::string> environment;  // NAME=VALUE entries added to (or replacing) ours
   // A process that dies with a peak RSS of at least this many bytes ran out of memory
   // (0: address_space_bytes * 3/4).
   std::int64_t oom_rss_bytes = 0;
@@ -93,7 +93,7 @@ class Worker {
   std::int64_t next_id_ = 1;
   int starts_ = 0;
   double deadline_ = 0;
-  int exit_status_ = -1;  // of the last reaped process when it exited, else -1
+  int exit_status_ = -1;             // of the last reaped process when it exited, else -1
   int protocol_ = kProtocolVersion;  // the running process's choice
 };
 

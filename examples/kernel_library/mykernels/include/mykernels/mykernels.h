@@ -21,13 +21,30 @@ namespace mykernels {
 // TensorFlow's dtypes. The kernels move elements as bytes, so they support every fixed-size
 // dtype; string is known (argument-type checks name it) but not supported.
 enum class DataType {
-  kFloat32, kFloat64, kFloat16, kBFloat16, kInt8, kInt16, kInt32, kInt64, kUInt8, kUInt16,
-  kUInt32, kUInt64, kBool, kComplex64, kComplex128, kString, kQInt8, kQUInt8, kQInt32,
+  kFloat32,
+  kFloat64,
+  kFloat16,
+  kBFloat16,
+  kInt8,
+  kInt16,
+  kInt32,
+  kInt64,
+  kUInt8,
+  kUInt16,
+  kUInt32,
+  kUInt64,
+  kBool,
+  kComplex64,
+  kComplex128,
+  kString,
+  kQInt8,
+  kQUInt8,
+  kQInt32,
 };
 
-const char* type_name(DataType type);                          // "float32", "qint8", ...
+const char* type_name(DataType type);  // "float32", "qint8", ...
 std::optional<DataType> type_from_name(std::string_view name);
-std::size_t type_size(DataType type);                          // bytes per element; 0: string
+std::size_t type_size(DataType type);  // bytes per element; 0: string
 
 enum class Code { kOk, kInvalidArgument, kResourceExhausted, kUnimplemented };
 
@@ -54,14 +71,12 @@ using Allocate = std::function<void*(int index, DataType type, const Shape& dims
 // indices are int32. `memory_limit` bounds the bytes the output counts for (64 + elements * size).
 Result dynamic_stitch(const std::vector<TensorView>& indices, const std::vector<TensorView>& data,
                       std::int64_t memory_limit, const Allocate& allocate);
-Result parallel_dynamic_stitch(const std::vector<TensorView>& indices,
-                               const std::vector<TensorView>& data, std::int64_t memory_limit,
-                               const Allocate& allocate);
+Result parallel_dynamic_stitch(const std::vector<TensorView>& indices, const std::vector<TensorView>& data,
+                               std::int64_t memory_limit, const Allocate& allocate);
 
 // outputs[p] (index p of the allocator, p < num_partitions) holds, in order, the slices
 // data[j, ...] whose partitions[j] == p. partitions are int32.
-Result dynamic_partition(const TensorView& data, const TensorView& partitions,
-                         std::int64_t num_partitions, std::int64_t memory_limit,
-                         const Allocate& allocate);
+Result dynamic_partition(const TensorView& data, const TensorView& partitions, std::int64_t num_partitions,
+                         std::int64_t memory_limit, const Allocate& allocate);
 
 }  // namespace mykernels
