@@ -33,7 +33,7 @@ extern const char* const kMutantName;
 namespace {
 
 using namespace opconform;
-using namespace opconform::validator;
+using namespace opconform::plugin_sdk;
 
 static_assert(OPCONFORM_MUTANT_OP >= 0 && OPCONFORM_MUTANT_OP < kNumOps, "not an op number");
 

@@ -8,7 +8,7 @@
 #include "opconform/op_registry.h"
 #include "opconform/tensor.h"
 
-namespace opconform::validator::abi_export {
+namespace opconform::plugin_sdk::abi_export {
 
 namespace {
 
@@ -302,4 +302,4 @@ std::int32_t run_op(const OpTable& table, const opconform_call* call, std::int32
   });
 }
 
-}  // namespace opconform::validator::abi_export
+}  // namespace opconform::plugin_sdk::abi_export

@@ -6,7 +6,7 @@
 
 namespace {
 
-using namespace opconform::validator;
+using namespace opconform::plugin_sdk;
 const opconform::OpTable& table() { return opconform::optimized::op_table(); }
 
 const opconform_op_caps kCaps[] = {

@@ -11,7 +11,7 @@
 
 namespace {
 
-using namespace opconform::validator;
+using namespace opconform::plugin_sdk;
 
 const opconform_op_caps kCaps[] = {abi_export::unlimited_caps(OPCONFORM_OP_DYNAMIC_PARTITION)};
 const opconform_manifest kManifest = {

@@ -14,7 +14,7 @@
 namespace fake {
 
 using namespace opconform;
-using namespace opconform::validator;
+using namespace opconform::plugin_sdk;
 
 inline const OpTable& table() { return optimized::op_table(); }
 

@@ -21,7 +21,7 @@
 #include "opconform/plugin_abi.h"
 #include "opconform/plugin_sdk/plugin_entry.h"
 
-namespace opconform::validator::abi_export {
+namespace opconform::plugin_sdk::abi_export {
 
 // Each returns the op's code (OPCONFORM_CODE_*) and sets the message through the call. A
 // malformed descriptor gives INVALID_ARGUMENT "bad tensor descriptor: ...", a refused output
@@ -65,7 +65,7 @@ std::int32_t direct(F f) {
   return f();
 }
 
-}  // namespace opconform::validator::abi_export
+}  // namespace opconform::plugin_sdk::abi_export
 
 // A plug-in's op entry points, defined at global scope: each OPCONFORM_PLUGIN_<OP>(table, wrap)
 // defines opconform_<op>, which returns wrap([&] { return abi_export::<op>(table, call, <its
@@ -78,30 +78,30 @@ std::int32_t direct(F f) {
 #define OPCONFORM_PLUGIN_DYNAMIC_STITCH(table, wrap) OPCONFORM_PLUGIN_STITCH_(dynamic_stitch, table, wrap)
 #define OPCONFORM_PLUGIN_PARALLEL_DYNAMIC_STITCH(table, wrap) \
   OPCONFORM_PLUGIN_STITCH_(parallel_dynamic_stitch, table, wrap)
-#define OPCONFORM_PLUGIN_DYNAMIC_PARTITION(table, wrap)                                                            \
-  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(                                          \
-      const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,                \
-      int64_t num_partitions) {                                                                                    \
-    return wrap([&] {                                                                                              \
-      return ::opconform::validator::abi_export::dynamic_partition(table, call, data, partitions, num_partitions); \
-    });                                                                                                            \
+#define OPCONFORM_PLUGIN_DYNAMIC_PARTITION(table, wrap)                                                             \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_dynamic_partition(                                           \
+      const opconform_call* call, const opconform_tensor* data, const opconform_tensor* partitions,                 \
+      int64_t num_partitions) {                                                                                     \
+    return wrap([&] {                                                                                               \
+      return ::opconform::plugin_sdk::abi_export::dynamic_partition(table, call, data, partitions, num_partitions); \
+    });                                                                                                             \
   }
-#define OPCONFORM_PLUGIN_SPARSE_CONCAT(table, wrap)                                                                   \
-  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(                                                 \
-      const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,                               \
-      const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes, int64_t num_shapes,         \
-      int64_t concat_dim) {                                                                                           \
-    return wrap([&] {                                                                                                 \
-      return ::opconform::validator::abi_export::sparse_concat(table, call, indices, num_indices, values, num_values, \
-                                                               shapes, num_shapes, concat_dim);                       \
-    });                                                                                                               \
+#define OPCONFORM_PLUGIN_SPARSE_CONCAT(table, wrap)                                                                    \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_sparse_concat(                                                  \
+      const opconform_call* call, const opconform_tensor* indices, int64_t num_indices,                                \
+      const opconform_tensor* values, int64_t num_values, const opconform_tensor* shapes, int64_t num_shapes,          \
+      int64_t concat_dim) {                                                                                            \
+    return wrap([&] {                                                                                                  \
+      return ::opconform::plugin_sdk::abi_export::sparse_concat(table, call, indices, num_indices, values, num_values, \
+                                                                shapes, num_shapes, concat_dim);                       \
+    });                                                                                                                \
   }
 #define OPCONFORM_PLUGIN_RUN_OP(table, wrap)                                                                     \
   extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_run_op(const opconform_call* call, int32_t op,            \
                                                               const opconform_input* inputs, int32_t num_inputs, \
                                                               const opconform_attr* attrs, int32_t num_attrs) {  \
     return wrap([&] {                                                                                            \
-      return ::opconform::validator::abi_export::run_op(table, call, op, inputs, num_inputs, attrs, num_attrs);  \
+      return ::opconform::plugin_sdk::abi_export::run_op(table, call, op, inputs, num_inputs, attrs, num_attrs); \
     });                                                                                                          \
   }
 // The two ops of each signature.
@@ -109,12 +109,12 @@ std::int32_t direct(F f) {
   extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_##op(const opconform_call* call, const opconform_tensor* input, \
                                                             const opconform_tensor* block_shape,                       \
                                                             const opconform_tensor* amounts) {                         \
-    return wrap([&] { return ::opconform::validator::abi_export::op(table, call, input, block_shape, amounts); });     \
+    return wrap([&] { return ::opconform::plugin_sdk::abi_export::op(table, call, input, block_shape, amounts); });    \
   }
-#define OPCONFORM_PLUGIN_STITCH_(op, table, wrap)                                                                   \
-  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_##op(const opconform_call* call,                             \
-                                                            const opconform_tensor* indices, int64_t num_indices,   \
-                                                            const opconform_tensor* data, int64_t num_data) {       \
-    return wrap(                                                                                                    \
-        [&] { return ::opconform::validator::abi_export::op(table, call, indices, num_indices, data, num_data); }); \
+#define OPCONFORM_PLUGIN_STITCH_(op, table, wrap)                                                                    \
+  extern "C" OPCONFORM_PLUGIN_EXPORT int32_t opconform_##op(const opconform_call* call,                              \
+                                                            const opconform_tensor* indices, int64_t num_indices,    \
+                                                            const opconform_tensor* data, int64_t num_data) {        \
+    return wrap(                                                                                                     \
+        [&] { return ::opconform::plugin_sdk::abi_export::op(table, call, indices, num_indices, data, num_data); }); \
   }
