@@ -19,9 +19,10 @@ foreach(library IN LISTS opconform_libraries)
   # interface.
   install(DIRECTORY ${dir}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} PATTERN byte_stream.h EXCLUDE)
 endforeach()
-# The plug-in kit's headers (plugin_sdk/): the ABI export over an OpTable and the entry-point
-# macros the bundled plug-in is built with.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/plugin_sdk/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# The plug-in kit's header-only part (plugin_sdk/): the entry-point macros every plug-in shares.
+# abi_export.h stays in the source tree: it needs the kit's library, which is not installed.
+install(FILES ${PROJECT_SOURCE_DIR}/plugin_sdk/include/opconform/plugin_sdk/plugin_entry.h
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/opconform/plugin_sdk)
 
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/corpus/vectors/ DESTINATION ${OPCONFORM_DATA_DIR}/vectors)
 install(FILES ${PROJECT_SOURCE_DIR}/corpus/ops.json DESTINATION ${OPCONFORM_DATA_DIR})

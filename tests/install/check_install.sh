@@ -46,6 +46,9 @@ for path in bin/opconform libexec/opconform/opconform-worker lib/opconform/libop
   [[ -e $prefix/$path ]] || fail "installed tree lacks $path"
 done
 [[ ! -e $prefix/include/opconform/reference/space_batch_common.h ]] || fail "an internal header was installed"
+# abi_export.h needs the plug-in kit's library, which is not installed: a header a user could
+# not link must not be installed either.
+[[ ! -e $prefix/include/opconform/plugin_sdk/abi_export.h ]] || fail "plugin_sdk/abi_export.h was installed without its library"
 unlicensed=$(grep -rL --include='*.h' "SPDX-License-Identifier: Apache-2.0" "$prefix/include" || true)
 [[ -z $unlicensed ]] || fail "installed headers without an SPDX line: $unlicensed"
 if grep -rIl -e "$src" -e "$product" "$prefix" --include='*.cmake' --include='*.pc' >/dev/null; then
