@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "row_copy.h"
 #include "thread_policy.h"
 
 namespace opconform::optimized::depth_space {
@@ -30,16 +31,6 @@ bool registered_on_cpu(std::string_view op, DType dtype) {
   if (dtype == DType::kQUInt8 || dtype == DType::kQInt32) return false;
   return dtype != DType::kQInt8 || op == "SpaceToDepth";
 }
-
-// GCC and clang turn a loop of small fixed-size copies into a memcpy call per chunk, which
-// costs more than the copy itself for short chunks; this keeps the loops as written.
-#if defined(__clang__)
-#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((no_builtin("memcpy")))
-#elif defined(__GNUC__)
-#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
-#else
-#define OPCONFORM_KEEP_COPY_LOOPS
-#endif
 
 using Byte = unsigned char;
 

@@ -22,6 +22,17 @@
 
 #include "opconform/exec.h"
 
+// On a function whose loop makes small fixed-size copies (the chunk movers of SpaceToBatchND and
+// SpaceToDepth): GCC and clang would turn the loop into one memcpy call per chunk, which costs
+// more than the copy itself for short chunks; this keeps the loop as written.
+#if defined(__clang__)
+#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((no_builtin("memcpy")))
+#elif defined(__GNUC__)
+#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define OPCONFORM_KEEP_COPY_LOOPS
+#endif
+
 namespace opconform::optimized::row_copy {
 
 // Copies rows of kBytes bytes between byte buffers (trivially copyable element types).

@@ -33,16 +33,6 @@ std::int64_t product(const Dims& v) {
 // and a chunk is `cu` of them: bytes for trivially copyable dtypes (moved with fixed-size
 // memcpy, which is aliasing-safe and compiles to plain vector moves), std::string otherwise.
 
-// GCC and clang turn a loop of small fixed-size copies into a call to memcpy per chunk, which
-// costs more than the copy for chunks below kMemcpyChunkBytes; this keeps the loop.
-#if defined(__clang__)
-#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((no_builtin("memcpy")))
-#elif defined(__GNUC__)
-#define OPCONFORM_KEEP_COPY_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
-#else
-#define OPCONFORM_KEEP_COPY_LOOPS
-#endif
-
 using Byte = unsigned char;
 
 using row_copy::stream16;
