@@ -368,6 +368,9 @@ constinit const OpGenerators kDynamicPartitionGenerators = {
     breakers::kPartitionBreakers,
     breakers::kPartitionExclusions,
     grow_partition,
+    // A 2^16 boundary case has up to 2^16 + 3 outputs: a second or more of the properties'
+    // poison and round-trip checks each.
+    64,
 };
 
 }  // namespace opconform::generators

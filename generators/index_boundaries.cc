@@ -6,8 +6,11 @@
 #include <rapidcheck.h>
 
 #include "opconform/generators/generated_case.h"
+#include "rule_generators.h"
 
 namespace opconform::generators {
+
+int boundary_case_one_in(Op op) { return op_generators(op).boundary_case_one_in; }
 
 std::int64_t index_dtype_max(const OpInfo& info, const IndexLike& v) {
   if (v.kind == IndexLike::Kind::kInput)

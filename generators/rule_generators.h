@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "opconform/generators/generated_case.h"
+#include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/rules.h"
 #include "rules/patterns.h"
 
@@ -70,6 +71,9 @@ struct OpGenerators {
   // grow_valid_case's growth (op_generators.h) of c, a valid case of the op, about `times` over.
   // Use inside rc::gen::exec.
   void (*grow)(conformance::Case& c, std::int64_t times);
+  // 1 valid case in this many is a boundary case (index_boundaries.h): fewer where such cases
+  // are costly.
+  int boundary_case_one_in = kBoundaryCaseOneIn;
 };
 
 // One instance per op of op_list.inc, each defined in the op's own generator file.

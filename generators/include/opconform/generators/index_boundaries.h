@@ -29,7 +29,8 @@
 namespace opconform::generators {
 
 inline constexpr int kBoundaryCaseOneIn = 8;
-inline constexpr int boundary_case_one_in(Op op) { return op == Op::kDynamicPartition ? 64 : kBoundaryCaseOneIn; }
+// The op's rate (its generator hooks' boundary_case_one_in): kBoundaryCaseOneIn unless stated.
+int boundary_case_one_in(Op op);
 
 // The largest value the dtype of `v` holds: 2^31 - 1 for an int32 input, else 2^63 - 1 (int64
 // inputs, inputs of an int32-or-int64 dtype role, integer attrs).
