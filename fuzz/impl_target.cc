@@ -71,7 +71,7 @@ ImplAnswer answer_of(const conformance::Outcome& outcome) {
 }
 
 // A case whose memory limit lets every one of more than 1024 list outputs be allocated
-// (DynamicPartition's num_partitions): validate never generates such a case (validate.cc,
+// (DynamicPartition's num_partitions): validate never generates such a case (case_sources.cc,
 // affordable), and through a plug-in each output is a guarded mapping, so the fuzz codec's
 // 10^5-10^6 partitions took whole seconds per input. A huge length the limit refuses still runs
 // (it must fail early).

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Greedy shrinking of a failing case (docs/plugin-abi.md, "Failures"): drop list members,
 // shrink dims, zero data elements, keeping each candidate that still fails the same way.
-// Generated cases first shrink through RapidCheck's shrinkables (validate.cc), then here.
+// Generated cases first shrink through RapidCheck's shrinkables (failure_handler.cc), then here.
 //
 //   Case small = shrink_case(c, [&](const Case& x) { return same_failure(x); }, 200);
 #pragma once
