@@ -200,8 +200,8 @@ int run_input(const ImplUnderTest& impl, const std::uint8_t* data, std::size_t s
   if (!validator::inside_manifest(impl.manifest, c, &reason)) return -1;
   if (too_many_outputs(c)) return -1;
   c.expected = conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
-  validator::RunResult result;
-  result.kind = validator::RunResult::Kind::kAnswer;
+  validator::WorkerOutcome result;
+  result.kind = validator::WorkerOutcome::Kind::kAnswer;
   result.answer = impl.run(c);
   validator::JudgeOptions options;
   options.profile = impl.profile;

@@ -67,8 +67,8 @@ bool user_rc_seed() {
 bool documented_difference(const Case& c, const conformance::Outcome& actual, const std::string& profile,
                            Strictness s) {
   if (profile == "tf-cpu" || c.profile != "tf-cpu") return false;
-  validator::RunResult result;
-  result.kind = validator::RunResult::Kind::kAnswer;
+  validator::WorkerOutcome result;
+  result.kind = validator::WorkerOutcome::Kind::kAnswer;
   result.answer.kind = actual.status.ok() ? validator::ImplAnswer::Kind::kOutputs : validator::ImplAnswer::Kind::kError;
   result.answer.outputs = actual.outputs;
   result.answer.error = actual.status;

@@ -188,8 +188,8 @@ bool Selection::selects(const CaseFacts& c) const {
 
 std::string in_process_signature(const conformance::Case& c, const Status& status, const conformance::Values& outputs,
                                  const std::string& profile, bool strict_messages) {
-  RunResult result;
-  result.kind = RunResult::Kind::kAnswer;
+  WorkerOutcome result;
+  result.kind = WorkerOutcome::Kind::kAnswer;
   result.answer.kind = status.ok() ? ImplAnswer::Kind::kOutputs : ImplAnswer::Kind::kError;
   result.answer.outputs = outputs;
   result.answer.error = status;

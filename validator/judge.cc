@@ -187,16 +187,17 @@ bool is_failure(Verdict v) {
   }
 }
 
-Judgement judge(const conformance::Case& c, const RunResult& result, const JudgeOptions& options) {
-  switch (result.kind) {
-    case RunResult::Kind::kCrash: return {Verdict::kCrash, result.detail + expected_block(c), crash_key(result.detail)};
-    case RunResult::Kind::kTimeout: return {Verdict::kTimeout, result.detail + expected_block(c), ""};
-    case RunResult::Kind::kOutOfMemory: return {Verdict::kOutOfMemory, result.detail + expected_block(c), ""};
-    case RunResult::Kind::kProtocolFault:
-      return {Verdict::kFault, result.detail + expected_block(c), failure_key(result.detail)};
-    case RunResult::Kind::kAnswer: break;
+Judgement judge(const conformance::Case& c, const WorkerOutcome& outcome, const JudgeOptions& options) {
+  switch (outcome.kind) {
+    case WorkerOutcome::Kind::kCrash:
+      return {Verdict::kCrash, outcome.detail + expected_block(c), crash_key(outcome.detail)};
+    case WorkerOutcome::Kind::kTimeout: return {Verdict::kTimeout, outcome.detail + expected_block(c), ""};
+    case WorkerOutcome::Kind::kOutOfMemory: return {Verdict::kOutOfMemory, outcome.detail + expected_block(c), ""};
+    case WorkerOutcome::Kind::kProtocolFault:
+      return {Verdict::kFault, outcome.detail + expected_block(c), failure_key(outcome.detail)};
+    case WorkerOutcome::Kind::kAnswer: break;
   }
-  const ImplAnswer& answer = result.answer;
+  const ImplAnswer& answer = outcome.answer;
   if (answer.kind == ImplAnswer::Kind::kFault)
     return {Verdict::kFault, answer.fault + expected_block(c), failure_key(answer.fault)};
 

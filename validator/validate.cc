@@ -161,14 +161,14 @@ bool Run::should_stop() {
 std::optional<Judgement> Run::run_one(const Case& c) {
   std::string reason;
   const bool inside = inside_manifest(info_.manifest, c, &reason);
-  const RunResult result = worker_->run(c, max_result_bytes(c));
-  moved_bytes_ += tensor_bytes(c.inputs) + tensor_bytes(result.answer.outputs);
-  if (result.cut_short) {
+  const WorkerOutcome outcome = worker_->run(c, max_result_bytes(c));
+  moved_bytes_ += tensor_bytes(c.inputs) + tensor_bytes(outcome.answer.outputs);
+  if (outcome.cut_short) {
     must_end();
     return std::nullopt;
   }
   const bool poison = info_.impl_display.rfind("exec:", 0) != 0;  // C-ABI outputs start as poison
-  Judgement j = judge(c, result, JudgeOptions{info_.profile, options_.strict_messages, inside, poison});
+  Judgement j = judge(c, outcome, JudgeOptions{info_.profile, options_.strict_messages, inside, poison});
   if (!inside) j.detail = "outside the manifest (" + reason + "): " + j.detail;
   return j;
 }

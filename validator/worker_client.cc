@@ -232,16 +232,16 @@ std::string Worker::guard_fault_text() const {
   return stderr_.substr(begin, stderr_.find('\n', begin) - begin);
 }
 
-RunResult Worker::run(const conformance::Case& c, std::size_t max_response_bytes) {
-  RunResult result;
+WorkerOutcome Worker::run(const conformance::Case& c, std::size_t max_response_bytes) {
+  WorkerOutcome result;
   const double started = now_seconds();
   if (!process_.running()) {
     Manifest ignored;
     if (Status s = start(&ignored); !s.ok()) {
-      result.kind = RunResult::Kind::kCrash;
+      result.kind = WorkerOutcome::Kind::kCrash;
       result.detail = "could not restart the implementation: " + s.message();
       if (interrupted() || (deadline_ > 0 && now_seconds() >= deadline_)) {
-        result.kind = RunResult::Kind::kTimeout;
+        result.kind = WorkerOutcome::Kind::kTimeout;
         result.cut_short = true;
       }
       return result;
@@ -262,15 +262,15 @@ RunResult Worker::run(const conformance::Case& c, std::size_t max_response_bytes
     case Wait::kMessage:
       if (Status s = parse_result_message(body, c, id, &result.answer, protocol_); !s.ok()) {
         reap(true, &oom);
-        result.kind = RunResult::Kind::kProtocolFault;
+        result.kind = WorkerOutcome::Kind::kProtocolFault;
         result.detail = "malformed result: " + s.message() + stderr_tail();
       } else {
-        result.kind = RunResult::Kind::kAnswer;
+        result.kind = WorkerOutcome::Kind::kAnswer;
         if (input_closed()) {
           // The channel broke during this case: blamed on it, not on the next one.
           reap(true, &oom);
           if (result.answer.kind != ImplAnswer::Kind::kFault) {
-            result.kind = RunResult::Kind::kProtocolFault;
+            result.kind = WorkerOutcome::Kind::kProtocolFault;
             result.detail = "the implementation closed its standard input during the case, so it cannot take another" +
                             stderr_tail();
           }
@@ -279,28 +279,28 @@ RunResult Worker::run(const conformance::Case& c, std::size_t max_response_bytes
       break;
     case Wait::kCutShort:
       reap(true, &oom);
-      result.kind = RunResult::Kind::kTimeout;
+      result.kind = WorkerOutcome::Kind::kTimeout;
       result.cut_short = true;
       result.detail = interrupted() ? "interrupted" : "the run's time was up";
       break;
     case Wait::kTimeout:
       reap(true, &oom);
-      result.kind = RunResult::Kind::kTimeout;
+      result.kind = WorkerOutcome::Kind::kTimeout;
       result.detail = str_cat("no answer within ", options_.timeout_seconds, " s", stderr_tail());
       break;
     case Wait::kEof: {
       const std::string how = reap(false, &oom);
-      result.kind = oom ? RunResult::Kind::kOutOfMemory : RunResult::Kind::kCrash;
+      result.kind = oom ? WorkerOutcome::Kind::kOutOfMemory : WorkerOutcome::Kind::kCrash;
       result.detail = "the implementation " + how + stderr_tail();
       if (exit_status_ == kWorkerExitGuardFault) {
-        result.kind = RunResult::Kind::kProtocolFault;
+        result.kind = WorkerOutcome::Kind::kProtocolFault;
         result.detail = guard_fault_text();
       }
       break;
     }
     case Wait::kError:
       reap(true, &oom);
-      result.kind = RunResult::Kind::kProtocolFault;
+      result.kind = WorkerOutcome::Kind::kProtocolFault;
       result.detail = error + stderr_tail();
       break;
   }

@@ -321,10 +321,10 @@ TEST(ProtocolVersions, TheCWorkerAnswersAlikeInTextAndBinary) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(OPCONFORM_TEST_CORPUS)) {
     conformance::Case c;
     if (entry.path().extension() != ".json" || !conformance::load_case_file(entry.path(), &c).ok()) continue;
-    const RunResult a = text.run(c, max_result_bytes(c));
-    const RunResult b = binary.run(c, max_result_bytes(c));
-    ASSERT_EQ(a.kind, RunResult::Kind::kAnswer) << entry.path() << a.detail;
-    ASSERT_EQ(b.kind, RunResult::Kind::kAnswer) << entry.path() << b.detail;
+    const WorkerOutcome a = text.run(c, max_result_bytes(c));
+    const WorkerOutcome b = binary.run(c, max_result_bytes(c));
+    ASSERT_EQ(a.kind, WorkerOutcome::Kind::kAnswer) << entry.path() << a.detail;
+    ASSERT_EQ(b.kind, WorkerOutcome::Kind::kAnswer) << entry.path() << b.detail;
     ASSERT_EQ(a.answer.kind, b.answer.kind) << entry.path();
     EXPECT_EQ(a.answer.error, b.answer.error) << entry.path();
     EXPECT_EQ(a.answer.fault, b.answer.fault) << entry.path();

@@ -298,8 +298,8 @@ conformance::Case space_to_batch_case(const std::string& expected_message) {
 TEST(Judge, ProfileDifferencesAndTags) {
   conformance::Case c =
       space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
-  RunResult value;
-  value.kind = RunResult::Kind::kAnswer;
+  WorkerOutcome value;
+  value.kind = WorkerOutcome::Kind::kAnswer;
   value.answer.kind = ImplAnswer::Kind::kOutputs;
   value.answer.outputs["output"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
   EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
@@ -308,29 +308,29 @@ TEST(Judge, ProfileDifferencesAndTags) {
   EXPECT_EQ(judge(c, value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
   EXPECT_EQ(judge(c, value, {"xla", false, true}).verdict, Verdict::kProfileDifference);
 
-  RunResult exhausted;
-  exhausted.kind = RunResult::Kind::kAnswer;
+  WorkerOutcome exhausted;
+  exhausted.kind = WorkerOutcome::Kind::kAnswer;
   exhausted.answer.kind = ImplAnswer::Kind::kError;
   exhausted.answer.error = Status(Code::kResourceExhausted, "out of memory");
   EXPECT_EQ(judge(c, exhausted, {"tf-cpu", false, true}).verdict, Verdict::kResourceExhausted);
   EXPECT_FALSE(is_failure(Verdict::kResourceExhausted));
 
-  RunResult crash;
-  crash.kind = RunResult::Kind::kCrash;
+  WorkerOutcome crash;
+  crash.kind = WorkerOutcome::Kind::kCrash;
   EXPECT_EQ(judge(c, crash, {"tf-cpu", false, false}).verdict, Verdict::kCrash);  // also outside the manifest
 }
 
-RunResult answer_outputs(Tensor output) {
-  RunResult r;
-  r.kind = RunResult::Kind::kAnswer;
+WorkerOutcome answer_outputs(Tensor output) {
+  WorkerOutcome r;
+  r.kind = WorkerOutcome::Kind::kAnswer;
   r.answer.kind = ImplAnswer::Kind::kOutputs;
   r.answer.outputs["output"] = std::move(output);
   return r;
 }
 
-RunResult answer_error(Status error) {
-  RunResult r;
-  r.kind = RunResult::Kind::kAnswer;
+WorkerOutcome answer_error(Status error) {
+  WorkerOutcome r;
+  r.kind = WorkerOutcome::Kind::kAnswer;
   r.answer.kind = ImplAnswer::Kind::kError;
   r.answer.error = std::move(error);
   return r;
@@ -341,7 +341,7 @@ RunResult answer_error(Status error) {
 // uint8 pad with the zero point.
 TEST(Judge, TfliteProfileDifferences) {
   const JudgeOptions tflite{"tflite", false, true};
-  const RunResult rejected = answer_error(Status(Code::kInvalidArgument, "SpaceToBatch: unsupported"));
+  const WorkerOutcome rejected = answer_error(Status(Code::kInvalidArgument, "SpaceToBatch: unsupported"));
   auto s2b = [](std::vector<std::int64_t> dims, DType dtype, int m) {
     conformance::Case c;
     c.op = Op::kSpaceToBatchND;
@@ -359,8 +359,8 @@ TEST(Judge, TfliteProfileDifferences) {
   EXPECT_EQ(judge(s2b({1, 2, 2, 1}, DType::kFloat32, 2), rejected, tflite).verdict, Verdict::kValueVsError);
   EXPECT_EQ(judge(s2b({1, 2, 1}, DType::kInt64, 1), rejected, tflite).verdict, Verdict::kValueVsError);
 
-  RunResult value;
-  value.kind = RunResult::Kind::kAnswer;
+  WorkerOutcome value;
+  value.kind = WorkerOutcome::Kind::kAnswer;
   value.answer.kind = ImplAnswer::Kind::kOutputs;
   value.answer.outputs["output"] = Tensor::from_values<float>({1, 1, 1, 1, 1, 1}, {1});
   EXPECT_EQ(judge(space_to_batch_case("Paddings must be non-negative"), value, tflite).verdict,
@@ -393,7 +393,8 @@ TEST(Judge, TfliteProfileDifferencesOfDepthSpace) {
     c.expected.error = std::move(error);
     return c;
   };
-  const RunResult rejected = answer_error(Status(Code::kInvalidArgument, "Type 'INT16' is not currently supported."));
+  const WorkerOutcome rejected =
+      answer_error(Status(Code::kInvalidArgument, "Type 'INT16' is not currently supported."));
   for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
     SCOPED_TRACE(op_name(op));
     EXPECT_EQ(judge(depth_space(op, DType::kInt16, 2, "NHWC"), rejected, tflite).verdict, Verdict::kProfileDifference);
@@ -402,11 +403,11 @@ TEST(Judge, TfliteProfileDifferencesOfDepthSpace) {
               Verdict::kValueVsError);
 
     const Status nhwc_only(Code::kInvalidArgument, "Only NHWC data_format supported on CPU. Got NCHW");
-    const RunResult unexpressible = answer_error(Status(Code::kUnimplemented, "adapter: no data_format"));
+    const WorkerOutcome unexpressible = answer_error(Status(Code::kUnimplemented, "adapter: no data_format"));
     EXPECT_EQ(judge(failing(op, DType::kFloat32, 2, "NCHW", nhwc_only), unexpressible, tflite).verdict,
               Verdict::kProfileDifference);
 
-    const RunResult value = answer_outputs(Tensor(DType::kFloat32, {1, 2, 2, 4}));
+    const WorkerOutcome value = answer_outputs(Tensor(DType::kFloat32, {1, 2, 2, 4}));
     const Status minimum(Code::kInvalidArgument, "Value for attr 'block_size' of 1 must be at least minimum 2");
     EXPECT_EQ(judge(failing(op, DType::kFloat32, 1, "NHWC", minimum), value, tflite).verdict,
               Verdict::kProfileDifference);
@@ -427,7 +428,7 @@ TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
   alternative.why = "the contract documents TensorFlow's result";
   c.alternatives = {alternative};
 
-  const RunResult documented = answer_outputs(Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 2}));
+  const WorkerOutcome documented = answer_outputs(Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 2}));
   const Judgement j = judge(c, documented, {"tf-cpu", false, true});
   EXPECT_EQ(j.verdict, Verdict::kTfAlternative);
   EXPECT_FALSE(is_failure(j.verdict));
@@ -435,16 +436,16 @@ TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
   EXPECT_EQ(verdict_name(j.verdict), "tf-alternative");
 
   // Another value, or another error code, fails; so does the alternative under another profile.
-  const RunResult other_value = answer_outputs(Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 3}));
+  const WorkerOutcome other_value = answer_outputs(Tensor::from_values<float>({2, 1, 1, 1, 1, 1}, {1, 3}));
   EXPECT_EQ(judge(c, other_value, {"tf-cpu", false, true}).verdict, Verdict::kErrorVsValue);
   EXPECT_EQ(judge(c, answer_error(Status(Code::kInternal, "x")), {"tf-cpu", false, true}).verdict,
             Verdict::kErrorMismatch);
   EXPECT_EQ(judge(c, documented, {"tflite", false, true}).verdict, Verdict::kErrorVsValue);
 
   // The contract's own outcome stays the first answer; its message counts when strict.
-  const RunResult contract = answer_error(Status(Code::kInvalidArgument, "padded_shape[0] overflows int64"));
+  const WorkerOutcome contract = answer_error(Status(Code::kInvalidArgument, "padded_shape[0] overflows int64"));
   EXPECT_EQ(judge(c, contract, {"tf-cpu", true, true}).verdict, Verdict::kBothError);
-  const RunResult worded = answer_error(Status(Code::kInvalidArgument, "other words"));
+  const WorkerOutcome worded = answer_error(Status(Code::kInvalidArgument, "other words"));
   EXPECT_EQ(judge(c, worded, {"tf-cpu", false, true}).verdict, Verdict::kBothError);
   EXPECT_EQ(judge(c, worded, {"tf-cpu", true, true}).verdict, Verdict::kErrorMismatch);
 
@@ -459,8 +460,8 @@ TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {
             Verdict::kTfAlternative);
 
   // Crashes stay crashes.
-  RunResult crash;
-  crash.kind = RunResult::Kind::kCrash;
+  WorkerOutcome crash;
+  crash.kind = WorkerOutcome::Kind::kCrash;
   EXPECT_EQ(judge(c, crash, {"tf-cpu", false, true}).verdict, Verdict::kCrash);
 }
 
@@ -470,8 +471,8 @@ TEST(Judge, SanitizerCrashKeyedBySummary) {
   const conformance::Case c =
       space_to_batch_case("Maximum number of non-combined block dimensions is 5 but must not exceed 4");
   auto crash_with = [](const std::string& stderr_text) {
-    RunResult r;
-    r.kind = RunResult::Kind::kCrash;
+    WorkerOutcome r;
+    r.kind = WorkerOutcome::Kind::kCrash;
     r.detail = "the implementation exited with status 1\n  stderr: " + stderr_text;
     return r;
   };

@@ -2,7 +2,7 @@
 // The outcome of one case (docs/plugin-abi.md, "Outcomes"): what the implementation did,
 // compared with the case's expectation through conformance::compare, bucketed.
 //
-//   Judgement j = judge(c, run_result, {.profile = "tf-cpu", .inside_manifest = true});
+//   Judgement j = judge(c, worker.run(c), {.profile = "tf-cpu", .inside_manifest = true});
 //   if (is_failure(j.verdict)) ...
 #pragma once
 
@@ -56,6 +56,6 @@ struct Judgement {
 };
 
 // Precondition: c.expected is the oracle's (the vector's, or the reference's outcome).
-Judgement judge(const conformance::Case& c, const RunResult& result, const JudgeOptions& options);
+Judgement judge(const conformance::Case& c, const WorkerOutcome& outcome, const JudgeOptions& options);
 
 }  // namespace opconform::validator

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
 // The validator's side of the subprocess protocol: starts an implementation's program (the
 // C-ABI worker or an exec: command) in its own process group with pipes, handshakes, and runs
-// cases with a per-case timeout. A crash, hang or runaway allocation comes back as a RunResult
+// cases with a per-case timeout. A crash, hang or runaway allocation comes back as a WorkerOutcome
 // and the next run() starts a fresh process.
 //
 //   Worker worker({.argv = {"/path/opconform-worker", "lib.so"}, .address_space_bytes = 8 << 30});
 //   Manifest manifest;
 //   Status loaded = worker.start(&manifest);   // a load failure: stop the whole run
-//   RunResult r = worker.run(c);
+//   WorkerOutcome outcome = worker.run(c);
 #pragma once
 
 #include <cstdint>
@@ -34,7 +34,10 @@ struct WorkerOptions {
   int max_protocol = kBinaryProtocolVersion;
 };
 
-struct RunResult {
+// What running one case through the worker gave: the implementation's answer, or a crash, a
+// timeout, running out of memory, a protocol fault. The cross-process counterpart of
+// conformance::Outcome (run.h), what an in-process op call gave.
+struct WorkerOutcome {
   enum class Kind { kAnswer, kCrash, kTimeout, kOutOfMemory, kProtocolFault };
   Kind kind = Kind::kCrash;
   ImplAnswer answer;   // kAnswer
@@ -58,8 +61,8 @@ class Worker {
   // Runs one case, (re)starting the program first when it is not running. A response longer
   // than `max_response_bytes` (0: the protocol's 2^30) is a protocol fault of the case: the
   // validator never reads more than that.
-  RunResult run(const conformance::Case& c, std::size_t max_response_bytes = 0);
-  // Waits end at this time of now_seconds() (clock.h; 0: never), with RunResult::cut_short
+  WorkerOutcome run(const conformance::Case& c, std::size_t max_response_bytes = 0);
+  // Waits end at this time of now_seconds() (clock.h; 0: never), with WorkerOutcome::cut_short
   // set. Interrupts (interrupt.h) end them too.
   void set_deadline(double steady_seconds) { deadline_ = steady_seconds; }
   // Kills the process group, if any.
