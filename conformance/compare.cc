@@ -11,7 +11,7 @@ namespace {
 
 constexpr std::int64_t kRowDisplay = 16;  // elements shown per row in messages
 
-Comparison fail(std::string description) { return {false, std::move(description)}; }
+Judgement fail(std::string detail) { return {false, std::move(detail)}; }
 
 bool element_equal(const Tensor& a, const Tensor& b, std::int64_t i) {
   if (a.dtype() == DType::kString) return a.data<std::string>()[i] == b.data<std::string>()[i];
@@ -52,7 +52,7 @@ std::string row_text(const Tensor& t, std::int64_t row, std::int64_t row_size, b
 
 std::int64_t row_size_of(const Tensor& t) { return t.rank() == 0 || t.dim(0) == 0 ? 0 : t.num_elements() / t.dim(0); }
 
-Comparison compare_header(const Tensor& expected, const Tensor& actual, std::string_view label) {
+Judgement compare_header(const Tensor& expected, const Tensor& actual, std::string_view label) {
   if (expected.dtype() != actual.dtype())
     return fail(str_cat(label, ": dtype ", dtype_name(actual.dtype()), ", expected ", dtype_name(expected.dtype())));
   if (expected.shape() != actual.shape())
@@ -62,8 +62,8 @@ Comparison compare_header(const Tensor& expected, const Tensor& actual, std::str
 }
 
 // Elements [begin, end) bit for bit.
-Comparison compare_elements(const Tensor& expected, const Tensor& actual, std::string_view label, std::int64_t begin,
-                            std::int64_t end) {
+Judgement compare_elements(const Tensor& expected, const Tensor& actual, std::string_view label, std::int64_t begin,
+                           std::int64_t end) {
   std::int64_t first = -1, differing = 0;
   for (std::int64_t i = begin; i < end; ++i) {
     if (element_equal(expected, actual, i)) continue;
@@ -77,12 +77,12 @@ Comparison compare_elements(const Tensor& expected, const Tensor& actual, std::s
 }
 
 // one_of_rows: each row equals the expected row, or (listed rows) one of the alternatives.
-Comparison compare_rows(const Tensor& expected, const Tensor& actual, std::string_view label,
-                        const std::map<std::int64_t, std::vector<const Tensor*>>& allowed) {
+Judgement compare_rows(const Tensor& expected, const Tensor& actual, std::string_view label,
+                       const std::map<std::int64_t, std::vector<const Tensor*>>& allowed) {
   const std::int64_t row_size = row_size_of(expected);
   for (std::int64_t row = 0; row_size > 0 && row < expected.dim(0); ++row) {
     const std::int64_t begin = row * row_size, end = begin + row_size;
-    Comparison exact = compare_elements(expected, actual, label, begin, end);
+    Judgement exact = compare_elements(expected, actual, label, begin, end);
     if (exact.pass) continue;
     auto it = allowed.find(row);
     if (it == allowed.end()) return exact;
@@ -104,8 +104,8 @@ Comparison compare_rows(const Tensor& expected, const Tensor& actual, std::strin
 
 // permutation_within_equal_keys: inside each run of equal `keys` rows, the rows of `values`
 // compare as multisets.
-Comparison compare_permuted(const Tensor& expected, const Tensor& actual, std::string_view label, const Tensor& keys,
-                            std::string_view keys_name) {
+Judgement compare_permuted(const Tensor& expected, const Tensor& actual, std::string_view label, const Tensor& keys,
+                           std::string_view keys_name) {
   const std::int64_t row_size = row_size_of(expected);
   const std::int64_t key_size = row_size_of(keys);
   const std::int64_t rows = expected.rank() == 0 ? 0 : expected.dim(0);
@@ -133,8 +133,8 @@ Comparison compare_permuted(const Tensor& expected, const Tensor& actual, std::s
   return {};
 }
 
-Comparison compare_output(const Expected& want, const std::string& name, const Tensor& expected, const Tensor& actual) {
-  if (Comparison header = compare_header(expected, actual, name); !header.pass) return header;
+Judgement compare_output(const Expected& want, const std::string& name, const Tensor& expected, const Tensor& actual) {
+  if (Judgement header = compare_header(expected, actual, name); !header.pass) return header;
   std::map<std::int64_t, std::vector<const Tensor*>> allowed_rows;
   for (const UnspecifiedRule& rule : want.unspecified) {
     if (const auto* p = std::get_if<PermutationWithinEqualKeys>(&rule); p && p->values == name) {
@@ -153,7 +153,7 @@ Comparison compare_output(const Expected& want, const std::string& name, const T
   return compare_elements(expected, actual, name, 0, expected.num_elements());
 }
 
-Comparison compare_outputs(const Expected& want, const Values& actual) {
+Judgement compare_outputs(const Expected& want, const Values& actual) {
   for (const auto& [name, value] : actual)
     if (!want.outputs.count(name)) return fail(str_cat("unexpected output '", name, "'"));
   for (const auto& [name, expected] : want.outputs) {
@@ -162,7 +162,7 @@ Comparison compare_outputs(const Expected& want, const Values& actual) {
     if (const Tensor* e = std::get_if<Tensor>(&expected)) {
       const Tensor* a = std::get_if<Tensor>(&it->second);
       if (!a) return fail(str_cat(name, ": a list, expected one tensor"));
-      if (Comparison r = compare_output(want, name, *e, *a); !r.pass) return r;
+      if (Judgement r = compare_output(want, name, *e, *a); !r.pass) return r;
       continue;
     }
     const auto& expected_list = std::get<std::vector<Tensor>>(expected);
@@ -171,7 +171,7 @@ Comparison compare_outputs(const Expected& want, const Values& actual) {
     if (actual_list->size() != expected_list.size())
       return fail(str_cat(name, ": ", actual_list->size(), " tensors, expected ", expected_list.size()));
     for (std::size_t i = 0; i < expected_list.size(); ++i)
-      if (Comparison r = compare_tensors(expected_list[i], (*actual_list)[i], str_cat(name, "[", i, "]")); !r.pass)
+      if (Judgement r = compare_tensors(expected_list[i], (*actual_list)[i], str_cat(name, "[", i, "]")); !r.pass)
         return r;
   }
   return {};
@@ -179,7 +179,7 @@ Comparison compare_outputs(const Expected& want, const Values& actual) {
 
 // The outcome against one allowed outcome; `code_only_message`: the case is tagged
 // message:code-only.
-Comparison compare_with(const Expected& want, bool code_only_message, const Outcome& actual, Strictness strictness) {
+Judgement compare_with(const Expected& want, bool code_only_message, const Outcome& actual, Strictness strictness) {
   if (!actual.status.ok() && actual.wrote_outputs_on_error)
     return fail("the op returned " + actual.status.to_string() +
                 " but replaced its outputs (they must stay untouched on error)");
@@ -199,22 +199,22 @@ Comparison compare_with(const Expected& want, bool code_only_message, const Outc
 
 }  // namespace
 
-Comparison compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label) {
-  if (Comparison header = compare_header(expected, actual, label); !header.pass) return header;
+Judgement compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label) {
+  if (Judgement header = compare_header(expected, actual, label); !header.pass) return header;
   return compare_elements(expected, actual, label, 0, expected.num_elements());
 }
 
-Comparison compare(const Case& c, const Outcome& actual, Strictness strictness) {
+Judgement compare(const Case& c, const Outcome& actual, Strictness strictness) {
   return compare_with(c.expected, c.has_tag("message:code-only"), actual, strictness);
 }
 
 Allowed compare_allowed(const Case& c, const Outcome& actual, std::string_view profile, Strictness strictness) {
   Allowed result{compare(c, actual, strictness), nullptr};
-  if (result.comparison.pass) return result;
+  if (result.judgement.pass) return result;
   for (const Alternative& a : c.alternatives) {
     if (!a.allows(profile) || !compare_with(a.outcome, c.has_tag("message:code-only"), actual, strictness).pass)
       continue;
-    result.comparison = {};
+    result.judgement = {};
     result.alternative = &a;
     break;
   }

@@ -83,8 +83,8 @@ Verdict run_differential(const Case& c, const Knobs& knobs) {
   if (identical(v.reference, v.optimized)) return v;
   Case expectation = c;
   expectation.expected = conformance::oracle_expectation(c, v.reference);
-  const conformance::Comparison result = conformance::compare(expectation, v.optimized);
-  if (!result.pass) return finding("optimized disagrees with reference: " + result.description);
+  const conformance::Judgement result = conformance::compare(expectation, v.optimized);
+  if (!result.pass) return finding("optimized disagrees with reference: " + result.detail);
   return v;
 }
 

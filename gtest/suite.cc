@@ -77,8 +77,8 @@ bool documented_difference(const Case& c, const conformance::Outcome& actual, co
 }
 
 std::string failure_text(const OpTable& table, const Case& c, const conformance::Outcome& actual,
-                         const conformance::Comparison& result) {
-  return result.description + "\ncase:\n" + conformance::format_case(c) + "\n" + table.name + " returned:\n" +
+                         const conformance::Judgement& result) {
+  return result.detail + "\ncase:\n" + conformance::format_case(c) + "\n" + table.name + " returned:\n" +
          conformance::format_outcome(actual, "  ");
 }
 
@@ -109,7 +109,7 @@ class VectorTest : public testing::Test {
     const conformance::Outcome actual = conformance::run_case(table_, c);
     if (!actual.status.ok() && may_decline(c, dtypes_))
       GTEST_SKIP() << "declined: T=" << dtype_name(*element_dtype(c)) << " is not in SuiteOptions::dtypes";
-    const conformance::Comparison result = conformance::compare_allowed(c, actual, profile_, s_).comparison;
+    const conformance::Judgement result = conformance::compare_allowed(c, actual, profile_, s_).judgement;
     const bool pass = result.pass || documented_difference(c, actual, profile_, s_);
     if (expected_ && !expected_->list.empty()) {
       const std::string signature =
@@ -178,7 +178,7 @@ void check_generated(const OpTable& table, const generators::GeneratedCase& g, S
   c.expected = conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
   const conformance::Outcome actual = conformance::run_case(table, c);
   if (!actual.status.ok() && may_decline(c, dtypes)) return;
-  const conformance::Comparison result = conformance::compare(c, actual, s);
+  const conformance::Judgement result = conformance::compare(c, actual, s);
   if (!result.pass && !documented_difference(c, actual, profile, s)) RC_FAIL(failure_text(table, c, actual, result));
 }
 
@@ -261,7 +261,7 @@ class CheckPairsTest : public testing::Test {
       ++hit;
       const conformance::Outcome actual = conformance::run_case(table_, c);
       if (!actual.status.ok() && may_decline(c, dtypes_)) continue;
-      const conformance::Comparison result = conformance::compare(c, actual, s_);
+      const conformance::Judgement result = conformance::compare(c, actual, s_);
       EXPECT_TRUE(result.pass || documented_difference(c, actual, profile_, s_))
           << "checks " << pair.first << " then " << pair.second << " (seed " << seed
           << "): " << failure_text(table_, c, actual, result);

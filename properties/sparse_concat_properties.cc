@@ -165,9 +165,9 @@ RC_GTEST_PROP(SparseConcat, DenseConcatenation, ()) {
       if (in_range) copy_elements(out_values, row, densified, flat_index(at, shape), 1);
     }
     require(in_range, c, std::string(layer->name) + ": an output coordinate lies outside the output shape");
-    const conformance::Comparison same = conformance::compare_tensors(concatenated, densified, "dense(output)");
+    const conformance::Judgement same = conformance::compare_tensors(concatenated, densified, "dense(output)");
     require(same.pass, c,
-            std::string(layer->name) + ": dense(SparseConcat(x)) != concatenate(dense(x_k)): " + same.description);
+            std::string(layer->name) + ": dense(SparseConcat(x)) != concatenate(dense(x_k)): " + same.detail);
   }
 }
 

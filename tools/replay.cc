@@ -84,20 +84,20 @@ std::optional<CaseReport> check_file(const std::string& file, const OpTable& tab
   const conformance::Outcome outcome = conformance::run_case(table, c);
   const conformance::Allowed allowed = conformance::compare_allowed(c, outcome, "tf-cpu", strictness);
   if (allowed.alternative) report.description = "tf-alternative: " + allowed.alternative->why;
-  const conformance::Comparison& comparison = allowed.comparison;
-  report.signature = comparison.pass ? ""
-                                     : validator::in_process_signature(c, outcome.status, outcome.outputs, "tf-cpu",
-                                                                       strictness == conformance::Strictness::kStrict);
+  const conformance::Judgement& judgement = allowed.judgement;
+  report.signature = judgement.pass ? ""
+                                    : validator::in_process_signature(c, outcome.status, outcome.outputs, "tf-cpu",
+                                                                      strictness == conformance::Strictness::kStrict);
   int entry = -1;
-  const auto expected = expecting.list.classify(facts, !comparison.pass, report.signature, &entry);
+  const auto expected = expecting.list.classify(facts, !judgement.pass, report.signature, &entry);
   if (entry >= 0) {
     const validator::Expectation& e = expecting.list.entries()[entry];
     report.reason = e.reason + " (" + e.where + ")";
   }
   if (expected == validator::Expectation::Outcome::kXpass) report.result = Result::kXpass;
-  if (comparison.pass) return report;
+  if (judgement.pass) return report;
   report.result = expected == validator::Expectation::Outcome::kXfail ? Result::kXfail : Result::kFail;
-  report.description = comparison.description;
+  report.description = judgement.detail;
   report.expected = conformance::format_expected(c, "");
   report.actual = conformance::format_outcome(outcome, "");
   return report;

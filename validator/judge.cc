@@ -221,22 +221,22 @@ Judgement judge(const conformance::Case& c, const WorkerOutcome& outcome, const 
             "matches the alternative allowed under " + options.profile + ": " + a->why + expected_block(c) +
                 "\n  implementation:\n" + summary(actual),
             ""};
-  const conformance::Comparison& comparison = allowed.comparison;
-  if (comparison.pass) return {expected_error ? Verdict::kBothError : Verdict::kAgree, "", ""};
+  const conformance::Judgement& compared = allowed.judgement;
+  if (compared.pass) return {expected_error ? Verdict::kBothError : Verdict::kAgree, "", ""};
 
   Verdict verdict;
   if (expected_error)
     verdict = actual.status.ok() ? Verdict::kErrorVsValue : Verdict::kErrorMismatch;
   else
     verdict = actual.status.ok() ? Verdict::kMismatch : Verdict::kValueVsError;
-  std::string detail = comparison.description;
+  std::string detail = compared.detail;
   if (verdict == Verdict::kMismatch) {
     if (std::string listed = describe_differences(c, actual.outputs, options.poison_outputs); !listed.empty())
       detail = listed;
   } else {
     detail += expected_block(c) + "\n  implementation:\n" + summary(actual);
   }
-  const std::string key = comparison_key(verdict, c, actual.status, comparison.description);
+  const std::string key = comparison_key(verdict, c, actual.status, compared.detail);
 
   if (options.profile != "tf-cpu" && c.profile == "tf-cpu" &&
       documented_profile_difference(c, verdict, actual.status, options.profile))

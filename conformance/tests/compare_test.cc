@@ -79,7 +79,7 @@ class CompareTest : public ::testing::Test {
   }
 
   // The comparison of `c` against what the fake table returns for it.
-  static Comparison check(const Case& c, Strictness strictness = Strictness::kStrict) {
+  static Judgement check(const Case& c, Strictness strictness = Strictness::kStrict) {
     return compare(c, run_case(kFake, c), strictness);
   }
 };
@@ -103,9 +103,9 @@ TEST_F(CompareTest, RunCaseTurnsThrowsAndGapsIntoInternal) {
   fake.throws = true;
   Outcome outcome = run_case(kFake, c);
   EXPECT_EQ(outcome.status, Status(Code::kInternal, "fake SpaceToBatchND threw: boom"));
-  Comparison r = compare(c, outcome);
+  Judgement r = compare(c, outcome);
   EXPECT_FALSE(r.pass);
-  EXPECT_EQ(r.description, "expected outputs, got error INTERNAL: fake SpaceToBatchND threw: boom");
+  EXPECT_EQ(r.detail, "expected outputs, got error INTERNAL: fake SpaceToBatchND threw: boom");
 
   Case stitch;
   stitch.op = Op::kDynamicStitch;
@@ -126,23 +126,23 @@ TEST_F(CompareTest, OutputsCompareBitForBit) {
   EXPECT_TRUE(check(c).pass);
 
   fake.output = f32_bits({2, 2}, {0x3f800000, 0x7fc00001, 0x00000000, 0x40000000});  // NaN payload
-  Comparison r = check(c);
+  Judgement r = check(c);
   EXPECT_FALSE(r.pass);
-  EXPECT_EQ(r.description, "output: 1 of 4 elements differ; first at [0,1]: expected nan, got nan(0x7fc00001)");
+  EXPECT_EQ(r.detail, "output: 1 of 4 elements differ; first at [0,1]: expected nan, got nan(0x7fc00001)");
 
   fake.output = f32_bits({2, 2}, {0x3f800000, 0x7fc00000, 0x80000000, 0x40400000});  // -0.0, 3
-  EXPECT_EQ(check(c).description, "output: 2 of 4 elements differ; first at [1,0]: expected 0, got -0.0");
+  EXPECT_EQ(check(c).detail, "output: 2 of 4 elements differ; first at [1,0]: expected 0, got -0.0");
 
   fake.output = f32_bits({4}, {0x3f800000, 0x7fc00000, 0x00000000, 0x40000000});
-  EXPECT_EQ(check(c).description, "output: shape [4], expected [2,2]");
+  EXPECT_EQ(check(c).detail, "output: shape [4], expected [2,2]");
   fake.output = tensor<std::int32_t>({2, 2}, {1, 2, 3, 4});
-  EXPECT_EQ(check(c).description, "output: dtype int32, expected float32");
+  EXPECT_EQ(check(c).detail, "output: dtype int32, expected float32");
 
   const Case strings = space_case(tensor<std::string>({2}, {"a", std::string("\0", 1)}));
   fake.output = tensor<std::string>({2}, {"a", std::string("\0", 1)});
   EXPECT_TRUE(check(strings).pass);
   fake.output = tensor<std::string>({2}, {"a", ""});
-  EXPECT_EQ(check(strings).description, "output: 1 of 2 elements differ; first at [1]: expected \"\\x00\", got \"\"");
+  EXPECT_EQ(check(strings).detail, "output: 1 of 2 elements differ; first at [1]: expected \"\\x00\", got \"\"");
 }
 
 TEST_F(CompareTest, Errors) {
@@ -151,7 +151,7 @@ TEST_F(CompareTest, Errors) {
   EXPECT_TRUE(check(c).pass);
 
   fake.status = Status(Code::kInvalidArgument, "bad paddings");
-  EXPECT_EQ(check(c).description,
+  EXPECT_EQ(check(c).detail,
             "message differs (code INVALID_ARGUMENT matches):\n  expected: bad block\n  actual:   bad paddings");
   EXPECT_TRUE(check(c, Strictness::kCodeOnly).pass);
   Case code_only = c;
@@ -159,13 +159,13 @@ TEST_F(CompareTest, Errors) {
   EXPECT_TRUE(check(code_only).pass);
 
   fake.status = Status(Code::kUnimplemented, "bad block");
-  EXPECT_EQ(check(c, Strictness::kCodeOnly).description,
+  EXPECT_EQ(check(c, Strictness::kCodeOnly).detail,
             "expected error INVALID_ARGUMENT: bad block, got UNIMPLEMENTED: bad block");
   EXPECT_FALSE(check(code_only).pass);
 
   fake.status = Status();
   fake.output = tensor<float>({1}, {1});
-  EXPECT_EQ(check(c).description, "expected error INVALID_ARGUMENT: bad block, but the op succeeded");
+  EXPECT_EQ(check(c).detail, "expected error INVALID_ARGUMENT: bad block, but the op succeeded");
 }
 
 TEST_F(CompareTest, AlternativesOfTheProfileAreAllowed) {
@@ -179,19 +179,19 @@ TEST_F(CompareTest, AlternativesOfTheProfileAreAllowed) {
   fake.output = tensor<float>({1}, {0});
   const Outcome wrapped = run_case(kFake, c);
   Allowed allowed = compare_allowed(c, wrapped, "tf-cpu");
-  EXPECT_TRUE(allowed.comparison.pass);
+  EXPECT_TRUE(allowed.judgement.pass);
   EXPECT_EQ(allowed.alternative, &c.alternatives[0]);
   allowed = compare_allowed(c, wrapped, "xla");  // not this profile's
-  EXPECT_FALSE(allowed.comparison.pass);
+  EXPECT_FALSE(allowed.judgement.pass);
   EXPECT_EQ(allowed.alternative, nullptr);
-  EXPECT_EQ(allowed.comparison.description, "expected error INVALID_ARGUMENT: overflows int64, but the op succeeded");
+  EXPECT_EQ(allowed.judgement.detail, "expected error INVALID_ARGUMENT: overflows int64, but the op succeeded");
   EXPECT_FALSE(compare(c, wrapped).pass);  // compare() knows the expected outcome only
 
   fake.output = tensor<float>({1}, {1});
-  EXPECT_FALSE(compare_allowed(c, run_case(kFake, c), "tf-cpu").comparison.pass);
+  EXPECT_FALSE(compare_allowed(c, run_case(kFake, c), "tf-cpu").judgement.pass);
   fake.status = Status(Code::kInvalidArgument, "overflows int64");
   allowed = compare_allowed(c, run_case(kFake, c), "tf-cpu");
-  EXPECT_TRUE(allowed.comparison.pass);
+  EXPECT_TRUE(allowed.judgement.pass);
   EXPECT_EQ(allowed.alternative, nullptr);  // the expected outcome first
 }
 
@@ -201,7 +201,7 @@ TEST_F(CompareTest, AnErrorThatReplacedOutputsFails) {
   fake.write_on_error = true;
   const Outcome outcome = run_case(kFake, c);
   EXPECT_TRUE(outcome.wrote_outputs_on_error);
-  EXPECT_EQ(compare(c, outcome).description,
+  EXPECT_EQ(compare(c, outcome).detail,
             "the op returned INVALID_ARGUMENT: bad but replaced its outputs (they must stay untouched on error)");
 }
 
@@ -216,9 +216,9 @@ TEST_F(CompareTest, ListOutputs) {
   EXPECT_TRUE(check(c).pass);
   EXPECT_EQ(fake.seen_attr, 2);
   fake.partitions = {tensor<float>({1}, {2})};
-  EXPECT_EQ(check(c).description, "outputs: 1 tensors, expected 2");
+  EXPECT_EQ(check(c).detail, "outputs: 1 tensors, expected 2");
   fake.partitions = {tensor<float>({1}, {2}), tensor<float>({1}, {3})};
-  EXPECT_EQ(check(c).description, "outputs[1]: 1 of 1 elements differ; first at [0]: expected 1, got 3");
+  EXPECT_EQ(check(c).detail, "outputs[1]: 1 of 1 elements differ; first at [0]: expected 1, got 3");
 }
 
 // ParallelDynamicStitch: merged row 1 may come from either list.
@@ -236,9 +236,9 @@ TEST_F(CompareTest, OneOfRowsAcceptsExactlyTheAllowedRows) {
   fake.output = tensor<float>({3, 2}, {1, 2, 3, 4, 7, 8});
   EXPECT_TRUE(check(c).pass);
   fake.output = tensor<float>({3, 2}, {1, 2, 3, 6, 7, 8});  // half of each: not allowed
-  EXPECT_EQ(check(c).description, "merged: row 1 is [3, 6], expected one of [5, 6] or [3, 4]");
+  EXPECT_EQ(check(c).detail, "merged: row 1 is [3, 6], expected one of [5, 6] or [3, 4]");
   fake.output = tensor<float>({3, 2}, {1, 2, 3, 4, 7, 9});  // another row differs
-  EXPECT_EQ(check(c).description, "merged: 1 of 2 elements differ; first at [2,1]: expected 8, got 9");
+  EXPECT_EQ(check(c).detail, "merged: 1 of 2 elements differ; first at [2,1]: expected 8, got 9");
   fake.output = tensor<float>({3, 2}, {1, 2, 0, 0, 7, 8});
   EXPECT_FALSE(check(c).pass);
 }
@@ -263,13 +263,13 @@ TEST_F(CompareTest, PermutationWithinEqualKeysAcceptsExactlyThePermutations) {
   for (auto values : std::vector<std::vector<std::string>>{
            {"a", "b", "c", "d", "e"}, {"c", "a", "b", "d", "e"}, {"b", "c", "a", "d", "e"}})
     EXPECT_TRUE(run_with(keys, values).pass);
-  EXPECT_EQ(run_with(keys, {"a", "b", "d", "c", "e"}).description,
+  EXPECT_EQ(run_with(keys, {"a", "b", "d", "c", "e"}).detail,
             "output_values: rows 0 to 2 (equal output_indices row [0, 0]) are {\"a\", \"b\", \"d\"}, "
             "expected these in any order: {\"a\", \"b\", \"c\"}");
   EXPECT_FALSE(run_with(keys, {"a", "a", "c", "d", "e"}).pass);  // a multiset, not a set
-  EXPECT_EQ(run_with(keys, {"a", "b", "c", "e", "d"}).description,
+  EXPECT_EQ(run_with(keys, {"a", "b", "c", "e", "d"}).detail,
             "output_values: 1 of 1 elements differ; first at [3]: expected \"d\", got \"e\"");
-  EXPECT_EQ(run_with({0, 0, 0, 0, 0, 1, 1, 0, 1, 1}, {"a", "b", "c", "d", "e"}).description,
+  EXPECT_EQ(run_with({0, 0, 0, 0, 0, 1, 1, 0, 1, 1}, {"a", "b", "c", "d", "e"}).detail,
             "output_indices: 1 of 10 elements differ; first at [2,1]: expected 0, got 1");
   EXPECT_EQ(fake.seen_attr, 0);
 }
@@ -277,13 +277,13 @@ TEST_F(CompareTest, PermutationWithinEqualKeysAcceptsExactlyThePermutations) {
 TEST_F(CompareTest, NamesOfOutputs) {
   const Case c = space_case(tensor<float>({1}, {1}));
   Outcome outcome;
-  EXPECT_EQ(compare(c, outcome).description, "missing output 'output'");
+  EXPECT_EQ(compare(c, outcome).detail, "missing output 'output'");
   outcome.outputs["output"] = tensor<float>({1}, {1});
   outcome.outputs["extra"] = tensor<float>({1}, {1});
-  EXPECT_EQ(compare(c, outcome).description, "unexpected output 'extra'");
+  EXPECT_EQ(compare(c, outcome).detail, "unexpected output 'extra'");
   outcome.outputs.erase("extra");
   outcome.outputs["output"] = std::vector<Tensor>{};
-  EXPECT_EQ(compare(c, outcome).description, "output: a list, expected one tensor");
+  EXPECT_EQ(compare(c, outcome).detail, "output: a list, expected one tensor");
 }
 
 TEST_F(CompareTest, ExpectedFromAnOutcomeChecksOneImplementationAgainstAnother) {
@@ -297,7 +297,7 @@ TEST_F(CompareTest, ExpectedFromAnOutcomeChecksOneImplementationAgainstAnother) 
   c.expected = expected_from(run_case(kFake, c));
   EXPECT_EQ(*c.expected.error, fake.status);
   EXPECT_TRUE(compare_tensors(tensor<float>({1}, {1}), tensor<float>({1}, {1}), "x").pass);
-  EXPECT_EQ(compare_tensors(tensor<float>({1}, {1}), tensor<float>({1}, {2}), "x").description,
+  EXPECT_EQ(compare_tensors(tensor<float>({1}, {1}), tensor<float>({1}, {2}), "x").detail,
             "x: 1 of 1 elements differ; first at [0]: expected 1, got 2");
 }
 

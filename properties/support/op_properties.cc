@@ -212,12 +212,12 @@ void poisoned_outputs(const GeneratedCase& g) {
           require(t.guard_intact(), reference_case,
                   std::string(layer->name) + " wrote past the end of an output of shape " + shape_string(t.shape()));
       const conformance::Case expected = expect_outcome(g.c, first);
-      const conformance::Comparison same = conformance::compare(expected, second);
+      const conformance::Judgement same = conformance::compare(expected, second);
       require(same.pass, expected,
               std::string(layer->name) +
                   " left output elements unwritten: the results under poison bytes 0xA5 "
                   "and 0x5A differ: " +
-                  same.description);
+                  same.detail);
     }
     require(guard_violations() == violations, reference_case,
             std::string(layer->name) + " damaged the guard region of a buffer freed during or after the call");
@@ -261,8 +261,8 @@ void check_order_sweep(Op op) {
       continue;
     }
     const conformance::Case expected = expect_outcome(c, ref);
-    const conformance::Comparison cmp = conformance::compare(expected, run(optimized_layer(), c));
-    if (!cmp.pass) save_pair_counterexample(expected, pair, seed, cmp.description);
+    const conformance::Judgement cmp = conformance::compare(expected, run(optimized_layer(), c));
+    if (!cmp.pass) save_pair_counterexample(expected, pair, seed, cmp.detail);
   }
   const auto hit = static_cast<double>(pairs.size() - missed.size());
   std::cout << op_name(op) << " check pairs hit: " << pairs.size() - missed.size() << " / " << pairs.size()

@@ -83,10 +83,10 @@ conformance::Case expect_outputs(conformance::Case c, conformance::Values output
 conformance::Outcome expect_conforms(const OpTable& table, const conformance::Case& expected_case, ExecOptions options,
                                      std::string_view what) {
   conformance::Outcome outcome = run(table, expected_case, options);
-  const conformance::Comparison result = conformance::compare(expected_case, outcome);
+  const conformance::Judgement result = conformance::compare(expected_case, outcome);
   if (!result.pass)
-    fail_with_counterexample(expected_case, std::string(what) + " (" + table.name + ", " + knobs_string(options) +
-                                                "): " + result.description);
+    fail_with_counterexample(
+        expected_case, std::string(what) + " (" + table.name + ", " + knobs_string(options) + "): " + result.detail);
   return outcome;
 }
 

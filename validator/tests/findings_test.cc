@@ -45,7 +45,7 @@ TEST(Findings, DescribeDifferencesListsSeveralElementsAndNamesPoison) {
   EXPECT_NE(describe_differences(c, actual, /*poison=*/false).find("[1,3]: expected 8, implementation -2.87"),
             std::string::npos);
   EXPECT_NE(describe_differences(c, actual, true, 1).find("... and 2 more"), std::string::npos);
-  // Not element-wise: left to compare()'s description.
+  // Not element-wise: left to compare()'s detail.
   conformance::Values other_shape{{"merged", Tensor::from_values<float>({1, 4}, {1, 2, 3, 4})}};
   EXPECT_EQ(describe_differences(c, other_shape, true), "");
 }

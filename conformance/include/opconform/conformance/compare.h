@@ -2,8 +2,8 @@
 // THE comparison of an outcome against a case (corpus/README.md, "Expected outcomes"); every
 // runner, property, fuzzer and the validator uses it.
 //
-//   Comparison result = compare(c, run_case(table, c));
-//   if (!result.pass) std::cerr << result.description;
+//   Judgement result = compare(c, run_case(table, c));
+//   if (!result.pass) std::cerr << result.detail;
 #pragma once
 
 #include <string>
@@ -19,22 +19,24 @@ enum class Strictness {
   kCodeOnly,  // error code only
 };
 
-struct Comparison {
+// What comparing an outcome with the expected outcome concluded (validator::Judgement refines it
+// with a verdict and a grouping key).
+struct Judgement {
   bool pass = true;
-  std::string description;  // why it failed (empty on a pass)
+  std::string detail;  // why it failed (empty on a pass)
 };
 
 // Outputs bit for bit (dtype, shape, every element's bits), widened exactly by the case's
 // `unspecified` rules; errors by code and, when strict, message. An outcome that replaced
 // outputs while returning an error fails.
-Comparison compare(const Case& c, const Outcome& actual, Strictness strictness = Strictness::kStrict);
+Judgement compare(const Case& c, const Outcome& actual, Strictness strictness = Strictness::kStrict);
 
 // What every entry point judges a case by: its expected outcome, else an alternative it allows
 // under `profile` (corpus/README.md, "Alternatives"). `alternative` names the alternative that
-// matched (pass and not the expected outcome); `comparison` fails with the expected outcome's
-// description when neither matched.
+// matched (pass and not the expected outcome); `judgement` fails with the expected outcome's
+// detail when neither matched.
 struct Allowed {
-  Comparison comparison;
+  Judgement judgement;
   const Alternative* alternative = nullptr;
 };
 Allowed compare_allowed(const Case& c, const Outcome& actual, std::string_view profile,
@@ -42,7 +44,7 @@ Allowed compare_allowed(const Case& c, const Outcome& actual, std::string_view p
 
 // Bit for bit; a failure names `label`, the first differing coordinate ("[i,j,k]") and both
 // values.
-Comparison compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label);
+Judgement compare_tensors(const Tensor& expected, const Tensor& actual, std::string_view label);
 
 // The expectation that `outcome` sets: its error, or its outputs (no unspecified rules).
 // With run_case and compare, one implementation can be checked against another.

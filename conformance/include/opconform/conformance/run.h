@@ -2,7 +2,7 @@
 // Runs a Case through one implementation (an OpTable) and records what it did.
 //
 //   Outcome outcome = run_case(reference::op_table(), c);
-//   Comparison result = compare(c, outcome);                  // compare.h
+//   Judgement result = compare(c, outcome);                   // compare.h
 #pragma once
 
 #include <vector>

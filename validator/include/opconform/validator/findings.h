@@ -36,7 +36,7 @@ std::string blank_numbers(std::string_view text);
 // `poison`: the implementation's outputs started filled with kPoisonByte (a C-ABI plug-in), so an
 // element that differs and still holds only that byte is named as never written. "" when the
 // first difference is not element-wise (a dtype, shape or count differs, or the output has
-// `unspecified` rules): compare()'s description covers those.
+// `unspecified` rules): compare()'s detail covers those.
 std::string describe_differences(const conformance::Case& c, const conformance::Values& actual, bool poison,
                                  int max_shown = 5);
 

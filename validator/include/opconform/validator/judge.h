@@ -44,6 +44,7 @@ struct JudgeOptions {
   bool poison_outputs = false;
 };
 
+// conformance::Judgement (compare.h) refined: a verdict instead of pass/fail, and a grouping key.
 struct Judgement {
   Verdict verdict = Verdict::kAgree;
   // Why, for a person: what differs (several elements of a mismatch), the expected outcome and
