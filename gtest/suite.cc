@@ -116,14 +116,14 @@ class VectorTest : public testing::Test {
           pass ? ""
                : validator::in_process_signature(c, actual.status, actual.outputs, profile_, s_ == Strictness::kStrict);
       int entry = -1;
-      const auto outcome = expected_->list.classify(validator::CaseFacts::of(c), !pass, signature, &entry);
+      const auto match = expected_->list.classify(validator::CaseFacts::of(c), !pass, signature, &entry);
       const std::string why =
           entry < 0 ? ""
                     : expected_->list.entries()[entry].reason + " (" + expected_->list.entries()[entry].where + ")";
-      if (outcome == validator::Expectation::Outcome::kXfail)
+      if (match == validator::Expectation::Match::kXfail)
         GTEST_SKIP() << "xfail: " << why << "\nsignature: " << signature << "\n"
                      << failure_text(table_, c, actual, result);
-      if (outcome == validator::Expectation::Outcome::kXpass) {
+      if (match == validator::Expectation::Match::kXpass) {
         if (expected_->strict)
           ADD_FAILURE() << "xpass: the vector passed; remove its entry: " << why;
         else

@@ -94,9 +94,9 @@ std::optional<CaseReport> check_file(const std::string& file, const OpTable& tab
     const validator::Expectation& e = expecting.list.entries()[entry];
     report.reason = e.reason + " (" + e.where + ")";
   }
-  if (expected == validator::Expectation::Outcome::kXpass) report.result = Result::kXpass;
+  if (expected == validator::Expectation::Match::kXpass) report.result = Result::kXpass;
   if (judgement.pass) return report;
-  report.result = expected == validator::Expectation::Outcome::kXfail ? Result::kXfail : Result::kFail;
+  report.result = expected == validator::Expectation::Match::kXfail ? Result::kXfail : Result::kFail;
   report.description = judgement.detail;
   report.expected = conformance::format_expected(c, "");
   report.actual = conformance::format_outcome(outcome, "");

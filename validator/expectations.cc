@@ -114,7 +114,7 @@ int Expectations::find(const CaseFacts& c, bool failed, const std::string& signa
   return -1;
 }
 
-Expectation::Outcome Expectations::classify(const CaseFacts& c, bool failed, const std::string& signature, int* entry) {
+Expectation::Match Expectations::classify(const CaseFacts& c, bool failed, const std::string& signature, int* entry) {
   for (Expectation& e : entries_) {
     if (!e.covers(c)) continue;
     ++e.in_scope;
@@ -122,9 +122,9 @@ Expectation::Outcome Expectations::classify(const CaseFacts& c, bool failed, con
   }
   const int index = find(c, failed, signature);
   if (entry) *entry = index;
-  if (index < 0) return Expectation::Outcome::kNone;
+  if (index < 0) return Expectation::Match::kNone;
   ++(failed ? entries_[index].xfail : entries_[index].xpass);
-  return failed ? Expectation::Outcome::kXfail : Expectation::Outcome::kXpass;
+  return failed ? Expectation::Match::kXfail : Expectation::Match::kXpass;
 }
 
 std::int64_t Expectations::xfail_count() const {

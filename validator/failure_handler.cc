@@ -122,10 +122,10 @@ bool FailureHandler::record(const Case& c, const std::string& origin, const Judg
 // failure is neither shrunk nor saved.
 void FailureHandler::expect(const Case& c, bool failed, const std::string& sig, CaseRecord* r) {
   int entry = -1;
-  const Expectation::Outcome outcome = expectations_.classify(CaseFacts::of(c), failed, sig, &entry);
-  if (outcome == Expectation::Outcome::kNone) return;
+  const Expectation::Match match = expectations_.classify(CaseFacts::of(c), failed, sig, &entry);
+  if (match == Expectation::Match::kNone) return;
   const Expectation& e = expectations_.entries()[entry];
-  const bool xfail = outcome == Expectation::Outcome::kXfail;
+  const bool xfail = match == Expectation::Match::kXfail;
   r->expectation = xfail ? "xfail" : "xpass";
   r->reason = e.reason + " (" + e.where + ")";
   ++expected_counts_[c.op][xfail ? 0 : 1];

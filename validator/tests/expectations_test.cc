@@ -63,20 +63,20 @@ TEST(Expectations, ClassifiesByFirstCoveringEntryAndSignature) {
   int entry = -1;
   // A failure with the signature: the first entry, whatever its name.
   EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "stitch_int8"), true, "DynamicStitch crash: x", &entry),
-            Expectation::Outcome::kXfail);
+            Expectation::Match::kXfail);
   EXPECT_EQ(entry, 0);
   // Another signature: the name entry takes it.
   EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "stitch_int16"), true, "DynamicStitch mismatch: y", &entry),
-            Expectation::Outcome::kXfail);
+            Expectation::Match::kXfail);
   EXPECT_EQ(entry, 1);
   // A pass: never a signature entry's; a name entry's is an xpass.
-  EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "stitch_int32"), false, ""), Expectation::Outcome::kXpass);
+  EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "stitch_int32"), false, ""), Expectation::Match::kXpass);
   // The op must match too; a tag's kind matches.
-  EXPECT_EQ(list.classify(facts(Op::kDynamicPartition, "stitch_int64"), true, "z"), Expectation::Outcome::kNone);
+  EXPECT_EQ(list.classify(facts(Op::kDynamicPartition, "stitch_int64"), true, "z"), Expectation::Match::kNone);
   EXPECT_EQ(list.classify(facts(Op::kDynamicPartition, "p", {"advisory:TFSA-2022-076"}), true, "z", &entry),
-            Expectation::Outcome::kXfail);
+            Expectation::Match::kXfail);
   EXPECT_EQ(entry, 2);
-  EXPECT_EQ(list.classify(facts(Op::kDynamicPartition, "q", {"advisoryx"}), true, "z"), Expectation::Outcome::kNone);
+  EXPECT_EQ(list.classify(facts(Op::kDynamicPartition, "q", {"advisoryx"}), true, "z"), Expectation::Match::kNone);
 
   EXPECT_EQ(list.entries()[0].status(), "xfail");
   EXPECT_EQ(list.entries()[1].status(), "xfail");
@@ -96,7 +96,7 @@ TEST(Expectations, SignatureEntryWithoutItsFailureIsAnXpass) {
   const std::string path = list_file("{\"signature\": \"DynamicStitch crash: x\", \"reason\": \"fixed?\"}\n");
   ASSERT_EQ(Expectations::load(path, &list), "");
   fs::remove(path);
-  EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "a"), false, ""), Expectation::Outcome::kNone);
+  EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "a"), false, ""), Expectation::Match::kNone);
   EXPECT_EQ(list.entries()[0].status(), "xpass");
   EXPECT_EQ(list.xpass_count(), 1);
 }
@@ -110,7 +110,7 @@ TEST(Expectations, ASignatureEntryBehindAnotherStillSeesItsFailure) {
   fs::remove(path);
   int entry = -1;
   EXPECT_EQ(list.classify(facts(Op::kDynamicStitch, "stitch_int16"), true, "DynamicStitch crash: x", &entry),
-            Expectation::Outcome::kXfail);
+            Expectation::Match::kXfail);
   EXPECT_EQ(entry, 0);
   // The first entry took the case; the bug the second describes still happened: not an xpass.
   EXPECT_EQ(list.entries()[1].xfail, 0);

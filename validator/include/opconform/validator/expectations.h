@@ -13,7 +13,7 @@
 //
 //   Expectations list;
 //   if (std::string e = Expectations::load(path, &list); !e.empty()) ...  // "FILE:LINE: why"
-//   Expectation::Outcome o = list.classify(facts, failed, signature);
+//   Expectation::Match o = list.classify(facts, failed, signature);
 #pragma once
 
 #include <cstdint>
@@ -45,7 +45,7 @@ struct Expectation {
   // the failures it covers (with its signature, when it has one), whichever entry took them.
   std::int64_t in_scope = 0, xfail = 0, xpass = 0, failing = 0;
 
-  enum class Outcome { kNone, kXfail, kXpass };
+  enum class Match { kNone, kXfail, kXpass };
   // The entry's status at the end: "xfail" (a failure it describes happened), "xpass" (it
   // covered cases and none failed as it describes: the bug is fixed), "unmatched" (it covered
   // no case).
@@ -69,7 +69,7 @@ class Expectations {
   // Judges one judged case against the list and tallies it. A failure (`signature` its group's)
   // is an xfail when an entry covers it and has no signature or the same one; a pass is an xpass
   // when an entry without a signature covers it. *entry: the entry's index (first in file order).
-  Expectation::Outcome classify(const CaseFacts& c, bool failed, const std::string& signature, int* entry = nullptr);
+  Expectation::Match classify(const CaseFacts& c, bool failed, const std::string& signature, int* entry = nullptr);
   // The entry classify would take the case by, without tallying; -1: none.
   int find(const CaseFacts& c, bool failed, const std::string& signature) const;
 
