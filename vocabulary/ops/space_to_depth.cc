@@ -1,5 +1,6 @@
 // The registry entry of SpaceToDepth (docs/contract/space_to_depth.md).
 #include "opconform/op_registry.h"
+#include "profile_facts.h"
 
 namespace opconform {
 namespace {
@@ -18,6 +19,16 @@ constexpr ExcludedBoundary kBlockSizeExcluded[] = {
     {std::int64_t{1} << 32, "past 2^31 - 1 fails block-size-int32"},
 };
 constexpr IndexLike kIndexLike[] = {{"block_size", IndexLike::Kind::kAttr, kBlockSizeExcluded}};
+// docs/contract/profiles.md
+using namespace profile_facts;  // NOLINT: the shared predicates
+constexpr ProfileDtypes kProfileDtypes[] = {
+    {"tflite", "input", kTfliteTypes, "TensorFlow Lite's kernel takes float32, uint8, int8, int32 and int64 only"},
+};
+constexpr ProfileDifference kProfileDifferences[] = {
+    {"tflite", Disagreement::kErrorMismatch, &only_nhwc_on_cpu,
+     "TensorFlow Lite has no data_format: NCHW and NCHW_VECT_C cannot be expressed"},
+    {"tflite", Disagreement::kErrorVsValue, &block_size_one, "TensorFlow Lite does not check block_size >= 2"},
+};
 }  // namespace
 
 extern const OpInfo kSpaceToDepthInfo = {
@@ -26,6 +37,8 @@ extern const OpInfo kSpaceToDepthInfo = {
     .invoke = &invoke,
     .index_like = kIndexLike,
     .sibling = Op::kDepthToSpace,
+    .profile_dtypes = kProfileDtypes,
+    .profile_differences = kProfileDifferences,
 };
 
 }  // namespace opconform
