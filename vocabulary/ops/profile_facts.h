@@ -74,4 +74,18 @@ inline bool block_size_one(const OpCall& call, const Status*, const Status&) {
   return block && *block == 1;
 }
 
+// SpaceToDepth and DepthToSpace under xla: the types of the XLA device in every version of
+// tensorflow/compiler/tf2xla/xla_op_registry.h read (the kernels take any T the device has;
+// newer versions add more).
+inline constexpr DType kXlaEveryVersionTypes[] = {DType::kInt32, DType::kInt64, DType::kFloat32, DType::kFloat64,
+                                                  DType::kBool};
+
+// SpaceToDepth and DepthToSpace under xla: tf-cpu has no kernel for the quint8 or qint32 data,
+// which newer XLA device type lists hold.
+inline bool quantized_unregistered_on_cpu(const OpCall& call, const Status* expected_error, const Status&) {
+  const Tensor* input = call.find_tensor("input");
+  return input && (input->dtype() == DType::kQUInt8 || input->dtype() == DType::kQInt32) && expected_error &&
+         expected_error->code() == Code::kUnimplemented;
+}
+
 }  // namespace opconform::profile_facts
