@@ -52,21 +52,28 @@ bool small_enough(const conformance::Case& c) {
   return bytes >= 0 && bytes <= kMaxGrownBytes && elements >= 0 && elements <= kMaxGrownElements;
 }
 
-// The largest dim of any input tensor, or of SparseConcat's dense shapes.
+// Applies `visit` to the input `value`: the tensor, or each member of the list.
+template <typename Visit>
+void each_tensor(const Value& value, Visit visit) {
+  if (const Tensor* t = std::get_if<Tensor>(&value))
+    visit(*t);
+  else
+    for (const Tensor& m : std::get<std::vector<Tensor>>(value)) visit(m);
+}
+
+// The largest dim of any input tensor, or held in an input whose values are dims
+// (OpInfo::dims_inputs: SparseConcat's dense shapes).
 std::int64_t largest_dim(const conformance::Case& c) {
   std::int64_t largest = 0;
-  const auto visit = [&](const Tensor& t) {
-    for (std::int64_t d : t.shape()) largest = std::max(largest, d);
-  };
-  if (c.op == Op::kSparseConcat)
-    for (const Tensor& shape : generators::input_list(c, "shapes"))
-      for (std::int64_t i = 0; i < shape.num_elements(); ++i) largest = std::max(largest, shape.index_value(i));
-  for (const auto& [name, value] : c.inputs) {
-    if (const Tensor* t = std::get_if<Tensor>(&value))
-      visit(*t);
-    else
-      for (const Tensor& m : std::get<std::vector<Tensor>>(value)) visit(m);
-  }
+  for (std::string_view name : op_info(c.op).dims_inputs)
+    if (auto it = c.inputs.find(std::string(name)); it != c.inputs.end())
+      each_tensor(it->second, [&](const Tensor& dims) {
+        for (std::int64_t i = 0; i < dims.num_elements(); ++i) largest = std::max(largest, dims.index_value(i));
+      });
+  for (const auto& [name, value] : c.inputs)
+    each_tensor(value, [&](const Tensor& t) {
+      for (std::int64_t d : t.shape()) largest = std::max(largest, d);
+    });
   return largest;
 }
 

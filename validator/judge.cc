@@ -5,82 +5,33 @@
 
 #include "opconform/conformance/compare.h"
 #include "opconform/conformance/format.h"
+#include "opconform/op_registry.h"
 #include "opconform/validator/findings.h"
 
 namespace opconform::validator {
 
 namespace {
 
-bool contains(const std::string& text, std::string_view part) { return text.find(part) != std::string::npos; }
-
-bool is_space_batch(Op op) { return op == Op::kSpaceToBatchND || op == Op::kBatchToSpaceND; }
-bool is_stitch(Op op) { return op == Op::kDynamicStitch || op == Op::kParallelDynamicStitch; }
-bool is_depth_space(Op op) { return op == Op::kSpaceToDepth || op == Op::kDepthToSpace; }
-
-// TensorFlow Lite's kernel types for SpaceToBatchND, BatchToSpaceND, SpaceToDepth and
-// DepthToSpace.
-bool tflite_typed(const Tensor* input) {
-  static constexpr DType kTfliteTypes[] = {DType::kFloat32, DType::kUInt8, DType::kInt8, DType::kInt32, DType::kInt64};
-  return input && std::find(std::begin(kTfliteTypes), std::end(kTfliteTypes), input->dtype()) != std::end(kTfliteTypes);
+// The registry's kind of a comparison failure's verdict.
+Disagreement disagreement_of(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::kErrorVsValue: return Disagreement::kErrorVsValue;
+    case Verdict::kValueVsError: return Disagreement::kValueVsError;
+    case Verdict::kErrorMismatch: return Disagreement::kErrorMismatch;
+    default: return Disagreement::kMismatch;
+  }
 }
 
-const Tensor* input(const conformance::Case& c, const char* name) {
-  auto it = c.inputs.find(name);
-  return it == c.inputs.end() ? nullptr : std::get_if<Tensor>(&it->second);
-}
-
-bool any_nonzero(const Tensor* t) {
-  if (t == nullptr || (t->dtype() != DType::kInt32 && t->dtype() != DType::kInt64)) return false;
-  for (std::int64_t i = 0; i < t->num_elements(); ++i)
-    if (t->index_value(i) != 0) return true;
-  return false;
-}
-
-// The differences docs/contract/profiles.md documents, for a case whose expectation is tf-cpu's and
-// whose comparison failed with `verdict`. Deliberately simple predicates on the tf-cpu
-// message; the docs list them.
+// Whether a case whose expectation is tf-cpu's and whose comparison failed with `verdict` shows
+// a difference docs/contract/profiles.md documents for `profile`: each op's registry entry
+// (vocabulary/ops/<op>.cc, profile_dtypes and profile_differences) holds them.
 bool documented_profile_difference(const conformance::Case& c, Verdict verdict, const Status& actual,
                                    const std::string& profile) {
-  const std::string expected_message = c.expected.error ? c.expected.error->message() : "";
-  if (profile == "xla") {
-    if (verdict == Verdict::kErrorMismatch && (is_space_batch(c.op) || is_stitch(c.op)) &&
-        c.expected.error->code() == actual.code())
-      return true;  // other check order and wording
-    if (verdict == Verdict::kErrorVsValue && is_space_batch(c.op) &&
-        contains(expected_message, "but must not exceed 4"))
-      return true;  // no four-dim limit
-    if (verdict == Verdict::kErrorVsValue && c.op == Op::kDynamicPartition &&
-        contains(expected_message, "is not in [0, "))
-      return true;  // out-of-range partitions are dropped
-    if (verdict == Verdict::kValueVsError && is_stitch(c.op) && contains(actual.message(), "not all indices are used"))
-      return true;  // older XLA rejects gaps
-    return false;
-  }
-  if (profile == "tflite" && is_space_batch(c.op)) {
-    const Tensor* in = input(c, "input");
-    const Tensor* block = input(c, "block_shape");
-    if (verdict == Verdict::kValueVsError || verdict == Verdict::kErrorMismatch) {
-      const bool block_dims_not_rank_minus_2 = in && block && block->num_elements() != in->rank() - 2;
-      if (in && (in->rank() < 3 || in->rank() > 4 || block_dims_not_rank_minus_2 || !tflite_typed(in)))
-        return true;  // rank 3 or 4 with M = rank - 2, five types
-    }
-    if (verdict == Verdict::kErrorVsValue &&
-        (contains(expected_message, "must be positive") || expected_message == "Paddings must be non-negative"))
-      return true;  // neither block values' sign nor negative paddings are checked
-    if (verdict == Verdict::kMismatch && in && (in->dtype() == DType::kInt8 || in->dtype() == DType::kUInt8) &&
-        any_nonzero(input(c, c.op == Op::kSpaceToBatchND ? "paddings" : "crops")))
-      return true;  // padding with the zero point
-  }
-  if (profile == "tflite" && is_depth_space(c.op)) {
-    if ((verdict == Verdict::kValueVsError || verdict == Verdict::kErrorMismatch) && !tflite_typed(input(c, "input")))
-      return true;  // five types
-    if (verdict == Verdict::kErrorMismatch && contains(expected_message, "Only NHWC data_format supported"))
-      return true;  // no data_format: NCHW and NCHW_VECT_C cannot be expressed
-    const auto block = c.attrs.find("block_size");
-    if (verdict == Verdict::kErrorVsValue && block != c.attrs.end() && block->second == 1)
-      return true;  // block_size >= 2 is not checked (1 is accepted; 0 and below are rejected)
-  }
-  return false;
+  const OpCall call{c.inputs, c.attrs, c.string_attrs};
+  const Status* expected_error = c.expected.error ? &*c.expected.error : nullptr;
+  return opconform::documented_profile_difference(op_info(c.op), profile, disagreement_of(verdict), call,
+                                                  expected_error, actual)
+      .has_value();
 }
 
 std::string without_final_newline(std::string text) {

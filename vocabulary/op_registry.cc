@@ -34,6 +34,16 @@ std::string_view OpCall::string_attr(std::string_view name) const {
   return it->second;
 }
 
+const Tensor* OpCall::find_tensor(std::string_view name) const {
+  auto it = inputs.find(std::string(name));
+  return it == inputs.end() ? nullptr : std::get_if<Tensor>(&it->second);
+}
+
+const std::int64_t* OpCall::find_attr(std::string_view name) const {
+  auto it = attrs.find(std::string(name));
+  return it == attrs.end() ? nullptr : &it->second;
+}
+
 const OpInfo& op_info(Op op) {
   static const OpInfo* const kInfos[] = {
 #define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) &k##Name##Info,
@@ -72,6 +82,23 @@ bool rename_for_sibling(const OpInfo& info, Values* inputs) {
   }
   *inputs = std::move(renamed);
   return true;
+}
+
+std::optional<std::string_view> documented_profile_difference(const OpInfo& info, std::string_view profile,
+                                                              Disagreement disagreement, const OpCall& call,
+                                                              const Status* expected_error, const Status& actual) {
+  if (disagreement == Disagreement::kValueVsError || disagreement == Disagreement::kErrorMismatch)
+    for (const ProfileDtypes& registered : info.profile_dtypes) {
+      if (registered.profile != profile) continue;
+      const Tensor* t = call.find_tensor(registered.input);
+      if (t && std::find(registered.dtypes.begin(), registered.dtypes.end(), t->dtype()) == registered.dtypes.end())
+        return registered.why;
+    }
+  for (const ProfileDifference& difference : info.profile_differences)
+    if (difference.profile == profile && difference.when.contains(disagreement) &&
+        (difference.applies == nullptr || difference.applies(call, expected_error, actual)))
+      return difference.why;
+  return std::nullopt;
 }
 
 Values placeholder_outputs(const OpInfo& info) {

@@ -1,8 +1,10 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "opconform/exec.h"
+#include "opconform/op_registry.h"
 #include "opconform/shape.h"
 #include "opconform/tensor.h"
 
@@ -99,5 +101,47 @@ TEST(BufferChecks, PoisonAndGuards) {
   EXPECT_EQ(guard_violations(), before + 1);
 }
 
+// The registry's profile facts (docs/contract/profiles.md): each names another profile than
+// tf-cpu, an input the op has, at least one kind of disagreement and why.
+TEST(OpRegistry, ProfileFactsAreWellFormed) {
+  for (Op op : kAllOps) {
+    const OpInfo& info = op_info(op);
+    SCOPED_TRACE(op_name(op));
+    for (const ProfileDtypes& registered : info.profile_dtypes) {
+      EXPECT_TRUE(registered.profile == "xla" || registered.profile == "tflite") << registered.profile;
+      EXPECT_TRUE(std::any_of(info.signature.inputs.begin(), info.signature.inputs.end(), [&](const Slot& s) {
+        return s.name == registered.input && !s.is_list;
+      })) << registered.input;
+      EXPECT_FALSE(registered.dtypes.empty());
+      EXPECT_FALSE(registered.why.empty());
+    }
+    for (const ProfileDifference& difference : info.profile_differences) {
+      EXPECT_TRUE(difference.profile == "xla" || difference.profile == "tflite") << difference.profile;
+      EXPECT_NE(difference.when.bits, 0u) << difference.why;
+      EXPECT_FALSE(difference.why.empty());
+    }
+    for (std::string_view name : info.dims_inputs)
+      EXPECT_TRUE(std::any_of(info.signature.inputs.begin(), info.signature.inputs.end(), [&](const Slot& s) {
+        return s.name == name;
+      })) << name;
+  }
+}
+
+// documented_profile_difference: the dtype registration covers rejections only, and a fact of
+// one profile does not apply under another.
+TEST(OpRegistry, DocumentedProfileDifference) {
+  const OpInfo& info = op_info(Op::kSpaceToDepth);
+  Values inputs;
+  inputs["input"] = Tensor(DType::kInt16, {1, 2, 2, 1});
+  const IntAttrs attrs{{"block_size", 2}};
+  const StringAttrs string_attrs{{"data_format", "NHWC"}};
+  const OpCall call{inputs, attrs, string_attrs};
+  const Status rejected(Code::kInvalidArgument, "int16 is not supported");
+  EXPECT_TRUE(documented_profile_difference(info, "tflite", Disagreement::kValueVsError, call, nullptr, rejected));
+  EXPECT_FALSE(documented_profile_difference(info, "tflite", Disagreement::kMismatch, call, nullptr, Status()));
+  EXPECT_FALSE(documented_profile_difference(info, "tf-cpu", Disagreement::kValueVsError, call, nullptr, rejected));
+  inputs["input"] = Tensor(DType::kFloat32, {1, 2, 2, 1});
+  EXPECT_FALSE(documented_profile_difference(info, "tflite", Disagreement::kValueVsError, call, nullptr, rejected));
+}
 }  // namespace
 }  // namespace opconform

@@ -417,6 +417,73 @@ TEST(Judge, TfliteProfileDifferencesOfDepthSpace) {
   }
 }
 
+// The xla profile for SpaceToDepth and DepthToSpace (docs/contract/profiles.md): other wording
+// of the same checks, NCHW and NCHW_VECT_C lowered, the XLA device's types (quint8 and qint32
+// in newer versions); block_size >= 2 and the values are as tf-cpu's.
+TEST(Judge, XlaProfileDifferencesOfDepthSpace) {
+  const JudgeOptions xla{"xla", true, true};
+  const JudgeOptions tf_cpu{"tf-cpu", true, true};
+  auto valid = [](Op op, DType dtype) {
+    conformance::Case c;
+    c.op = op;
+    c.inputs["input"] = Tensor(dtype, {1, 2, 2, 4});
+    c.attrs["block_size"] = 2;
+    c.string_attrs["data_format"] = "NHWC";
+    c.expected.outputs["output"] = Tensor(dtype, {1, 1, 1, 16});
+    return c;
+  };
+  auto failing = [](Op op, std::vector<std::int64_t> dims, DType dtype, std::int64_t block, std::string format,
+                    Status error) {
+    conformance::Case c;
+    c.op = op;
+    c.inputs["input"] = Tensor(dtype, dims);
+    c.attrs["block_size"] = block;
+    c.string_attrs["data_format"] = std::move(format);
+    c.expected.error = std::move(error);
+    return c;
+  };
+  const RunResult value = answer_outputs(Tensor(DType::kFloat32, {1, 2, 2, 4}));
+  for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
+    SCOPED_TRACE(op_name(op));
+    // The same check in XLA's words: the code must still agree.
+    const conformance::Case rank3 = failing(op, {2, 2, 4}, DType::kFloat32, 2, "NHWC",
+                                            Status(Code::kInvalidArgument, "Input rank should be 4 instead of 3"));
+    const RunResult xla_rank = answer_error(Status(Code::kInvalidArgument, "Input rank should be 4; got 3"));
+    EXPECT_EQ(judge(rank3, xla_rank, xla).verdict, Verdict::kProfileDifference);
+    EXPECT_EQ(judge(rank3, xla_rank, tf_cpu).verdict, Verdict::kErrorMismatch);
+    EXPECT_EQ(judge(rank3, answer_error(Status(Code::kInternal, "rank")), xla).verdict, Verdict::kErrorMismatch);
+
+    // NCHW and NCHW_VECT_C are lowered: a value, or XLA's own rejection of the layout.
+    const Status nhwc_only(Code::kInvalidArgument, "Only NHWC data_format supported on CPU. Got NCHW");
+    EXPECT_EQ(judge(failing(op, {1, 4, 2, 2}, DType::kFloat32, 2, "NCHW", nhwc_only), value, xla).verdict,
+              Verdict::kProfileDifference);
+    EXPECT_EQ(judge(failing(op, {1, 4, 2, 2}, DType::kFloat32, 2, "NCHW", nhwc_only), value, tf_cpu).verdict,
+              Verdict::kErrorVsValue);
+    const RunResult vect_c = answer_error(Status(Code::kUnimplemented, "Expected last dimension to be 4; got 2"));
+    EXPECT_EQ(judge(failing(op, {1, 1, 2, 2, 2}, DType::kFloat32, 2, "NCHW_VECT_C", nhwc_only), vect_c, xla).verdict,
+              Verdict::kProfileDifference);
+
+    // The XLA device's types: int32, int64, float32, float64 and bool in every version.
+    const RunResult rejected = answer_error(Status(Code::kInvalidArgument, "unsupported type"));
+    EXPECT_EQ(judge(valid(op, DType::kFloat16), rejected, xla).verdict, Verdict::kProfileDifference);
+    EXPECT_EQ(judge(valid(op, DType::kFloat32), rejected, xla).verdict, Verdict::kValueVsError);
+    EXPECT_EQ(judge(valid(op, DType::kFloat16), rejected, tf_cpu).verdict, Verdict::kValueVsError);
+    const Status no_kernel(Code::kUnimplemented, "No registered OpKernel for 'CPU' devices compatible with T=quint8");
+    const RunResult quantized = answer_outputs(Tensor(DType::kQUInt8, {1, 1, 1, 16}));
+    EXPECT_EQ(judge(failing(op, {1, 2, 2, 4}, DType::kQUInt8, 2, "NHWC", no_kernel), quantized, xla).verdict,
+              Verdict::kProfileDifference);
+    EXPECT_EQ(judge(failing(op, {1, 2, 2, 4}, DType::kQUInt8, 2, "NHWC", no_kernel), quantized, tf_cpu).verdict,
+              Verdict::kErrorVsValue);
+
+    // Not differences: block_size 1 (XLA requires > 1 as well) and a wrong value.
+    const Status minimum(Code::kInvalidArgument, "Value for attr 'block_size' of 1 must be at least minimum 2");
+    EXPECT_EQ(judge(failing(op, {1, 2, 2, 4}, DType::kFloat32, 1, "NHWC", minimum), value, xla).verdict,
+              Verdict::kErrorVsValue);
+    EXPECT_EQ(judge(valid(op, DType::kFloat32), answer_outputs(Tensor(DType::kFloat32, {1, 1, 1, 8})), xla).verdict,
+              Verdict::kMismatch);
+  }
+}
+
 // A tagged vector is judged by its allowed outcomes: the contract's, or an alternative of the
 // active profile (its own non-failing verdict); anything else fails.
 TEST(Judge, TaggedVectorsAllowOnlyTheirOutcomes) {

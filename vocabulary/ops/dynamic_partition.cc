@@ -1,5 +1,6 @@
 // The registry entry of DynamicPartition (docs/contract/dynamic_stitch.md).
 #include "opconform/op_registry.h"
+#include "profile_facts.h"
 
 namespace opconform {
 namespace {
@@ -20,6 +21,13 @@ constexpr ExcludedBoundary kNumPartitionsExcluded[] = {
 };
 constexpr IndexLike kIndexLike[] = {{"partitions", IndexLike::Kind::kInput},
                                     {"num_partitions", IndexLike::Kind::kAttr, kNumPartitionsExcluded}};
+// docs/contract/profiles.md
+bool out_of_range_partition(const OpCall&, const Status* expected_error, const Status&) {
+  return profile_facts::contains(profile_facts::expected_message(expected_error), "is not in [0, ");
+}
+constexpr ProfileDifference kProfileDifferences[] = {
+    {"xla", Disagreement::kErrorVsValue, &out_of_range_partition, "XLA drops out-of-range partitions"},
+};
 }  // namespace
 
 extern const OpInfo kDynamicPartitionInfo = {
@@ -28,6 +36,7 @@ extern const OpInfo kDynamicPartitionInfo = {
     .invoke = &invoke,
     .dim0_pairs = kDim0Pairs,
     .index_like = kIndexLike,
+    .profile_differences = kProfileDifferences,
 };
 
 }  // namespace opconform

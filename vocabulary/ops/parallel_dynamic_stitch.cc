@@ -1,5 +1,6 @@
 // The registry entry of ParallelDynamicStitch (docs/contract/dynamic_stitch.md).
 #include "opconform/op_registry.h"
+#include "profile_facts.h"
 
 namespace opconform {
 namespace {
@@ -12,6 +13,12 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
 constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}};
+// docs/contract/profiles.md
+using namespace profile_facts;  // NOLINT: the shared predicates
+constexpr ProfileDifference kProfileDifferences[] = {
+    {"xla", Disagreement::kErrorMismatch, &same_code, "XLA checks in another order and words its checks otherwise"},
+    {"xla", Disagreement::kValueVsError, &rejects_gaps, "older XLA rejects gaps: not all indices are used"},
+};
 }  // namespace
 
 extern const OpInfo kParallelDynamicStitchInfo = {
@@ -22,6 +29,7 @@ extern const OpInfo kParallelDynamicStitchInfo = {
     .index_like = kIndexLike,
     .unspecified = AnyListsLastWriter{"merged", "indices", "data"},
     .sibling = Op::kDynamicStitch,
+    .profile_differences = kProfileDifferences,
 };
 
 }  // namespace opconform

@@ -31,6 +31,8 @@ std::int64_t sparse_rank(const Values& inputs) {
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "values"}};
 // Coordinates: every index of every input and every dim of every dense shape.
 constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}, {"shapes", IndexLike::Kind::kInput}};
+// The dense shapes' values are the sparse tensors' dims.
+constexpr std::string_view kDimsInputs[] = {"shapes"};
 }  // namespace
 
 extern const OpInfo kSparseConcatInfo = {
@@ -41,6 +43,7 @@ extern const OpInfo kSparseConcatInfo = {
     .dim0_pairs = kDim0Pairs,
     .index_like = kIndexLike,
     .unspecified = EqualKeysInAnyOrder{"output_indices", "output_values"},
+    .dims_inputs = kDimsInputs,
 };
 
 }  // namespace opconform

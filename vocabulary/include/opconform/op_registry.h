@@ -65,6 +65,10 @@ struct OpCall {
   std::span<const Tensor> list(std::string_view name) const;
   std::int64_t attr(std::string_view name) const;
   std::string_view string_attr(std::string_view name) const;
+  // The tensor input `name`, or the integer attr `name`; null when the case lacks it (or, for
+  // find_tensor, when it is a list).
+  const Tensor* find_tensor(std::string_view name) const;
+  const std::int64_t* find_attr(std::string_view name) const;
 };
 
 // The integer width boundaries an index-like value's valid cases cross: 2^8, 2^16, 2^31, 2^32.
@@ -105,6 +109,45 @@ struct AnyListsLastWriter {
 };
 using Unspecified = std::variant<std::monostate, EqualKeysInAnyOrder, AnyListsLastWriter>;
 
+// How an implementation's outcome differs from the contract's (tf-cpu's) outcome of a case:
+// tf-cpu rejects and it returns a value, the other way round, both reject differently (code or
+// message), both return values that differ. Combine with |: `kValueVsError | kErrorMismatch`.
+enum class Disagreement : unsigned { kErrorVsValue = 1, kValueVsError = 2, kErrorMismatch = 4, kMismatch = 8 };
+struct Disagreements {
+  unsigned bits = 0;
+  constexpr Disagreements() = default;
+  constexpr Disagreements(Disagreement d) : bits(static_cast<unsigned>(d)) {}  // NOLINT: implicit by design
+  constexpr bool contains(Disagreement d) const { return (bits & static_cast<unsigned>(d)) != 0; }
+};
+constexpr Disagreements operator|(Disagreements a, Disagreements b) {
+  Disagreements both;
+  both.bits = a.bits | b.bits;
+  return both;
+}
+constexpr Disagreements operator|(Disagreement a, Disagreement b) { return Disagreements(a) | Disagreements(b); }
+
+// A difference docs/contract/profiles.md documents between tf-cpu and `profile` ("xla",
+// "tflite"): a disagreement of a kind in `when` on a case for which `applies` holds (null:
+// every case) is that profile's documented behaviour, not a bug. `applies` sees the case's
+// arguments, tf-cpu's error (null when tf-cpu returns a value) and the implementation's status
+// (ok when it returned a value); `why` says what the profile does, in one line.
+struct ProfileDifference {
+  std::string_view profile;
+  Disagreements when;
+  bool (*applies)(const OpCall& call, const Status* expected_error, const Status& actual) = nullptr;
+  std::string_view why;
+};
+
+// The dtypes `profile` registers its kernel for, read from the tensor input `input`: a case of
+// another dtype may be rejected (value-vs-error) or rejected otherwise (error-mismatch); `why`
+// says so in one line.
+struct ProfileDtypes {
+  std::string_view profile;
+  std::string_view input;
+  std::span<const DType> dtypes;
+  std::string_view why;
+};
+
 struct OpInfo {
   Op op;
   OpSignature signature;
@@ -125,6 +168,12 @@ struct OpInfo {
   // attrs (SpaceToBatchND's paddings are BatchToSpaceND's crops): a case of one is a case of
   // the other, so each seeds the other's fuzz harness.
   std::optional<Op> sibling = std::nullopt;
+  // Inputs whose element values are dims of a tensor the op describes (SparseConcat's dense
+  // `shapes`), so that a case's largest dim counts them too.
+  std::span<const std::string_view> dims_inputs = {};
+  // The documented differences of the other profiles (docs/contract/profiles.md).
+  std::span<const ProfileDtypes> profile_dtypes = {};
+  std::span<const ProfileDifference> profile_differences = {};
 };
 
 const OpInfo& op_info(Op op);
@@ -140,6 +189,14 @@ std::int64_t list_output_length(const OpInfo& info, const IntAttrs& attrs);
 // Renames `inputs` (this op's) to info.sibling's slot names; false, leaving them as they were,
 // when the op has no sibling or an input is missing.
 bool rename_for_sibling(const OpInfo& info, Values* inputs);
+
+// Why a `disagreement` of an implementation of `profile` with tf-cpu on `call` is a documented
+// difference of that profile (info.profile_dtypes, then info.profile_differences, the first
+// that applies); nullopt when none is. `expected_error`: tf-cpu's error, null for a value;
+// `actual`: the implementation's status.
+std::optional<std::string_view> documented_profile_difference(const OpInfo& info, std::string_view profile,
+                                                              Disagreement disagreement, const OpCall& call,
+                                                              const Status* expected_error, const Status& actual);
 
 // One distinct placeholder per output slot (a list slot: a list of one), for invoke().
 Values placeholder_outputs(const OpInfo& info);
