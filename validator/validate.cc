@@ -29,7 +29,7 @@
 #include "opconform/conformance/vector_files.h"
 #include "opconform/generators/op_generators.h"
 #include "opconform/generators/check_pairs.h"
-#include "opconform/generators/rules.h"
+#include "opconform/generators/checks.h"
 #include "opconform/op_registry.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/validator/install_layout.h"
@@ -676,7 +676,7 @@ void Run::pairs_phase() {
         if (!affordable(c) || !inside_manifest(manifest_, c, &reason)) return false;
         set_oracle(&c);
         const Status answer = c.expected.error ? *c.expected.error : Status();
-        return generators::classify(op, answer) == pair.first;
+        return generators::failed_check(op, answer) == pair.first;
       };
       const std::optional<Shrinkable> drawn = generators::find_pair_case(
           op, pair, random, kValidatorCaseSize / 2, kPairAttempts, answers_first, [this] { return should_stop(); });
