@@ -43,15 +43,16 @@ Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor&
   return Status();
 }
 
-Collapse collapse_trivial_dims(const Tensor& block, const Tensor& offsets) {
+BlockDimRuns collapse_trivial_block_dims(const Tensor& block, const Tensor& offsets) {
   const int m = static_cast<int>(block.num_elements());
   const auto trivial = [&](int i) {
     return block.index_value(i) == 1 && offsets.index_value(2 * i) == 0 && offsets.index_value(2 * i + 1) == 0;
   };
-  Collapse c;
-  while (c.leading < m && trivial(c.leading)) ++c.leading;
-  while (c.trailing < m - c.leading && trivial(m - 1 - c.trailing)) ++c.trailing;
-  return c;
+  BlockDimRuns runs;
+  while (runs.prefix < m && trivial(runs.prefix)) ++runs.prefix;
+  while (runs.suffix < m - runs.prefix && trivial(m - 1 - runs.suffix)) ++runs.suffix;
+  runs.internal = m - runs.prefix - runs.suffix;
+  return runs;
 }
 
 Status check_internal_block_dims(int internal) {
@@ -73,8 +74,8 @@ Status OutputShape::add_dim(std::int64_t size) {
   return Status();
 }
 
-Status add_leading_dims(const Tensor& input, int leading, OutputShape* shape, Plan* plan) {
-  for (int i = 0; i < leading; ++i) {
+Status add_leading_dims(const Tensor& input, int prefix, OutputShape* shape, Plan* plan) {
+  for (int i = 0; i < prefix; ++i) {
     OPCONFORM_RETURN_IF_ERROR(shape->add_dim(input.dim(i + 1)));
     plan->batch = multiply_without_overflow(plan->batch, input.dim(i + 1));
   }
