@@ -48,7 +48,7 @@ struct Draw {
   Op op = Op::kSpaceToBatchND;
   DType dtype = DType::kFloat32;
   DType block_dtype = DType::kInt32;
-  DType pair_dtype = DType::kInt32;
+  DType paddings_or_crops_dtype = DType::kInt32;
   std::int64_t batch = 0;
   std::vector<std::int64_t> block, start, end, size;
   Shape rest;
@@ -66,7 +66,7 @@ struct Draw {
     shape.insert(shape.end(), rest.begin(), rest.end());
     return shape;
   }
-  std::vector<std::int64_t> pairs() const {
+  std::vector<std::int64_t> paddings_or_crops() const {
     std::vector<std::int64_t> p;
     for (int i = 0; i < m(); ++i) p.insert(p.end(), {start[i], end[i]});
     return p;
@@ -83,7 +83,7 @@ struct Draw {
   I128 block_product() const { return exact_product(block); }
 };
 
-const char* pairs_name(Op op) { return op == Op::kSpaceToBatchND ? "paddings" : "crops"; }
+const char* paddings_or_crops_name(Op op) { return op == Op::kSpaceToBatchND ? "paddings" : "crops"; }
 
 DType fitting(DType drawn, const std::vector<std::int64_t>& values) {
   for (std::int64_t v : values)
@@ -95,20 +95,20 @@ std::int64_t dtype_max(DType index_dtype) { return index_dtype == DType::kInt32 
 std::int64_t dtype_min(DType index_dtype) { return index_dtype == DType::kInt32 ? kInt32Min : kInt64Min; }
 
 Tensor block_tensor(const Draw& d) { return index_tensor(fitting(d.block_dtype, d.block), {d.m()}, d.block); }
-Tensor pairs_tensor(const Draw& d) {
-  const std::vector<std::int64_t> p = d.pairs();
-  return index_tensor(fitting(d.pair_dtype, p), {d.m(), 2}, p);
+Tensor paddings_or_crops_tensor(const Draw& d) {
+  const std::vector<std::int64_t> p = d.paddings_or_crops();
+  return index_tensor(fitting(d.paddings_or_crops_dtype, p), {d.m(), 2}, p);
 }
 
-GeneratedCase build(Op op, std::string_view check, Tensor input, Tensor block, Tensor pairs) {
+GeneratedCase build(Op op, std::string_view check, Tensor input, Tensor block, Tensor paddings_or_crops) {
   conformance::Values inputs;
   inputs.emplace("input", std::move(input));
   inputs.emplace("block_shape", std::move(block));
-  inputs.emplace(pairs_name(op), std::move(pairs));
+  inputs.emplace(paddings_or_crops_name(op), std::move(paddings_or_crops));
   return make_case(op, std::move(inputs), {}, std::string(check));
 }
 GeneratedCase build(const Draw& d, std::string_view check = {}) {
-  return build(d.op, check, *gen_payload(d.dtype, d.input_shape()), block_tensor(d), pairs_tensor(d));
+  return build(d.op, check, *gen_payload(d.dtype, d.input_shape()), block_tensor(d), paddings_or_crops_tensor(d));
 }
 
 // Which block dims are internal: the span [lead, lead + internal), whose ends are non-trivial.
@@ -136,7 +136,7 @@ Draw typed_draw(Op op) {
   d.op = op;
   d.dtype = *gen_dtype_among(registered_dtypes(op));
   d.block_dtype = *gen_index_dtype();
-  d.pair_dtype = *gen_index_dtype();
+  d.paddings_or_crops_dtype = *gen_index_dtype();
   return d;
 }
 
@@ -381,9 +381,9 @@ int draw_span_dim(const Draw& d) {
 GeneratedCase block_shape_not_int(Op op, std::string_view check) {
   return base_with_dtype(op, "block_shape", dtypes_except({DType::kInt32, DType::kInt64}), check);
 }
-// README pre-check 1: the pairs of a dtype other than int32 and int64.
-GeneratedCase pairs_not_int(Op op, std::string_view check) {
-  return base_with_dtype(op, pairs_name(op), dtypes_except({DType::kInt32, DType::kInt64}), check);
+// README pre-check 1: paddings or crops of a dtype other than int32 and int64.
+GeneratedCase paddings_or_crops_not_int(Op op, std::string_view check) {
+  return base_with_dtype(op, paddings_or_crops_name(op), dtypes_except({DType::kInt32, DType::kInt64}), check);
 }
 
 // README pre-check 3: T not registered.
@@ -398,7 +398,7 @@ GeneratedCase block_shape_not_vector(Op op, std::string_view check) {
   Shape shape = *rc::gen::elementOf(std::vector<Shape>{{}, {1, d.m()}, {d.m(), 1}, {d.m(), 1, 1}});
   if (shape.empty()) values = {d.m() > 0 ? d.block[0] : 2};
   return build(op, check, *gen_payload(d.dtype, d.input_shape()),
-               index_tensor(fitting(d.block_dtype, values), shape, values), pairs_tensor(d));
+               index_tensor(fitting(d.block_dtype, values), shape, values), paddings_or_crops_tensor(d));
 }
 
 // Check 2: an input of rank M or less.
@@ -406,11 +406,11 @@ GeneratedCase input_rank_too_small(Op op, std::string_view check) {
   const Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const Shape full = d.input_shape();
   const Shape shape(full.begin(), full.begin() + *rc::gen::inRange(0, d.m() + 1));
-  return build(op, check, *gen_payload(d.dtype, shape), block_tensor(d), pairs_tensor(d));
+  return build(op, check, *gen_payload(d.dtype, shape), block_tensor(d), paddings_or_crops_tensor(d));
 }
 
 // Check 3: paddings or crops of a shape other than [M, 2].
-GeneratedCase pairs_not_m_by_2(Op op, std::string_view check) {
+GeneratedCase paddings_or_crops_not_m_by_2(Op op, std::string_view check) {
   const Draw d = draw_valid(op, SpaceBatchMode::kSmall);
   const std::int64_t m = d.m();
   std::vector<Shape> wrong = {{m}, {m, 3}, {m + 1, 2}, {m, 2, 1}, {}, {m, 1}};
@@ -421,7 +421,7 @@ GeneratedCase pairs_not_m_by_2(Op op, std::string_view check) {
   const auto values = *rc::gen::container<std::vector<std::int64_t>>(static_cast<std::size_t>(count),
                                                                      rc::gen::inRange<std::int64_t>(0, 4));
   return build(op, check, *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
-               index_tensor(d.pair_dtype, shape, values));
+               index_tensor(d.paddings_or_crops_dtype, shape, values));
 }
 
 // Check 4 of SpaceToBatchND: a block value below 1.
@@ -611,7 +611,7 @@ GeneratedCase output_shape_overflows(Op op, std::string_view check) {
 GeneratedCase negative_pair(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const int i = draw_span_dim(d);
-  (*rc::gen::arbitrary<bool>() ? d.start : d.end)[i] = draw_edge(dtype_min(d.pair_dtype), -1);
+  (*rc::gen::arbitrary<bool>() ? d.start : d.end)[i] = draw_edge(dtype_min(d.paddings_or_crops_dtype), -1);
   return build(d, check);
 }
 
@@ -734,11 +734,11 @@ using GenerateFn = GeneratedCase (*)(Op op, std::string_view check);
 constexpr auto kS2BGenerators = by_check<kNumS2BChecks, S2BCheck, GenerateFn>(
     {
         {S2BCheck::kArgTypesBlockShape, block_shape_not_int},
-        {S2BCheck::kArgTypesPaddings, pairs_not_int},
+        {S2BCheck::kArgTypesPaddings, paddings_or_crops_not_int},
         {S2BCheck::kRegistration, input_unregistered},
         {S2BCheck::kBlockShapeRank, block_shape_not_vector},
         {S2BCheck::kInputRank, input_rank_too_small},
-        {S2BCheck::kPaddingsShape, pairs_not_m_by_2},
+        {S2BCheck::kPaddingsShape, paddings_or_crops_not_m_by_2},
         {S2BCheck::kBlockPositive, block_not_positive},
         {S2BCheck::kBlockProduct, block_product_wraps},
         {S2BCheck::kMaxInternalDims, too_many_internal_dims},
@@ -753,11 +753,11 @@ constexpr auto kS2BGenerators = by_check<kNumS2BChecks, S2BCheck, GenerateFn>(
 constexpr auto kB2SGenerators = by_check<kNumB2SChecks, B2SCheck, GenerateFn>(
     {
         {B2SCheck::kArgTypesBlockShape, block_shape_not_int},
-        {B2SCheck::kArgTypesCrops, pairs_not_int},
+        {B2SCheck::kArgTypesCrops, paddings_or_crops_not_int},
         {B2SCheck::kRegistration, input_unregistered},
         {B2SCheck::kBlockShapeRank, block_shape_not_vector},
         {B2SCheck::kInputRank, input_rank_too_small},
-        {B2SCheck::kCropsShape, pairs_not_m_by_2},
+        {B2SCheck::kCropsShape, paddings_or_crops_not_m_by_2},
         {B2SCheck::kBlockProductOverflow, block_product_past_int64},
         {B2SCheck::kBlockProductPositive, block_product_not_positive},
         {B2SCheck::kBatchDivisible, batch_not_divisible},
@@ -779,21 +779,23 @@ GeneratedCase draw_invalid(Op op, std::size_t check) {
 struct Parsed {
   Shape input;
   DType dtype;
-  std::vector<std::int64_t> block, pairs;
+  std::vector<std::int64_t> block, paddings_or_crops;
   bool identity = false;
 };
 
 std::optional<Parsed> parse(const conformance::Case& c) {
   const Tensor& input = input_tensor(c, "input");
   const Tensor& block = input_tensor(c, "block_shape");
-  const Tensor& pairs = input_tensor(c, pairs_name(c.op));
+  const Tensor& paddings_or_crops = input_tensor(c, paddings_or_crops_name(c.op));
   auto index = [](const Tensor& t) { return t.dtype() == DType::kInt32 || t.dtype() == DType::kInt64; };
-  if (!index(block) || !index(pairs) || block.rank() != 1) return std::nullopt;
+  if (!index(block) || !index(paddings_or_crops) || block.rank() != 1) return std::nullopt;
   const std::int64_t m = block.dim(0);
-  if (input.rank() < m + 1 || pairs.shape() != Shape{m, 2}) return std::nullopt;
-  Parsed p{input.shape(), input.dtype(), index_values(block), index_values(pairs)};
+  if (input.rank() < m + 1 || paddings_or_crops.shape() != Shape{m, 2}) return std::nullopt;
+  Parsed p{input.shape(), input.dtype(), index_values(block), index_values(paddings_or_crops)};
   int first = 0, last = static_cast<int>(m) - 1;
-  auto trivial = [&](int i) { return p.block[i] == 1 && p.pairs[2 * i] == 0 && p.pairs[2 * i + 1] == 0; };
+  auto trivial = [&](int i) {
+    return p.block[i] == 1 && p.paddings_or_crops[2 * i] == 0 && p.paddings_or_crops[2 * i + 1] == 0;
+  };
   while (first < m && trivial(first)) ++first;
   while (last >= first && trivial(last)) --last;
   if (last - first + 1 > 4) return std::nullopt;
@@ -875,9 +877,9 @@ std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conf
   if (!shape.add_dim(multiply_without_overflow(p->input[0], product)).ok()) return std::nullopt;
   for (std::size_t i = 0; i < p->block.size(); ++i) {
     std::int64_t padded = 0;
-    if (p->pairs[2 * i] < 0 || p->pairs[2 * i + 1] < 0 ||
-        __builtin_add_overflow(p->input[1 + i], p->pairs[2 * i], &padded) ||
-        __builtin_add_overflow(padded, p->pairs[2 * i + 1], &padded) || padded % p->block[i] != 0 ||
+    if (p->paddings_or_crops[2 * i] < 0 || p->paddings_or_crops[2 * i + 1] < 0 ||
+        __builtin_add_overflow(p->input[1 + i], p->paddings_or_crops[2 * i], &padded) ||
+        __builtin_add_overflow(padded, p->paddings_or_crops[2 * i + 1], &padded) || padded % p->block[i] != 0 ||
         !shape.add_dim(padded / p->block[i]).ok())
       return std::nullopt;
   }
@@ -897,8 +899,9 @@ std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conf
   ShapeBuilder shape;
   if (!shape.add_dim(p->input[0] / static_cast<std::int64_t>(product)).ok()) return std::nullopt;
   for (std::size_t i = 0; i < p->block.size(); ++i) {
-    const I128 cropped = static_cast<I128>(p->input[1 + i]) * p->block[i] - p->pairs[2 * i] - p->pairs[2 * i + 1];
-    if (p->pairs[2 * i] < 0 || p->pairs[2 * i + 1] < 0 || cropped < 0 || cropped > kInt64Max ||
+    const I128 cropped = static_cast<I128>(p->input[1 + i]) * p->block[i] - p->paddings_or_crops[2 * i] -
+                         p->paddings_or_crops[2 * i + 1];
+    if (p->paddings_or_crops[2 * i] < 0 || p->paddings_or_crops[2 * i + 1] < 0 || cropped < 0 || cropped > kInt64Max ||
         !shape.add_dim(static_cast<std::int64_t>(cropped)).ok())
       return std::nullopt;
   }
@@ -912,11 +915,13 @@ std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conf
 namespace breakers {
 namespace {
 
-// The block dims of a case whose block_shape is [m] and pairs [m, 2] (else nullopt).
+// The block dims of a case whose block_shape is [m] and paddings_or_crops [m, 2] (else nullopt).
 struct Blocks {
-  std::vector<std::int64_t> block, pairs;
+  std::vector<std::int64_t> block, paddings_or_crops;
   int m() const { return static_cast<int>(block.size()); }
-  bool trivial(int i) const { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; }
+  bool trivial(int i) const {
+    return block[i] == 1 && paddings_or_crops[2 * i] == 0 && paddings_or_crops[2 * i + 1] == 0;
+  }
   int first_nontrivial() const {
     for (int i = 0; i < m(); ++i)
       if (!trivial(i)) return i;
@@ -926,22 +931,26 @@ struct Blocks {
 };
 std::optional<Blocks> blocks_of(conformance::Case& c) {
   const Tensor& block = tensor(c, "block_shape");
-  const Tensor& pairs = tensor(c, pairs_name(c.op));
-  for (const Tensor* t : {&block, &pairs})
+  const Tensor& paddings_or_crops = tensor(c, paddings_or_crops_name(c.op));
+  for (const Tensor* t : {&block, &paddings_or_crops})
     if (t->dtype() != DType::kInt32 && t->dtype() != DType::kInt64) return std::nullopt;
-  if (block.rank() != 1 || pairs.rank() != 2 || pairs.dim(0) != block.dim(0) || pairs.dim(1) != 2) return std::nullopt;
-  return Blocks{index_values(block), index_values(pairs)};
+  if (block.rank() != 1 || paddings_or_crops.rank() != 2 || paddings_or_crops.dim(0) != block.dim(0) ||
+      paddings_or_crops.dim(1) != 2)
+    return std::nullopt;
+  return Blocks{index_values(block), index_values(paddings_or_crops)};
 }
-// Writes the block values (int64 when a value leaves int32) and the pairs (int64 always when
-// `wide_pairs`).
-void set_blocks(conformance::Case& c, const Blocks& b, bool wide_pairs = false) {
+// Writes the block values (int64 when a value leaves int32) and paddings_or_crops (int64 always when
+// `wide_paddings_or_crops`).
+void set_blocks(conformance::Case& c, const Blocks& b, bool wide_paddings_or_crops = false) {
   const auto fits32 = [](const std::vector<std::int64_t>& v) {
     return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x >= kInt32Min && x <= kInt32Max; });
   };
   Tensor& block = tensor(c, "block_shape");
-  Tensor& pairs = tensor(c, pairs_name(c.op));
+  Tensor& paddings_or_crops = tensor(c, paddings_or_crops_name(c.op));
   block = index_tensor(fits32(b.block) ? block.dtype() : DType::kInt64, {b.m()}, b.block);
-  pairs = index_tensor(!wide_pairs && fits32(b.pairs) ? pairs.dtype() : DType::kInt64, {b.m(), 2}, b.pairs);
+  paddings_or_crops =
+      index_tensor(!wide_paddings_or_crops && fits32(b.paddings_or_crops) ? paddings_or_crops.dtype() : DType::kInt64,
+                   {b.m(), 2}, b.paddings_or_crops);
 }
 
 std::int64_t index_max(const Tensor& t) { return t.dtype() == DType::kInt32 ? kInt32Max : kInt64Max; }
@@ -972,8 +981,8 @@ bool break_arg_types_block_shape(conformance::Case& c) {
   return true;
 }
 
-bool break_pairs_type(conformance::Case& c) {
-  tensor(c, pairs_name(c.op)) = retyped(tensor(c, pairs_name(c.op)), non_index_dtype());
+bool break_paddings_or_crops_type(conformance::Case& c) {
+  tensor(c, paddings_or_crops_name(c.op)) = retyped(tensor(c, paddings_or_crops_name(c.op)), non_index_dtype());
   return true;
 }
 
@@ -1002,8 +1011,8 @@ bool break_input_rank(conformance::Case& c) {
   return reshape_fresh(input, shape);
 }
 
-bool break_pairs_shape(conformance::Case& c) {
-  Tensor& t = tensor(c, pairs_name(c.op));
+bool break_paddings_or_crops_shape(conformance::Case& c) {
+  Tensor& t = tensor(c, paddings_or_crops_name(c.op));
   if (t.rank() != 2) return false;
   const std::int64_t m = t.dim(0);
   t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{m, 2, 1}, {1, m, 2}, {2 * m}}));
@@ -1060,7 +1069,7 @@ bool break_max_internal_dims(conformance::Case& c) {
   Shape shape = input.shape();
   for (int k = 0; k < 5; ++k) {
     bl->block.push_back(2);
-    bl->pairs.insert(bl->pairs.end(), {0, 0});
+    bl->paddings_or_crops.insert(bl->paddings_or_crops.end(), {0, 0});
     shape.insert(shape.begin() + 1 + bl->m() - 1, 0);
   }
   if (c.op != Op::kSpaceToBatchND) {
@@ -1101,7 +1110,7 @@ bool break_output_shape_overflow(conformance::Case& c) {
   const std::int64_t s = draw_edge(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
   shape.insert(shape.begin() + 1, {s, 0});
   bl->block.insert(bl->block.begin(), {1, 1});
-  bl->pairs.insert(bl->pairs.begin(), {0, 0, 0, 0});
+  bl->paddings_or_crops.insert(bl->paddings_or_crops.begin(), {0, 0, 0, 0});
   set_blocks(c, *bl);
   return reshape_fresh(input, shape);
 }
@@ -1111,7 +1120,7 @@ bool break_negative_pair(conformance::Case& c) {
   auto bl = blocks_of(c);
   if (!bl || bl->m() == 0) return false;
   const int i = bl->first_nontrivial();
-  bl->pairs[2 * i + *rc::gen::inRange(0, 2)] = -*rc::gen::inRange<std::int64_t>(1, 3);
+  bl->paddings_or_crops[2 * i + *rc::gen::inRange(0, 2)] = -*rc::gen::inRange<std::int64_t>(1, 3);
   set_blocks(c, *bl);
   return true;
 }
@@ -1121,8 +1130,8 @@ bool break_padded_overflow(conformance::Case& c) {
   const Tensor& input = tensor(c, "input");
   if (!bl || bl->m() == 0 || input.rank() < bl->m() + 1) return false;
   const int i = bl->first_nontrivial();
-  if (input.dim(1 + i) + bl->pairs[2 * i] == 0) bl->pairs[2 * i] = 1;
-  bl->pairs[2 * i + 1] = kInt64Max;
+  if (input.dim(1 + i) + bl->paddings_or_crops[2 * i] == 0) bl->paddings_or_crops[2 * i] = 1;
+  bl->paddings_or_crops[2 * i + 1] = kInt64Max;
   set_blocks(c, *bl, true);
   return true;
 }
@@ -1131,8 +1140,8 @@ bool break_divisibility(conformance::Case& c) {
   auto bl = blocks_of(c);
   if (!bl) return false;
   for (int i = 0; i < bl->m(); ++i) {
-    if (bl->block[i] < 2 || bl->pairs[2 * i + 1] == kInt64Max) continue;
-    bl->pairs[2 * i + 1] += 1;
+    if (bl->block[i] < 2 || bl->paddings_or_crops[2 * i + 1] == kInt64Max) continue;
+    bl->paddings_or_crops[2 * i + 1] += 1;
     set_blocks(c, *bl);
     return true;
   }
@@ -1143,7 +1152,7 @@ bool break_cropped_overflow(conformance::Case& c) {
   auto bl = blocks_of(c);
   if (!bl || bl->m() == 0) return false;
   const int i = bl->first_nontrivial();
-  bl->pairs[2 * i] = bl->pairs[2 * i + 1] = kInt64Max;
+  bl->paddings_or_crops[2 * i] = bl->paddings_or_crops[2 * i + 1] = kInt64Max;
   set_blocks(c, *bl, true);
   return true;
 }
@@ -1153,9 +1162,9 @@ bool break_cropped_negative(conformance::Case& c) {
   const Tensor& input = tensor(c, "input");
   if (!bl || bl->m() == 0 || input.rank() < bl->m() + 1) return false;
   const int i = bl->first_nontrivial();
-  const I128 end = static_cast<I128>(input.dim(1 + i)) * bl->block[i] - bl->pairs[2 * i] + 1;
+  const I128 end = static_cast<I128>(input.dim(1 + i)) * bl->block[i] - bl->paddings_or_crops[2 * i] + 1;
   if (end < 0 || end > kInt64Max) return false;
-  bl->pairs[2 * i + 1] = static_cast<std::int64_t>(end);
+  bl->paddings_or_crops[2 * i + 1] = static_cast<std::int64_t>(end);
   set_blocks(c, *bl);
   return true;
 }
@@ -1164,11 +1173,11 @@ bool break_cropped_negative(conformance::Case& c) {
 constexpr auto kS2BBreakers = by_check<kNumS2BChecks, S2BCheck, BreakFn>(
     {
         {S2BCheck::kArgTypesBlockShape, break_arg_types_block_shape},
-        {S2BCheck::kArgTypesPaddings, break_pairs_type},
+        {S2BCheck::kArgTypesPaddings, break_paddings_or_crops_type},
         {S2BCheck::kRegistration, break_registration},
         {S2BCheck::kBlockShapeRank, break_block_shape_rank},
         {S2BCheck::kInputRank, break_input_rank},
-        {S2BCheck::kPaddingsShape, break_pairs_shape},
+        {S2BCheck::kPaddingsShape, break_paddings_or_crops_shape},
         {S2BCheck::kBlockPositive, break_block_positive},
         {S2BCheck::kBlockProduct, break_block_product},
         {S2BCheck::kMaxInternalDims, break_max_internal_dims},
@@ -1182,11 +1191,11 @@ constexpr auto kS2BBreakers = by_check<kNumS2BChecks, S2BCheck, BreakFn>(
 constexpr auto kB2SBreakers = by_check<kNumB2SChecks, B2SCheck, BreakFn>(
     {
         {B2SCheck::kArgTypesBlockShape, break_arg_types_block_shape},
-        {B2SCheck::kArgTypesCrops, break_pairs_type},
+        {B2SCheck::kArgTypesCrops, break_paddings_or_crops_type},
         {B2SCheck::kRegistration, break_registration},
         {B2SCheck::kBlockShapeRank, break_block_shape_rank},
         {B2SCheck::kInputRank, break_input_rank},
-        {B2SCheck::kCropsShape, break_pairs_shape},
+        {B2SCheck::kCropsShape, break_paddings_or_crops_shape},
         {B2SCheck::kBlockProductOverflow, break_block_product_overflow},
         {B2SCheck::kBlockProductPositive, break_block_product_positive},
         {B2SCheck::kBatchDivisible, break_batch_divisible},
