@@ -1,5 +1,6 @@
-// What the breakers of every op share (check_pairs.h; private to generators/): each op's
-// breakers live in its own generator file, in namespace breakers, next to its rule table.
+// What the checks' breakers of every op share (a check's breaker breaks that one check, for
+// check pairs: check_pairs.h; private to generators/): each op's breakers live in its own
+// generator file, in namespace breakers, next to its check table.
 #pragma once
 
 #include <string>
@@ -34,7 +35,7 @@ inline Tensor& any_member(conformance::Case& c, const std::string& name, std::si
   return members[*rc::gen::inRange<std::size_t>(first, members.size())];
 }
 
-// Breaks a list's dtype rule: any member retyped to a dtype other than `dtype`; false when the
+// Breaks a list's dtype check: any member retyped to a dtype other than `dtype`; false when the
 // list is empty.
 inline bool member_not_of(conformance::Case& c, const std::string& name, DType dtype) {
   if (list(c, name).empty()) return false;
@@ -43,7 +44,7 @@ inline bool member_not_of(conformance::Case& c, const std::string& name, DType d
   return true;
 }
 
-// Breaks a list's same-dtype rule: a member after the first retyped to another dtype than the
+// Breaks a list's same-dtype check: a member after the first retyped to another dtype than the
 // first's; false when the list has fewer than two members.
 inline bool member_unlike_first(conformance::Case& c, const std::string& name) {
   if (list(c, name).size() < 2) return false;
@@ -52,7 +53,7 @@ inline bool member_unlike_first(conformance::Case& c, const std::string& name) {
   return true;
 }
 
-// Breaks a list's vector rule: a vector member reshaped to [n, 1] or [1, n]; false when the
+// Breaks a list's vector check: a vector member reshaped to [n, 1] or [1, n]; false when the
 // drawn member is not a vector.
 inline bool vector_member_made_matrix(conformance::Case& c, const std::string& name) {
   Tensor& t = any_member(c, name);

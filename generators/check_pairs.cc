@@ -5,11 +5,11 @@
 #include <functional>
 
 #include "opconform/generators/op_generators.h"
-#include "opconform/generators/rules.h"
-#include "rule_generators.h"
+#include "opconform/generators/checks.h"
+#include "check_generators.h"
 
 // Each op's breakers and exclusions live in its own generator file (OpGenerators, in
-// rule_generators.h); this file pairs its rules.
+// check_generators.h); this file pairs its checks.
 
 namespace opconform::generators {
 
@@ -17,26 +17,26 @@ std::vector<InfeasiblePair> infeasible_pairs(Op op) {
   const OpGenerators& hooks = op_generators(op);
   std::vector<InfeasiblePair> out;
   for (const Exclusion& e : hooks.exclusions)
-    out.push_back({{hooks.rules[e.first].id, hooks.rules[e.second].id}, e.why});
+    out.push_back({{hooks.checks[e.first].id, hooks.checks[e.second].id}, e.why});
   return out;
 }
 
-bool has_breaker(Op op, std::string_view rule) {
+bool has_breaker(Op op, std::string_view check) {
   const OpGenerators& hooks = op_generators(op);
-  for (std::size_t i = 0; i < hooks.rules.size(); ++i)
-    if (hooks.rules[i].id == rule) return i < hooks.breakers.size() && hooks.breakers[i] != nullptr;
+  for (std::size_t i = 0; i < hooks.checks.size(); ++i)
+    if (hooks.checks[i].id == check) return i < hooks.breakers.size() && hooks.breakers[i] != nullptr;
   return false;
 }
 
 std::vector<CheckPair> feasible_pairs(Op op) {
   const OpGenerators& hooks = op_generators(op);
-  const std::span<const Rule> rules = hooks.rules;
+  const std::span<const Check> checks = hooks.checks;
   std::vector<CheckPair> out;
-  for (std::size_t a = 0; a < rules.size(); ++a)
-    for (std::size_t b = a + 1; b < rules.size(); ++b) {
+  for (std::size_t a = 0; a < checks.size(); ++a)
+    for (std::size_t b = a + 1; b < checks.size(); ++b) {
       const bool skip = std::any_of(hooks.exclusions.begin(), hooks.exclusions.end(),
                                     [&](const Exclusion& e) { return e.first == a && e.second == b; });
-      if (!skip) out.push_back({rules[a].id, rules[b].id});
+      if (!skip) out.push_back({checks[a].id, checks[b].id});
     }
   return out;
 }
@@ -44,11 +44,11 @@ std::vector<CheckPair> feasible_pairs(Op op) {
 rc::Gen<GeneratedCase> pair_case(Op op, CheckPair pair) {
   return rc::gen::exec([op, pair] {
     const BreakFn breaker =
-        has_breaker(op, pair.first) ? op_generators(op).breakers[rule_index(op, pair.first)] : nullptr;
+        has_breaker(op, pair.first) ? op_generators(op).breakers[check_index(op, pair.first)] : nullptr;
     if (breaker == nullptr) throw rc::GenerationFailure("no breaker for " + std::string(pair.first));
     GeneratedCase g = *invalid_case(op, pair.second);
     if (!breaker(g.c)) throw rc::GenerationFailure("no room to break " + std::string(pair.first));
-    g.rule = std::string(pair.first);
+    g.check = std::string(pair.first);
     g.also_breaks = std::string(pair.second);
     return g;
   });

@@ -6,7 +6,7 @@
 // empty": a zero in one dim and huge dims around it that keep every checked product in range.
 // Before those, one case in eight puts block_size at a width boundary (index_boundaries.h).
 //
-// Invalid cases: one generator per rule of the op (check order of the contract page), each
+// Invalid cases: one generator per check of the op (check order of the contract page), each
 // failing exactly that check first.
 #include <algorithm>
 #include <string>
@@ -15,35 +15,35 @@
 #include "breakers.h"
 #include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 #include "widen.h"
 
 namespace opconform::generators {
 namespace {
 
-// The rules of each op (rules/space_to_depth.inc, rules/depth_to_space.inc): enum and table.
-enum class SpaceToDepthRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/space_to_depth.inc"
-#undef OPCONFORM_RULE
+// The checks of each op (checks/space_to_depth.inc, checks/depth_to_space.inc): enum and table.
+enum class SpaceToDepthCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/space_to_depth.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kSpaceToDepthRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/space_to_depth.inc"
-#undef OPCONFORM_RULE
+constexpr Check kSpaceToDepthChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/space_to_depth.inc"
+#undef OPCONFORM_CHECK
 };
-enum class DepthToSpaceRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/depth_to_space.inc"
-#undef OPCONFORM_RULE
+enum class DepthToSpaceCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/depth_to_space.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kDepthToSpaceRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/depth_to_space.inc"
-#undef OPCONFORM_RULE
+constexpr Check kDepthToSpaceChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/depth_to_space.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr std::size_t kNumS2DRules = std::size(kSpaceToDepthRules);
-constexpr std::size_t kNumD2SRules = std::size(kDepthToSpaceRules);
+constexpr std::size_t kNumS2DChecks = std::size(kSpaceToDepthChecks);
+constexpr std::size_t kNumD2SChecks = std::size(kDepthToSpaceChecks);
 
 constexpr std::string_view kBadFormats[] = {"nhwc", "", "NHCW", "NHWC ", "NCHW_VECT", "CHWN"};
 
@@ -57,10 +57,10 @@ struct Draw {
   Shape shape;  // the input, [N, H, W, C] for a valid case
 };
 
-GeneratedCase build(const Draw& d, std::string_view rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view check = {}) {
   conformance::Values inputs;
   inputs.emplace("input", *gen_payload(d.dtype, d.shape));
-  GeneratedCase g = make_case(d.op, std::move(inputs), {{"block_size", d.block}}, std::string(rule));
+  GeneratedCase g = make_case(d.op, std::move(inputs), {{"block_size", d.block}}, std::string(check));
   g.c.string_attrs["data_format"] = d.data_format;
   return g;
 }
@@ -133,25 +133,25 @@ Draw draw_at_boundary(Op op, std::int64_t v) {
 
 // --- invalid cases -------------------------------------------------------------------------
 
-GeneratedCase draw_invalid(Op op, std::size_t rule);
+GeneratedCase draw_invalid(Op op, std::size_t check);
 
-// A valid case or one failing a check listed after `rule` (the earlier check must win).
-GeneratedCase draw_base_after(Op op, std::string_view rule) {
+// A valid case or one failing a check listed after `check` (the earlier check must win).
+GeneratedCase draw_base_after(Op op, std::string_view check) {
   return valid_or_failing(
-      rules_after(op, rule), [op] { return build(draw_valid(op)); },
+      checks_after(op, check), [op] { return build(draw_valid(op)); },
       [op](std::size_t later) { return draw_invalid(op, later); });
 }
 
 template <class Edit>
-GeneratedCase after(Op op, std::string_view rule, Edit edit) {
-  GeneratedCase g = draw_base_after(op, rule);
+GeneratedCase after(Op op, std::string_view check, Edit edit) {
+  GeneratedCase g = draw_base_after(op, check);
   edit(g.c);
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // The edits that break one pre-check or step 1 whatever else the case breaks: the invalid cases
-// apply them to a valid case (or one failing a later check), the check-pair breakers to a case
+// apply them to a valid case (or one failing a later check), each check's breaker to a case
 // failing a later check.
 bool set_block_below_2(conformance::Case& c) {  // pre-check 2a
   c.attrs["block_size"] = draw_edge(kInt64Min, 1);
@@ -177,26 +177,26 @@ bool set_block_past_int32(conformance::Case& c) {  // step 1
   return true;
 }
 
-GeneratedCase block_below_2(Op op, std::string_view rule) { return after(op, rule, set_block_below_2); }
-GeneratedCase format_not_allowed(Op op, std::string_view rule) { return after(op, rule, set_format_not_allowed); }
-GeneratedCase input_unregistered(Op op, std::string_view rule) {
+GeneratedCase block_below_2(Op op, std::string_view check) { return after(op, check, set_block_below_2); }
+GeneratedCase format_not_allowed(Op op, std::string_view check) { return after(op, check, set_format_not_allowed); }
+GeneratedCase input_unregistered(Op op, std::string_view check) {
   return after(
-      op, rule,
+      op, check,
       is_space_to_depth(op) ? set_unregistered_dtype<Op::kSpaceToDepth> : set_unregistered_dtype<Op::kDepthToSpace>);
 }
-GeneratedCase format_not_nhwc(Op op, std::string_view rule) { return after(op, rule, set_format_not_nhwc); }
-GeneratedCase block_past_int32(Op op, std::string_view rule) { return after(op, rule, set_block_past_int32); }
+GeneratedCase format_not_nhwc(Op op, std::string_view check) { return after(op, check, set_format_not_nhwc); }
+GeneratedCase block_past_int32(Op op, std::string_view check) { return after(op, check, set_block_past_int32); }
 // Step 2: an input of rank other than 4.
-GeneratedCase rank_not_4(Op op, std::string_view rule) {
+GeneratedCase rank_not_4(Op op, std::string_view check) {
   Draw d = draw_valid(op);
   const int rank = *rc::gen::element(0, 1, 2, 3, 5, 6);
   SizeBudget budget(kMaxCaseElements);
   d.shape.assign(static_cast<std::size_t>(rank), 0);
   for (auto& dim : d.shape) dim = budget.draw(0, 4);
-  return build(d, rule);
+  return build(d, check);
 }
 // Step 3: SpaceToDepth's H or W, or DepthToSpace's C, not a multiple of the block.
-GeneratedCase not_divisible(Op op, std::string_view rule) {
+GeneratedCase not_divisible(Op op, std::string_view check) {
   Draw d = draw_valid(op);
   const std::int64_t b = d.block, off = *rc::gen::inRange<std::int64_t>(1, b);
   if (!is_space_to_depth(op)) {
@@ -215,11 +215,11 @@ GeneratedCase not_divisible(Op op, std::string_view rule) {
     else
       d.shape[3] = d.block * d.block - 1;
   }
-  return build(d, rule);
+  return build(d, check);
 }
 // Step 4 (deviation): SpaceToDepth's C*b*b, DepthToSpace's H*b or W*b overflows int64 (only an
 // empty input gets there).
-GeneratedCase output_dim_overflow(Op op, std::string_view rule) {
+GeneratedCase output_dim_overflow(Op op, std::string_view check) {
   Draw d = draw_valid(op);
   d.block = draw_edge(2, kInt32Max);
   const std::int64_t b = d.block;
@@ -232,13 +232,13 @@ GeneratedCase output_dim_overflow(Op op, std::string_view rule) {
   } else {
     d.shape = {bit(), bit(), draw_edge(kInt64Max / b + 1, kInt64Max), 0};
   }
-  return build(d, rule);
+  return build(d, check);
 }
 // Step 5 (DepthToSpace): the output [N, H*b, W*b, 0]'s running element count passes 2^63
 // before its zero depth.
 // With b = 2^e and N = 2^k0, H = 2^k1, W = 2^k2: the input's count N*H*W = 2^(k0+k1+k2) stays
 // below 2^63 while the output's N*(H*b)*(W*b) = 2^(k0+k1+k2+2e) reaches it.
-GeneratedCase output_shape_overflow(Op op, std::string_view rule) {
+GeneratedCase output_shape_overflow(Op op, std::string_view check) {
   Draw d = draw_valid(op);
   const int e = *rc::gen::inRange(1, 11);
   d.block = std::int64_t{1} << e;
@@ -247,50 +247,50 @@ GeneratedCase output_shape_overflow(Op op, std::string_view rule) {
   const int k2 = *rc::gen::inRange(0, std::min(sum - k1, 62 - e) + 1);
   const int k0 = sum - k1 - k2;
   d.shape = {std::int64_t{1} << k0, std::int64_t{1} << k1, std::int64_t{1} << k2, 0};
-  return build(d, rule);
+  return build(d, check);
 }
 // Step 6: a valid case under a limit below its request.
-GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
-  return with_memory_limit_below_request(build(draw_valid(op), rule));
+GeneratedCase request_past_memory_limit(Op op, std::string_view check) {
+  return with_memory_limit_below_request(build(draw_valid(op), check));
 }
 
-// The generators of the rules, by rule (a rule without one does not compile).
-using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
-constexpr auto kS2DGenerators = by_rule<kNumS2DRules, SpaceToDepthRule, GenerateFn>(
+// The generators of the checks, by check (a check without one does not compile).
+using GenerateFn = GeneratedCase (*)(Op op, std::string_view check);
+constexpr auto kS2DGenerators = by_check<kNumS2DChecks, SpaceToDepthCheck, GenerateFn>(
     {
-        {SpaceToDepthRule::kBlockSizeMinimum, block_below_2},
-        {SpaceToDepthRule::kDataFormatAllowed, format_not_allowed},
-        {SpaceToDepthRule::kRegistration, input_unregistered},
-        {SpaceToDepthRule::kNhwcOnly, format_not_nhwc},
-        {SpaceToDepthRule::kBlockSizeInt32, block_past_int32},
-        {SpaceToDepthRule::kInputRank, rank_not_4},
-        {SpaceToDepthRule::kDivisibility, not_divisible},
-        {SpaceToDepthRule::kOutputDims, output_dim_overflow},
-        {SpaceToDepthRule::kMemoryLimit, request_past_memory_limit},
+        {SpaceToDepthCheck::kBlockSizeMinimum, block_below_2},
+        {SpaceToDepthCheck::kDataFormatAllowed, format_not_allowed},
+        {SpaceToDepthCheck::kRegistration, input_unregistered},
+        {SpaceToDepthCheck::kNhwcOnly, format_not_nhwc},
+        {SpaceToDepthCheck::kBlockSizeInt32, block_past_int32},
+        {SpaceToDepthCheck::kInputRank, rank_not_4},
+        {SpaceToDepthCheck::kDivisibility, not_divisible},
+        {SpaceToDepthCheck::kOutputDims, output_dim_overflow},
+        {SpaceToDepthCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
-constexpr auto kD2SGenerators = by_rule<kNumD2SRules, DepthToSpaceRule, GenerateFn>(
+constexpr auto kD2SGenerators = by_check<kNumD2SChecks, DepthToSpaceCheck, GenerateFn>(
     {
-        {DepthToSpaceRule::kBlockSizeMinimum, block_below_2},
-        {DepthToSpaceRule::kDataFormatAllowed, format_not_allowed},
-        {DepthToSpaceRule::kRegistration, input_unregistered},
-        {DepthToSpaceRule::kNhwcOnly, format_not_nhwc},
-        {DepthToSpaceRule::kBlockSizeInt32, block_past_int32},
-        {DepthToSpaceRule::kInputRank, rank_not_4},
-        {DepthToSpaceRule::kDivisibility, not_divisible},
-        {DepthToSpaceRule::kOutputDims, output_dim_overflow},
-        {DepthToSpaceRule::kOutputShapeOverflow, output_shape_overflow},
-        {DepthToSpaceRule::kMemoryLimit, request_past_memory_limit},
+        {DepthToSpaceCheck::kBlockSizeMinimum, block_below_2},
+        {DepthToSpaceCheck::kDataFormatAllowed, format_not_allowed},
+        {DepthToSpaceCheck::kRegistration, input_unregistered},
+        {DepthToSpaceCheck::kNhwcOnly, format_not_nhwc},
+        {DepthToSpaceCheck::kBlockSizeInt32, block_past_int32},
+        {DepthToSpaceCheck::kInputRank, rank_not_4},
+        {DepthToSpaceCheck::kDivisibility, not_divisible},
+        {DepthToSpaceCheck::kOutputDims, output_dim_overflow},
+        {DepthToSpaceCheck::kOutputShapeOverflow, output_shape_overflow},
+        {DepthToSpaceCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
 
-GeneratedCase draw_invalid(Op op, std::size_t rule) {
-  if (is_space_to_depth(op)) return kS2DGenerators.at(rule)(op, kSpaceToDepthRules[rule].id);
-  return kD2SGenerators.at(rule)(op, kDepthToSpaceRules[rule].id);
+GeneratedCase draw_invalid(Op op, std::size_t check) {
+  if (is_space_to_depth(op)) return kS2DGenerators.at(check)(op, kSpaceToDepthChecks[check].id);
+  return kD2SGenerators.at(check)(op, kDepthToSpaceChecks[check].id);
 }
 
-rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
-  return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
+rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t check) {
+  return rc::gen::exec([op, check] { return draw_invalid(op, check); });
 }
 
 // large_valid_case: the batch `times` over, with a fresh payload (validity is kept).
@@ -311,7 +311,7 @@ void grow_batch(conformance::Case& c, std::int64_t times) {
   input = *gen_payload(input.dtype(), shape);
 }
 
-// --- check-pair breakers (check_pairs.h) ---------------------------------------------------
+// --- the checks' breakers (check_pairs.h) --------------------------------------------------
 
 Tensor& input_of(conformance::Case& c) { return std::get<Tensor>(c.inputs.at("input")); }
 
@@ -353,29 +353,29 @@ bool break_output_dims(conformance::Case& c) {
                         std::min<std::int64_t>(s[2], 1), 0});
 }
 
-// The breakers of the rules, by rule; the last checks need none (every pair they come first
+// Each check's breaker, by check; the last checks need none (every pair they come first
 // in is excluded).
-constexpr auto kS2DBreakers = by_rule<kNumS2DRules, SpaceToDepthRule, BreakFn>(
+constexpr auto kS2DBreakers = by_check<kNumS2DChecks, SpaceToDepthCheck, BreakFn>(
     {
-        {SpaceToDepthRule::kBlockSizeMinimum, set_block_below_2},
-        {SpaceToDepthRule::kDataFormatAllowed, set_format_not_allowed},
-        {SpaceToDepthRule::kRegistration, set_unregistered_dtype<Op::kSpaceToDepth>},
-        {SpaceToDepthRule::kNhwcOnly, set_format_not_nhwc},
-        {SpaceToDepthRule::kBlockSizeInt32, set_block_past_int32},
-        {SpaceToDepthRule::kInputRank, break_input_rank},
-        {SpaceToDepthRule::kDivisibility, break_divisibility<Op::kSpaceToDepth>},
+        {SpaceToDepthCheck::kBlockSizeMinimum, set_block_below_2},
+        {SpaceToDepthCheck::kDataFormatAllowed, set_format_not_allowed},
+        {SpaceToDepthCheck::kRegistration, set_unregistered_dtype<Op::kSpaceToDepth>},
+        {SpaceToDepthCheck::kNhwcOnly, set_format_not_nhwc},
+        {SpaceToDepthCheck::kBlockSizeInt32, set_block_past_int32},
+        {SpaceToDepthCheck::kInputRank, break_input_rank},
+        {SpaceToDepthCheck::kDivisibility, break_divisibility<Op::kSpaceToDepth>},
     },
     false);
-constexpr auto kD2SBreakers = by_rule<kNumD2SRules, DepthToSpaceRule, BreakFn>(
+constexpr auto kD2SBreakers = by_check<kNumD2SChecks, DepthToSpaceCheck, BreakFn>(
     {
-        {DepthToSpaceRule::kBlockSizeMinimum, set_block_below_2},
-        {DepthToSpaceRule::kDataFormatAllowed, set_format_not_allowed},
-        {DepthToSpaceRule::kRegistration, set_unregistered_dtype<Op::kDepthToSpace>},
-        {DepthToSpaceRule::kNhwcOnly, set_format_not_nhwc},
-        {DepthToSpaceRule::kBlockSizeInt32, set_block_past_int32},
-        {DepthToSpaceRule::kInputRank, break_input_rank},
-        {DepthToSpaceRule::kDivisibility, break_divisibility<Op::kDepthToSpace>},
-        {DepthToSpaceRule::kOutputDims, break_output_dims},
+        {DepthToSpaceCheck::kBlockSizeMinimum, set_block_below_2},
+        {DepthToSpaceCheck::kDataFormatAllowed, set_format_not_allowed},
+        {DepthToSpaceCheck::kRegistration, set_unregistered_dtype<Op::kDepthToSpace>},
+        {DepthToSpaceCheck::kNhwcOnly, set_format_not_nhwc},
+        {DepthToSpaceCheck::kBlockSizeInt32, set_block_past_int32},
+        {DepthToSpaceCheck::kInputRank, break_input_rank},
+        {DepthToSpaceCheck::kDivisibility, break_divisibility<Op::kDepthToSpace>},
+        {DepthToSpaceCheck::kOutputDims, break_output_dims},
     },
     false);
 
@@ -384,12 +384,12 @@ constexpr std::string_view kNonZeroDepth =
 
 // Pairs no single input breaks together, with the reason.
 constexpr Exclusion kS2DExclusions[] = {
-    excluded(SpaceToDepthRule::kOutputDims, SpaceToDepthRule::kMemoryLimit, breakers::kNoOutput),
+    excluded(SpaceToDepthCheck::kOutputDims, SpaceToDepthCheck::kMemoryLimit, breakers::kNoOutput),
 };
 constexpr Exclusion kD2SExclusions[] = {
-    excluded(DepthToSpaceRule::kDivisibility, DepthToSpaceRule::kOutputShapeOverflow, kNonZeroDepth),
-    excluded(DepthToSpaceRule::kOutputDims, DepthToSpaceRule::kMemoryLimit, breakers::kNoOutput),
-    excluded(DepthToSpaceRule::kOutputShapeOverflow, DepthToSpaceRule::kMemoryLimit, breakers::kNoOutput),
+    excluded(DepthToSpaceCheck::kDivisibility, DepthToSpaceCheck::kOutputShapeOverflow, kNonZeroDepth),
+    excluded(DepthToSpaceCheck::kOutputDims, DepthToSpaceCheck::kMemoryLimit, breakers::kNoOutput),
+    excluded(DepthToSpaceCheck::kOutputShapeOverflow, DepthToSpaceCheck::kMemoryLimit, breakers::kNoOutput),
 };
 
 // TF_CALL_ALL_TYPES and qint8; TF_CALL_ALL_TYPES.
@@ -405,8 +405,8 @@ rc::Gen<GeneratedCase> valid_depth_space(Op op) {
   });
 }
 
-rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view rule) {
-  return invalid_by_index(op, rule_index(op, rule));
+rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view check) {
+  return invalid_by_index(op, check_index(op, check));
 }
 
 std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformance::Case& c) {
@@ -434,12 +434,12 @@ std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformanc
 }
 
 constinit const OpGenerators kSpaceToDepthGenerators = {
-    kSpaceToDepthRules, s2d_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
-    widen_batch,        kS2DBreakers,   kS2DExclusions,    grow_batch,
+    kSpaceToDepthChecks, s2d_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
+    widen_batch,         kS2DBreakers,   kS2DExclusions,    grow_batch,
 };
 constinit const OpGenerators kDepthToSpaceGenerators = {
-    kDepthToSpaceRules, d2s_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
-    widen_batch,        kD2SBreakers,   kD2SExclusions,    grow_batch,
+    kDepthToSpaceChecks, d2s_registered, valid_depth_space, invalid_by_index, depth_space_outputs,
+    widen_batch,         kD2SBreakers,   kD2SExclusions,    grow_batch,
 };
 
 }  // namespace opconform::generators

@@ -7,24 +7,24 @@
 #include "widen.h"
 #include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 
 namespace opconform::generators {
 namespace {
 
-// The rules (rules/dynamic_partition.inc): their enum and Rule table.
-enum class DynamicPartitionRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/dynamic_partition.inc"
-#undef OPCONFORM_RULE
+// The checks (checks/dynamic_partition.inc): their enum and Check table.
+enum class DynamicPartitionCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/dynamic_partition.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kDynamicPartitionRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/dynamic_partition.inc"
-#undef OPCONFORM_RULE
+constexpr Check kDynamicPartitionChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/dynamic_partition.inc"
+#undef OPCONFORM_CHECK
 };
-using PartitionRule = DynamicPartitionRule;
-constexpr std::size_t kNumPartitionRules = std::size(kDynamicPartitionRules);
+using PartitionCheck = DynamicPartitionCheck;
+constexpr std::size_t kNumPartitionChecks = std::size(kDynamicPartitionChecks);
 
 struct Draw {
   DType dtype = DType::kFloat32;
@@ -42,11 +42,12 @@ struct Draw {
   }
 };
 
-GeneratedCase build(const Draw& d, std::string_view rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view check = {}) {
   conformance::Values inputs;
   inputs.emplace("data", *gen_payload(d.dtype, d.data()));
   inputs.emplace("partitions", index_tensor(DType::kInt32, d.partitions_shape, d.partitions));
-  return make_case(Op::kDynamicPartition, std::move(inputs), {{"num_partitions", d.num_partitions}}, std::string(rule));
+  return make_case(Op::kDynamicPartition, std::move(inputs), {{"num_partitions", d.num_partitions}},
+                   std::string(check));
 }
 
 // Empty outputs with huge dims around the zero, which sits in any position of data: in the
@@ -112,53 +113,53 @@ Draw draw_at_boundary(const BoundaryTarget& t) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below, by rule): each draws a case that fails `rule` first and
-// names `rule` as the check it fails.
+// One generator per check (kCheckGenerators below, by check): each draws a case that fails `check` first and
+// names `check` as the check it fails.
 
-GeneratedCase draw_invalid(std::size_t rule);
+GeneratedCase draw_invalid(std::size_t check);
 
-// A valid case or one failing a check listed after `rule` (the earlier check must win).
-GeneratedCase draw_base_after(std::string_view rule) {
+// A valid case or one failing a check listed after `check` (the earlier check must win).
+GeneratedCase draw_base_after(std::string_view check) {
   return valid_or_failing(
-      rules_after(Op::kDynamicPartition, rule), [] { return build(draw_valid()); }, draw_invalid);
+      checks_after(Op::kDynamicPartition, check), [] { return build(draw_valid()); }, draw_invalid);
 }
 
 // README pre-check 1: partitions of a dtype other than int32.
-GeneratedCase partitions_not_int32(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase partitions_not_int32(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   Tensor& p = std::get<Tensor>(g.c.inputs.at("partitions"));
   p = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), p.shape());
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // Check 0: num_partitions below 1.
-GeneratedCase num_partitions_below_1(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase num_partitions_below_1(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   g.c.attrs["num_partitions"] = draw_edge(kInt64Min, 0);
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // README pre-check 3: T not registered.
-GeneratedCase data_unregistered(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase data_unregistered(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   Tensor& data = std::get<Tensor>(g.c.inputs.at("data"));
   data = *gen_payload(*gen_dtype_among(unregistered_dtypes(Op::kDynamicPartition)), data.shape());
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // Check 0: num_partitions past int32.
-GeneratedCase num_partitions_past_int32(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase num_partitions_past_int32(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   g.c.attrs["num_partitions"] = draw_edge(kInt32Max + 1, kInt64Max);
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // Check 1: data's shape shorter than the partitions', or one of its leading dims differs.
-GeneratedCase data_shape_not_prefixed(std::string_view rule) {
+GeneratedCase data_shape_not_prefixed(std::string_view check) {
   Draw d = draw_valid();
   if (d.partitions_shape.empty()) {  // a scalar is a prefix of every shape: make it [k]
     d.partitions_shape = {*rc::gen::inRange<std::int64_t>(0, 4)};
@@ -172,11 +173,11 @@ GeneratedCase data_shape_not_prefixed(std::string_view rule) {
     data[j] = d.partitions_shape[j] + (d.partitions_shape[j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1);
   }
   d.data_shape = data;
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 2: a value outside [0, num_partitions) at a random position.
-GeneratedCase partition_out_of_range(std::string_view rule) {
+GeneratedCase partition_out_of_range(std::string_view check) {
   Draw d = draw_valid();
   if (d.partitions.empty()) {
     d.partitions_shape.assign(d.partitions_shape.size(), 1);
@@ -184,38 +185,38 @@ GeneratedCase partition_out_of_range(std::string_view rule) {
   }
   const std::size_t j = *rc::gen::inRange<std::size_t>(0, d.partitions.size());
   d.partitions[j] = *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Min, -1) : draw_edge(d.num_partitions, kInt32Max);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // The memory limit: num_partitions whose 64-byte headers alone pass 4 GiB, or a valid case
 // under a limit below its request.
-GeneratedCase request_past_memory_limit(std::string_view rule) {
+GeneratedCase request_past_memory_limit(std::string_view check) {
   Draw d = draw_valid();
   if (*rc::gen::arbitrary<bool>()) {
     d.num_partitions = draw_edge((std::int64_t{1} << 26) + 1, kInt32Max);  // 64 * k > 4 GiB
-    return build(d, rule);
+    return build(d, check);
   }
-  return with_memory_limit_below_request(build(d, rule));
+  return with_memory_limit_below_request(build(d, check));
 }
 
-// The generators of the rules, by rule (a rule without one does not compile).
-using GenerateFn = GeneratedCase (*)(std::string_view rule);
-constexpr auto kRuleGenerators = by_rule<kNumPartitionRules, PartitionRule, GenerateFn>(
+// The generators of the checks, by check (a check without one does not compile).
+using GenerateFn = GeneratedCase (*)(std::string_view check);
+constexpr auto kCheckGenerators = by_check<kNumPartitionChecks, PartitionCheck, GenerateFn>(
     {
-        {PartitionRule::kArgTypes, partitions_not_int32},
-        {PartitionRule::kNumPartitionsMin, num_partitions_below_1},
-        {PartitionRule::kRegistration, data_unregistered},
-        {PartitionRule::kNumPartitionsInt32, num_partitions_past_int32},
-        {PartitionRule::kShapePrefix, data_shape_not_prefixed},
-        {PartitionRule::kPartitionRange, partition_out_of_range},
-        {PartitionRule::kMemoryLimit, request_past_memory_limit},
+        {PartitionCheck::kArgTypes, partitions_not_int32},
+        {PartitionCheck::kNumPartitionsMin, num_partitions_below_1},
+        {PartitionCheck::kRegistration, data_unregistered},
+        {PartitionCheck::kNumPartitionsInt32, num_partitions_past_int32},
+        {PartitionCheck::kShapePrefix, data_shape_not_prefixed},
+        {PartitionCheck::kPartitionRange, partition_out_of_range},
+        {PartitionCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
 
-GeneratedCase draw_invalid(std::size_t rule) { return kRuleGenerators.at(rule)(kDynamicPartitionRules[rule].id); }
+GeneratedCase draw_invalid(std::size_t check) { return kCheckGenerators.at(check)(kDynamicPartitionChecks[check].id); }
 
-rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t rule) {
-  return rc::gen::exec([rule] { return draw_invalid(rule); });
+rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t check) {
+  return rc::gen::exec([check] { return draw_invalid(check); });
 }
 
 // large_valid_case: wide rows (a trailing dim on data) or many rows (a leading dim on data
@@ -266,8 +267,8 @@ rc::Gen<GeneratedCase> valid_dynamic_partition() {
     return build(*rc::gen::weightedElement<bool>({{7, false}, {1, true}}) ? draw_huge_empty() : draw_valid());
   });
 }
-rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view rule) {
-  return invalid_by_index(Op::kDynamicPartition, rule_index(Op::kDynamicPartition, rule));
+rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view check) {
+  return invalid_by_index(Op::kDynamicPartition, check_index(Op::kDynamicPartition, check));
 }
 
 // Also nullopt above 2^24 partitions (their headers alone pass 1 GiB: not a valid case here).
@@ -292,7 +293,7 @@ std::optional<std::vector<PredictedOutput>> dynamic_partition_outputs(const conf
   return outputs;
 }
 
-// --- breakers (check_pairs.h) --------------------------------------------------------------
+// --- the checks' breakers (check_pairs.h) --------------------------------------------------
 
 namespace breakers {
 namespace {
@@ -335,15 +336,15 @@ bool break_partition_range(conformance::Case& c) {
   return true;
 }
 
-// The breakers of the rules, by rule; memory-limit, checked last, needs none.
-constexpr auto kPartitionBreakers = by_rule<kNumPartitionRules, PartitionRule, BreakFn>(
+// Each check's breaker, by check; memory-limit, checked last, needs none.
+constexpr auto kPartitionBreakers = by_check<kNumPartitionChecks, PartitionCheck, BreakFn>(
     {
-        {PartitionRule::kArgTypes, break_arg_types},
-        {PartitionRule::kNumPartitionsMin, break_num_partitions_min},
-        {PartitionRule::kRegistration, break_registration},
-        {PartitionRule::kNumPartitionsInt32, break_num_partitions_int32},
-        {PartitionRule::kShapePrefix, break_shape_prefix},
-        {PartitionRule::kPartitionRange, break_partition_range},
+        {PartitionCheck::kArgTypes, break_arg_types},
+        {PartitionCheck::kNumPartitionsMin, break_num_partitions_min},
+        {PartitionCheck::kRegistration, break_registration},
+        {PartitionCheck::kNumPartitionsInt32, break_num_partitions_int32},
+        {PartitionCheck::kShapePrefix, break_shape_prefix},
+        {PartitionCheck::kPartitionRange, break_partition_range},
     },
     false);
 
@@ -351,15 +352,15 @@ constexpr std::string_view kSameAttr = "both checks bound the same attr from opp
 
 // Pairs no single input breaks together, with the reason.
 constexpr Exclusion kPartitionExclusions[] = {
-    excluded(PartitionRule::kNumPartitionsMin, PartitionRule::kNumPartitionsInt32, kSameAttr),
-    excluded(PartitionRule::kNumPartitionsMin, PartitionRule::kMemoryLimit, kNoOutput),
+    excluded(PartitionCheck::kNumPartitionsMin, PartitionCheck::kNumPartitionsInt32, kSameAttr),
+    excluded(PartitionCheck::kNumPartitionsMin, PartitionCheck::kMemoryLimit, kNoOutput),
 };
 
 }  // namespace
 }  // namespace breakers
 
 constinit const OpGenerators kDynamicPartitionGenerators = {
-    kDynamicPartitionRules,
+    kDynamicPartitionChecks,
     registered,
     [](Op) { return valid_dynamic_partition(); },
     invalid_by_index,

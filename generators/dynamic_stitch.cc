@@ -8,38 +8,38 @@
 #include "widen.h"
 #include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 #include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
 
-// The rules of both stitches: one enum (rules/dynamic_stitch.inc), one Rule table per op
-// (rules/parallel_dynamic_stitch.inc includes DynamicStitch's list).
-enum class StitchRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/dynamic_stitch.inc"
-#undef OPCONFORM_RULE
+// The checks of both stitches: one enum (checks/dynamic_stitch.inc), one Check table per op
+// (checks/parallel_dynamic_stitch.inc includes DynamicStitch's list).
+enum class StitchCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/dynamic_stitch.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kDynamicStitchRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/dynamic_stitch.inc"
-#undef OPCONFORM_RULE
+constexpr Check kDynamicStitchChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/dynamic_stitch.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kParallelDynamicStitchRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/parallel_dynamic_stitch.inc"
-#undef OPCONFORM_RULE
+constexpr Check kParallelDynamicStitchChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/parallel_dynamic_stitch.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr std::size_t kNumStitchRules = std::size(kDynamicStitchRules);
+constexpr std::size_t kNumStitchChecks = std::size(kDynamicStitchChecks);
 // The generator and breaker tables below serve both ops: their lists must stay one.
-consteval bool same_ids(std::span<const Rule> a, std::span<const Rule> b) {
+consteval bool same_ids(std::span<const Check> a, std::span<const Check> b) {
   if (a.size() != b.size()) return false;
   for (std::size_t i = 0; i < a.size(); ++i)
     if (a[i].id != b[i].id) return false;
   return true;
 }
-static_assert(same_ids(kDynamicStitchRules, kParallelDynamicStitchRules));
+static_assert(same_ids(kDynamicStitchChecks, kParallelDynamicStitchChecks));
 
 // A stitch case before it becomes tensors.
 struct Draw {
@@ -70,7 +70,7 @@ struct Draw {
   }
 };
 
-GeneratedCase build(const Draw& d, std::string_view rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view check = {}) {
   std::vector<Tensor> index_tensors;
   std::vector<Shape> data_shapes;
   for (int m = 0; m < d.n(); ++m) {
@@ -80,7 +80,7 @@ GeneratedCase build(const Draw& d, std::string_view rule = {}) {
   conformance::Values inputs;
   inputs.emplace("indices", std::move(index_tensors));
   inputs.emplace("data", *gen_payloads(d.dtype, data_shapes));
-  return make_case(d.op, std::move(inputs), {}, std::string(rule));
+  return make_case(d.op, std::move(inputs), {}, std::string(check));
 }
 
 // A shape of rank 0..2 under the budget.
@@ -191,31 +191,31 @@ Draw draw_at_boundary(Op op, std::int64_t v) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below, by rule): each draws a case of `op` that fails
-// `rule` first and names `rule` as the check it fails.
+// One generator per check (kCheckGenerators below, by check): each draws a case of `op` that fails
+// `check` first and names `check` as the check it fails.
 
-GeneratedCase draw_invalid(Op op, std::size_t rule);
+GeneratedCase draw_invalid(Op op, std::size_t check);
 
-// A base for the pre-check rules: a valid case or one failing a later check with at least one
+// A base for the pre-checks: a valid case or one failing a later check with at least one
 // list member.
 GeneratedCase draw_base(Op op) {
   return valid_or_failing(
-      rules_after(op, rule_index(StitchRule::kAttrN)), [op] { return build(draw_valid(op, StitchMode::kAny)); },
+      checks_after(op, check_index(StitchCheck::kAttrN)), [op] { return build(draw_valid(op, StitchMode::kAny)); },
       [op](std::size_t later) { return draw_invalid(op, later); });
 }
 
 // README pre-check 1: an index tensor of a dtype other than int32.
-GeneratedCase index_not_int32(Op op, std::string_view rule) {
+GeneratedCase index_not_int32(Op op, std::string_view check) {
   GeneratedCase g = draw_base(op);
   auto& indices = std::get<std::vector<Tensor>>(g.c.inputs.at("indices"));
   Tensor& t = indices[*rc::gen::inRange<std::size_t>(0, indices.size())];
   t = *gen_payload(*gen_dtype_among(dtypes_except({DType::kInt32})), t.shape());
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // README pre-check 1: a data member (after the first) of another dtype than data[0].
-GeneratedCase data_dtypes_differ(Op op, std::string_view rule) {
+GeneratedCase data_dtypes_differ(Op op, std::string_view check) {
   GeneratedCase g = draw_base(op);
   auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
   if (data.empty()) data.push_back(*gen_payload(DType::kFloat32, {*rc::gen::inRange<std::int64_t>(0, 3)}));
@@ -226,13 +226,13 @@ GeneratedCase data_dtypes_differ(Op op, std::string_view rule) {
     Tensor& t = data[*rc::gen::inRange<std::size_t>(1, data.size())];
     t = *gen_payload(other, t.shape());
   }
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // Check 0: no indices at all; data of any length.
-GeneratedCase no_indices(Op op, std::string_view rule) {
-  GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), rule);
+GeneratedCase no_indices(Op op, std::string_view check) {
+  GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), check);
   std::get<std::vector<Tensor>>(g.c.inputs.at("indices")).clear();
   auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
   data.resize(*rc::gen::inRange<std::size_t>(0, data.size() + 1));
@@ -240,26 +240,26 @@ GeneratedCase no_indices(Op op, std::string_view rule) {
 }
 
 // Check 0: as many data members as indices, plus or minus some.
-GeneratedCase list_lengths_differ(Op op, std::string_view rule) {
-  GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), rule);
+GeneratedCase list_lengths_differ(Op op, std::string_view check) {
+  GeneratedCase g = build(draw_valid(op, StitchMode::kSmall), check);
   auto& data = std::get<std::vector<Tensor>>(g.c.inputs.at("data"));
   resize_list(data, draw_length_other_than(data.size()));
   return g;
 }
 
 // Check 1: a negative index at a random (m, i); those before are valid.
-GeneratedCase negative_index(Op op, std::string_view rule) {
+GeneratedCase negative_index(Op op, std::string_view check) {
   Draw d = draw_valid_nonempty(op);
   std::vector<std::pair<int, std::size_t>> positions;
   for (int m = 0; m < d.n(); ++m)
     for (std::size_t i = 0; i < d.indices[m].size(); ++i) positions.emplace_back(m, i);
   const auto [m, i] = *rc::gen::elementOf(positions);
   d.indices[m][i] = draw_edge(kInt32Min, -1);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 2: data[m]'s shape shorter than indices[m]'s, or one of its leading dims differs.
-GeneratedCase data_shape_not_prefixed(Op op, std::string_view rule) {
+GeneratedCase data_shape_not_prefixed(Op op, std::string_view check) {
   Draw d = draw_valid(op, StitchMode::kSmall);
   const int m = *rc::gen::inRange(0, d.n());
   if (d.index_shapes[m].empty()) {  // a scalar is a prefix of everything: make it [k]
@@ -276,11 +276,11 @@ GeneratedCase data_shape_not_prefixed(Op op, std::string_view rule) {
     s[j] = prefix[j] == 0 ? *rc::gen::inRange<std::int64_t>(1, 3) : prefix[j] - 1 + 2 * *rc::gen::inRange(0, 2);
     if (s[j] == prefix[j]) s[j] = prefix[j] + 1;
   }
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 2: data[m] = indices[m].shape + C' with C' != C, m >= 1.
-GeneratedCase trailing_shapes_differ(Op op, std::string_view rule) {
+GeneratedCase trailing_shapes_differ(Op op, std::string_view check) {
   Draw d = draw_valid(op, StitchMode::kSmall);
   if (d.n() < 2) {
     d.index_shapes.push_back({*rc::gen::inRange<std::int64_t>(0, 3)});
@@ -299,12 +299,12 @@ GeneratedCase trailing_shapes_differ(Op op, std::string_view rule) {
   Shape s = d.index_shapes[m];
   s.insert(s.end(), other.begin(), other.end());
   d.data_shapes[m] = s;
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 3: rows = max index + 1 near 2^31; C = [c_1 .. c_k, 0]: rows * c_1 * ... * c_k reaches
 // 2^63 only at c_k while each data tensor (at most 3 index elements) stays valid.
-GeneratedCase output_shape_overflows(Op op, std::string_view rule) {
+GeneratedCase output_shape_overflows(Op op, std::string_view check) {
   Draw d = typed_draw(op);
   const int n = *rc::gen::inRange(1, 4);
   std::int64_t max_index = 0;
@@ -326,44 +326,44 @@ GeneratedCase output_shape_overflows(Op op, std::string_view rule) {
   d.trailing.push_back(draw_edge(static_cast<std::int64_t>((kTwoPow63 + rows * product - 1) / (rows * product)),
                                  static_cast<std::int64_t>((kTwoPow63 - 1) / (3 * product))));
   d.trailing.push_back(0);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // The memory limit: an index of about 2^31 (2^31 rows of C = [4]) under the default limit, or
 // a valid case under a limit below its request.
-GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
+GeneratedCase request_past_memory_limit(Op op, std::string_view check) {
   if (*rc::gen::arbitrary<bool>()) {
     Draw d = typed_draw(op);
     d.trailing = {4};
     d.index_shapes = {{1}};
     d.indices = {{draw_edge(std::int64_t{1} << 30, kInt32Max)}};
-    return build(d, rule);
+    return build(d, check);
   }
-  return with_memory_limit_below_request(build(draw_valid(op, StitchMode::kSmall), rule));
+  return with_memory_limit_below_request(build(draw_valid(op, StitchMode::kSmall), check));
 }
 
-// The generators of the rules, by rule (a rule without one does not compile).
-using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
-constexpr auto kRuleGenerators = by_rule<kNumStitchRules, StitchRule, GenerateFn>(
+// The generators of the checks, by check (a check without one does not compile).
+using GenerateFn = GeneratedCase (*)(Op op, std::string_view check);
+constexpr auto kCheckGenerators = by_check<kNumStitchChecks, StitchCheck, GenerateFn>(
     {
-        {StitchRule::kArgTypesIndices, index_not_int32},
-        {StitchRule::kArgTypesData, data_dtypes_differ},
-        {StitchRule::kAttrN, no_indices},
-        {StitchRule::kListLength, list_lengths_differ},
-        {StitchRule::kIndexRange, negative_index},
-        {StitchRule::kDataShapePrefix, data_shape_not_prefixed},
-        {StitchRule::kTrailingShape, trailing_shapes_differ},
-        {StitchRule::kOutputShapeOverflow, output_shape_overflows},
-        {StitchRule::kMemoryLimit, request_past_memory_limit},
+        {StitchCheck::kArgTypesIndices, index_not_int32},
+        {StitchCheck::kArgTypesData, data_dtypes_differ},
+        {StitchCheck::kAttrN, no_indices},
+        {StitchCheck::kListLength, list_lengths_differ},
+        {StitchCheck::kIndexRange, negative_index},
+        {StitchCheck::kDataShapePrefix, data_shape_not_prefixed},
+        {StitchCheck::kTrailingShape, trailing_shapes_differ},
+        {StitchCheck::kOutputShapeOverflow, output_shape_overflows},
+        {StitchCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
 
-GeneratedCase draw_invalid(Op op, std::size_t rule) {
-  return kRuleGenerators.at(rule)(op, op_generators(op).rules[rule].id);
+GeneratedCase draw_invalid(Op op, std::size_t check) {
+  return kCheckGenerators.at(check)(op, op_generators(op).checks[check].id);
 }
 
-rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
-  return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
+rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t check) {
+  return rc::gen::exec([op, check] { return draw_invalid(op, check); });
 }
 
 // large_valid_case: wide rows (a trailing dim on every data member) or many rows (a leading
@@ -434,8 +434,8 @@ rc::Gen<GeneratedCase> valid_dynamic_stitch(Op op, StitchMode mode) {
     return build(draw_valid(op, mode));
   });
 }
-rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view rule) {
-  return invalid_by_index(op, rule_index(op, rule));
+rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view check) {
+  return invalid_by_index(op, check_index(op, check));
 }
 
 std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conformance::Case& c) {
@@ -463,7 +463,7 @@ std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conform
   return std::vector<PredictedOutput>{{data[0].dtype(), shape.dims()}};
 }
 
-// --- breakers (check_pairs.h) --------------------------------------------------------------
+// --- the checks' breakers (check_pairs.h) --------------------------------------------------
 
 namespace breakers {
 namespace {
@@ -529,16 +529,16 @@ bool break_trailing_shape(conformance::Case& c) {
   return true;
 }
 
-// The breakers of the rules, by rule; memory-limit, checked last, needs none.
-constexpr auto kStitchBreakers = by_rule<kNumStitchRules, StitchRule, BreakFn>(
+// Each check's breaker, by check; memory-limit, checked last, needs none.
+constexpr auto kStitchBreakers = by_check<kNumStitchChecks, StitchCheck, BreakFn>(
     {
-        {StitchRule::kArgTypesIndices, break_arg_types_indices},
-        {StitchRule::kArgTypesData, break_arg_types_data},
-        {StitchRule::kAttrN, break_attr_n},
-        {StitchRule::kListLength, break_list_length},
-        {StitchRule::kIndexRange, break_index_range},
-        {StitchRule::kDataShapePrefix, break_data_shape_prefix},
-        {StitchRule::kTrailingShape, break_trailing_shape},
+        {StitchCheck::kArgTypesIndices, break_arg_types_indices},
+        {StitchCheck::kArgTypesData, break_arg_types_data},
+        {StitchCheck::kAttrN, break_attr_n},
+        {StitchCheck::kListLength, break_list_length},
+        {StitchCheck::kIndexRange, break_index_range},
+        {StitchCheck::kDataShapePrefix, break_data_shape_prefix},
+        {StitchCheck::kTrailingShape, break_trailing_shape},
     },
     false);
 
@@ -547,20 +547,20 @@ constexpr std::string_view kNoLists = "with N = 0 there are no indices or data l
 
 // Pairs no single input breaks together, with the reason.
 constexpr Exclusion kStitchExclusions[] = {
-    excluded(StitchRule::kOutputShapeOverflow, StitchRule::kMemoryLimit, kNoOutput),
-    excluded(StitchRule::kArgTypesIndices, StitchRule::kAttrN, kNoIndices),
-    excluded(StitchRule::kAttrN, StitchRule::kIndexRange, kNoLists),
-    excluded(StitchRule::kAttrN, StitchRule::kDataShapePrefix, kNoLists),
-    excluded(StitchRule::kAttrN, StitchRule::kTrailingShape, kNoLists),
-    excluded(StitchRule::kAttrN, StitchRule::kOutputShapeOverflow, kNoLists),
-    excluded(StitchRule::kAttrN, StitchRule::kMemoryLimit, kNoLists),
+    excluded(StitchCheck::kOutputShapeOverflow, StitchCheck::kMemoryLimit, kNoOutput),
+    excluded(StitchCheck::kArgTypesIndices, StitchCheck::kAttrN, kNoIndices),
+    excluded(StitchCheck::kAttrN, StitchCheck::kIndexRange, kNoLists),
+    excluded(StitchCheck::kAttrN, StitchCheck::kDataShapePrefix, kNoLists),
+    excluded(StitchCheck::kAttrN, StitchCheck::kTrailingShape, kNoLists),
+    excluded(StitchCheck::kAttrN, StitchCheck::kOutputShapeOverflow, kNoLists),
+    excluded(StitchCheck::kAttrN, StitchCheck::kMemoryLimit, kNoLists),
 };
 
 }  // namespace
 }  // namespace breakers
 
 constinit const OpGenerators kDynamicStitchGenerators = {
-    kDynamicStitchRules,
+    kDynamicStitchChecks,
     every_dtype,
     [](Op op) { return valid_dynamic_stitch(op); },
     invalid_by_index,
@@ -571,7 +571,7 @@ constinit const OpGenerators kDynamicStitchGenerators = {
     grow_stitch,
 };
 constinit const OpGenerators kParallelDynamicStitchGenerators = {
-    kParallelDynamicStitchRules,
+    kParallelDynamicStitchChecks,
     every_dtype,
     [](Op op) { return valid_dynamic_stitch(op); },
     invalid_by_index,

@@ -3,12 +3,12 @@
 #include <algorithm>
 
 #include "opconform/conformance/format.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 
 namespace opconform::generators {
 
 void showValue(const GeneratedCase& g, std::ostream& os) {
-  os << op_name(g.c.op) << (g.rule.empty() ? " valid case" : " case failing check " + g.rule);
+  os << op_name(g.c.op) << (g.check.empty() ? " valid case" : " case failing check " + g.check);
   if (!g.also_breaks.empty()) os << " (and breaking " << g.also_breaks << ")";
   os << "\n";
   for (const auto& [name, value] : g.c.attrs) os << "  attr " << name << " = " << value << "\n";
@@ -17,12 +17,12 @@ void showValue(const GeneratedCase& g, std::ostream& os) {
 }
 
 GeneratedCase make_case(Op op, conformance::Values inputs, std::map<std::string, std::int64_t> attrs,
-                        std::string rule) {
+                        std::string check) {
   GeneratedCase g;
   g.c.op = op;
   g.c.inputs = std::move(inputs);
   g.c.attrs = std::move(attrs);
-  g.rule = std::move(rule);
+  g.check = std::move(check);
   return g;
 }
 

@@ -6,7 +6,7 @@
 #include <rapidcheck.h>
 
 #include "opconform/generators/generated_case.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 
 namespace opconform::generators {
 

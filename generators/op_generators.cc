@@ -4,8 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "opconform/generators/rules.h"
-#include "rule_generators.h"
+#include "opconform/generators/checks.h"
+#include "check_generators.h"
 
 namespace opconform::generators {
 
@@ -24,13 +24,13 @@ const OpGenerators& op_generators(Op op) {
 
 rc::Gen<GeneratedCase> valid_case(Op op) { return op_generators(op).valid(op); }
 
-rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule) {
-  return op_generators(op).invalid(op, rule_index(op, rule));
+rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view check) {
+  return op_generators(op).invalid(op, check_index(op, check));
 }
 
 rc::Gen<GeneratedCase> any_invalid_case(Op op) {
   std::vector<std::string_view> ids;
-  for (const Rule& r : rules_of(op)) ids.push_back(r.id);
+  for (const Check& r : checks_of(op)) ids.push_back(r.id);
   return rc::gen::mapcat(rc::gen::elementOf(ids), [op](std::string_view id) { return invalid_case(op, id); });
 }
 

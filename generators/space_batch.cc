@@ -1,5 +1,5 @@
 // Generators of SpaceToBatchND and BatchToSpaceND cases (space_to_batch_nd.h,
-// batch_to_space_nd.h): both ops share the layout of block dims and most invalid-case rules.
+// batch_to_space_nd.h): both ops share the layout of block dims and most invalid-case checks.
 #include <algorithm>
 #include <numeric>
 
@@ -9,38 +9,38 @@
 #include "opconform/generators/space_to_batch_nd.h"
 #include "breakers.h"
 #include "widen.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 #include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
 
-// The rules of both ops (rules/space_to_batch_nd.inc, rules/batch_to_space_nd.inc): their
-// enums and Rule tables.
-enum class SpaceToBatchNDRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/space_to_batch_nd.inc"
-#undef OPCONFORM_RULE
+// The checks of both ops (checks/space_to_batch_nd.inc, checks/batch_to_space_nd.inc): their
+// enums and Check tables.
+enum class SpaceToBatchNDCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/space_to_batch_nd.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kSpaceToBatchNDRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/space_to_batch_nd.inc"
-#undef OPCONFORM_RULE
+constexpr Check kSpaceToBatchNDChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/space_to_batch_nd.inc"
+#undef OPCONFORM_CHECK
 };
-enum class BatchToSpaceNDRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/batch_to_space_nd.inc"
-#undef OPCONFORM_RULE
+enum class BatchToSpaceNDCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/batch_to_space_nd.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kBatchToSpaceNDRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/batch_to_space_nd.inc"
-#undef OPCONFORM_RULE
+constexpr Check kBatchToSpaceNDChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/batch_to_space_nd.inc"
+#undef OPCONFORM_CHECK
 };
-using S2BRule = SpaceToBatchNDRule;
-using B2SRule = BatchToSpaceNDRule;
-constexpr std::size_t kNumS2BRules = std::size(kSpaceToBatchNDRules);
-constexpr std::size_t kNumB2SRules = std::size(kBatchToSpaceNDRules);
+using S2BCheck = SpaceToBatchNDCheck;
+using B2SCheck = BatchToSpaceNDCheck;
+constexpr std::size_t kNumS2BChecks = std::size(kSpaceToBatchNDChecks);
+constexpr std::size_t kNumB2SChecks = std::size(kBatchToSpaceNDChecks);
 
 // One case of either op before it becomes tensors: block dim i has block[i], the pair
 // (start[i], end[i]) (paddings or crops) and the input's spatial size size[i].
@@ -48,7 +48,7 @@ struct Draw {
   Op op = Op::kSpaceToBatchND;
   DType dtype = DType::kFloat32;
   DType block_dtype = DType::kInt32;
-  DType pair_dtype = DType::kInt32;
+  DType paddings_or_crops_dtype = DType::kInt32;
   std::int64_t batch = 0;
   std::vector<std::int64_t> block, start, end, size;
   Shape rest;
@@ -66,7 +66,7 @@ struct Draw {
     shape.insert(shape.end(), rest.begin(), rest.end());
     return shape;
   }
-  std::vector<std::int64_t> pairs() const {
+  std::vector<std::int64_t> paddings_or_crops() const {
     std::vector<std::int64_t> p;
     for (int i = 0; i < m(); ++i) p.insert(p.end(), {start[i], end[i]});
     return p;
@@ -83,7 +83,7 @@ struct Draw {
   I128 block_product() const { return exact_product(block); }
 };
 
-const char* pairs_name(Op op) { return op == Op::kSpaceToBatchND ? "paddings" : "crops"; }
+const char* paddings_or_crops_name(Op op) { return op == Op::kSpaceToBatchND ? "paddings" : "crops"; }
 
 DType fitting(DType drawn, const std::vector<std::int64_t>& values) {
   for (std::int64_t v : values)
@@ -95,20 +95,20 @@ std::int64_t dtype_max(DType index_dtype) { return index_dtype == DType::kInt32 
 std::int64_t dtype_min(DType index_dtype) { return index_dtype == DType::kInt32 ? kInt32Min : kInt64Min; }
 
 Tensor block_tensor(const Draw& d) { return index_tensor(fitting(d.block_dtype, d.block), {d.m()}, d.block); }
-Tensor pairs_tensor(const Draw& d) {
-  const std::vector<std::int64_t> p = d.pairs();
-  return index_tensor(fitting(d.pair_dtype, p), {d.m(), 2}, p);
+Tensor paddings_or_crops_tensor(const Draw& d) {
+  const std::vector<std::int64_t> p = d.paddings_or_crops();
+  return index_tensor(fitting(d.paddings_or_crops_dtype, p), {d.m(), 2}, p);
 }
 
-GeneratedCase build(Op op, std::string_view rule, Tensor input, Tensor block, Tensor pairs) {
+GeneratedCase build(Op op, std::string_view check, Tensor input, Tensor block, Tensor paddings_or_crops) {
   conformance::Values inputs;
   inputs.emplace("input", std::move(input));
   inputs.emplace("block_shape", std::move(block));
-  inputs.emplace(pairs_name(op), std::move(pairs));
-  return make_case(op, std::move(inputs), {}, std::string(rule));
+  inputs.emplace(paddings_or_crops_name(op), std::move(paddings_or_crops));
+  return make_case(op, std::move(inputs), {}, std::string(check));
 }
-GeneratedCase build(const Draw& d, std::string_view rule = {}) {
-  return build(d.op, rule, *gen_payload(d.dtype, d.input_shape()), block_tensor(d), pairs_tensor(d));
+GeneratedCase build(const Draw& d, std::string_view check = {}) {
+  return build(d.op, check, *gen_payload(d.dtype, d.input_shape()), block_tensor(d), paddings_or_crops_tensor(d));
 }
 
 // Which block dims are internal: the span [lead, lead + internal), whose ends are non-trivial.
@@ -136,7 +136,7 @@ Draw typed_draw(Op op) {
   d.op = op;
   d.dtype = *gen_dtype_among(registered_dtypes(op));
   d.block_dtype = *gen_index_dtype();
-  d.pair_dtype = *gen_index_dtype();
+  d.paddings_or_crops_dtype = *gen_index_dtype();
   return d;
 }
 
@@ -346,28 +346,28 @@ Draw draw_valid_or_at_boundary(Op op, SpaceBatchMode mode) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (the tables below): each draws a case of `op` that fails `rule`
-// first and names `rule` as the check it fails.
+// One generator per check (the tables below): each draws a case of `op` that fails `check`
+// first and names `check` as the check it fails.
 
-GeneratedCase draw_invalid(Op op, std::size_t rule);
+GeneratedCase draw_invalid(Op op, std::size_t check);
 
-// A base for the pre-check rules: a valid case or one failing one of the op's own checks (the
+// A base for the pre-checks: a valid case or one failing one of the op's own checks (the
 // pre-check must win over both).
 GeneratedCase draw_base(Op op) {
   return valid_or_failing(
-      rules_after(op,
-                  op == Op::kSpaceToBatchND ? rule_index(S2BRule::kRegistration) : rule_index(B2SRule::kRegistration)),
+      checks_after(
+          op, op == Op::kSpaceToBatchND ? check_index(S2BCheck::kRegistration) : check_index(B2SCheck::kRegistration)),
       [op] { return build(draw_valid(op, SpaceBatchMode::kAny)); },
       [op](std::size_t own) { return draw_invalid(op, own); });
 }
 
 // A base case whose `input` gets a payload of a dtype drawn from `dtypes`.
 GeneratedCase base_with_dtype(Op op, const std::string& input, const std::vector<DType>& dtypes,
-                              std::string_view rule) {
+                              std::string_view check) {
   GeneratedCase g = draw_base(op);
   Tensor& t = std::get<Tensor>(g.c.inputs.at(input));
   t = *gen_payload(*gen_dtype_among(dtypes), t.shape());
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
@@ -378,39 +378,39 @@ int draw_span_dim(const Draw& d) {
 }
 
 // README pre-check 1: block_shape of a dtype other than int32 and int64.
-GeneratedCase block_shape_not_int(Op op, std::string_view rule) {
-  return base_with_dtype(op, "block_shape", dtypes_except({DType::kInt32, DType::kInt64}), rule);
+GeneratedCase block_shape_not_int(Op op, std::string_view check) {
+  return base_with_dtype(op, "block_shape", dtypes_except({DType::kInt32, DType::kInt64}), check);
 }
-// README pre-check 1: the pairs of a dtype other than int32 and int64.
-GeneratedCase pairs_not_int(Op op, std::string_view rule) {
-  return base_with_dtype(op, pairs_name(op), dtypes_except({DType::kInt32, DType::kInt64}), rule);
+// README pre-check 1: paddings or crops of a dtype other than int32 and int64.
+GeneratedCase paddings_or_crops_not_int(Op op, std::string_view check) {
+  return base_with_dtype(op, paddings_or_crops_name(op), dtypes_except({DType::kInt32, DType::kInt64}), check);
 }
 
 // README pre-check 3: T not registered.
-GeneratedCase input_unregistered(Op op, std::string_view rule) {
-  return base_with_dtype(op, "input", unregistered_dtypes(op), rule);
+GeneratedCase input_unregistered(Op op, std::string_view check) {
+  return base_with_dtype(op, "input", unregistered_dtypes(op), check);
 }
 
 // Check 1: block_shape a scalar or of rank 2 or 3.
-GeneratedCase block_shape_not_vector(Op op, std::string_view rule) {
+GeneratedCase block_shape_not_vector(Op op, std::string_view check) {
   const Draw d = draw_valid(op, SpaceBatchMode::kSmall);
   std::vector<std::int64_t> values = d.block;
   Shape shape = *rc::gen::elementOf(std::vector<Shape>{{}, {1, d.m()}, {d.m(), 1}, {d.m(), 1, 1}});
   if (shape.empty()) values = {d.m() > 0 ? d.block[0] : 2};
-  return build(op, rule, *gen_payload(d.dtype, d.input_shape()),
-               index_tensor(fitting(d.block_dtype, values), shape, values), pairs_tensor(d));
+  return build(op, check, *gen_payload(d.dtype, d.input_shape()),
+               index_tensor(fitting(d.block_dtype, values), shape, values), paddings_or_crops_tensor(d));
 }
 
 // Check 2: an input of rank M or less.
-GeneratedCase input_rank_too_small(Op op, std::string_view rule) {
+GeneratedCase input_rank_too_small(Op op, std::string_view check) {
   const Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const Shape full = d.input_shape();
   const Shape shape(full.begin(), full.begin() + *rc::gen::inRange(0, d.m() + 1));
-  return build(op, rule, *gen_payload(d.dtype, shape), block_tensor(d), pairs_tensor(d));
+  return build(op, check, *gen_payload(d.dtype, shape), block_tensor(d), paddings_or_crops_tensor(d));
 }
 
 // Check 3: paddings or crops of a shape other than [M, 2].
-GeneratedCase pairs_not_m_by_2(Op op, std::string_view rule) {
+GeneratedCase paddings_or_crops_not_m_by_2(Op op, std::string_view check) {
   const Draw d = draw_valid(op, SpaceBatchMode::kSmall);
   const std::int64_t m = d.m();
   std::vector<Shape> wrong = {{m}, {m, 3}, {m + 1, 2}, {m, 2, 1}, {}, {m, 1}};
@@ -420,16 +420,16 @@ GeneratedCase pairs_not_m_by_2(Op op, std::string_view rule) {
   const std::int64_t count = checked_num_elements(shape);
   const auto values = *rc::gen::container<std::vector<std::int64_t>>(static_cast<std::size_t>(count),
                                                                      rc::gen::inRange<std::int64_t>(0, 4));
-  return build(op, rule, *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
-               index_tensor(d.pair_dtype, shape, values));
+  return build(op, check, *gen_payload(d.dtype, d.input_shape()), block_tensor(d),
+               index_tensor(d.paddings_or_crops_dtype, shape, values));
 }
 
 // Check 4 of SpaceToBatchND: a block value below 1.
-GeneratedCase block_not_positive(Op op, std::string_view rule) {
+GeneratedCase block_not_positive(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const int i = *rc::gen::inRange(0, d.m());
   d.block[i] = draw_edge(dtype_min(d.block_dtype), 0);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // 2 to 6 block values (3 to 6 in int32) whose product reaches 2^63 only at the last.
@@ -439,23 +439,23 @@ std::vector<std::int64_t> draw_blocks_reaching_2pow63(const Draw& d) {
 }
 
 // Check 5 of SpaceToBatchND: the checked product turns negative at the last factor.
-GeneratedCase block_product_wraps(Op op, std::string_view rule) {
+GeneratedCase block_product_wraps(Op op, std::string_view check) {
   Draw d = typed_draw(op);
   for (std::int64_t b : draw_blocks_reaching_2pow63(d))
     d.add_dim(b, 0, *rc::gen::inRange<std::int64_t>(0, 3), *rc::gen::inRange<std::int64_t>(0, 3));
   d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 4 of BatchToSpaceND: the exact product lies outside int64 (no zero factor; signs
 // anywhere; the prefix stays inside, so only the last factor takes it out).
-GeneratedCase block_product_past_int64(Op op, std::string_view rule) {
+GeneratedCase block_product_past_int64(Op op, std::string_view check) {
   Draw d = typed_draw(op);
   for (std::int64_t b : draw_blocks_reaching_2pow63(d))
     d.add_dim(*rc::gen::arbitrary<bool>() ? -b : b, 0, 0, *rc::gen::inRange<std::int64_t>(0, 3));
   if (d.block_product() == -kTwoPow63) d.block[0] = -d.block[0];  // -2^63 fits: make it +2^63
   d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // m block values of any size and sign, one of them 0.
@@ -479,7 +479,7 @@ void add_blocks_with_negative_product(Draw& d, int m) {
 }
 
 // Check 4 of BatchToSpaceND: the exact product is 0 or negative (down to -2^63 exactly).
-GeneratedCase block_product_not_positive(Op op, std::string_view rule) {
+GeneratedCase block_product_not_positive(Op op, std::string_view check) {
   Draw d = typed_draw(op);
   const int m = *rc::gen::inRange(1, 7);
   if (*rc::gen::arbitrary<bool>())
@@ -487,11 +487,11 @@ GeneratedCase block_product_not_positive(Op op, std::string_view rule) {
   else
     add_blocks_with_negative_product(d, m);
   d.batch = *rc::gen::inRange<std::int64_t>(0, 3);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 5 of BatchToSpaceND: an input batch that the block product (>= 2) does not divide.
-GeneratedCase batch_not_divisible(Op op, std::string_view rule) {
+GeneratedCase batch_not_divisible(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const int i = d.span().first;
   if (d.block[i] == 1 || d.block[i] == -1) d.block[i] *= 2;
@@ -500,11 +500,11 @@ GeneratedCase batch_not_divisible(Op op, std::string_view rule) {
   const auto p = static_cast<std::int64_t>(d.block_product());  // >= 2
   d.batch = *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(p - 1, 7) + 1);
   if (p <= 8 && *rc::gen::arbitrary<bool>()) d.batch += p;
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 6: more than four internal dims; blocks small and positive; input empty or small.
-GeneratedCase too_many_internal_dims(Op op, std::string_view rule) {
+GeneratedCase too_many_internal_dims(Op op, std::string_view check) {
   Draw d = typed_draw(op);
   Layout l;
   l.m = *rc::gen::inRange(5, 7);
@@ -524,18 +524,18 @@ GeneratedCase too_many_internal_dims(Op op, std::string_view rule) {
   const auto p = static_cast<std::int64_t>(d.block_product());
   d.batch = op == Op::kSpaceToBatchND ? budget.draw(0, 3) : p * *rc::gen::inRange(0, 2);
   if (d.batch > 0 && op == Op::kBatchToSpaceND) d.size[0] = 0;  // keeps the input empty
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 8 of SpaceToBatchND: B * P overflows (the input is empty: a zero-size dim after B).
-GeneratedCase batch_times_blocks_overflows(Op op, std::string_view rule) {
+GeneratedCase batch_times_blocks_overflows(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const int i = d.span().first;
   d.block[i] = std::max<std::int64_t>(d.block[i], 2);
   const auto p = static_cast<std::int64_t>(d.block_product());
   d.batch = draw_edge(static_cast<std::int64_t>((kTwoPow63 + p - 1) / p), kInt64Max);
   d.size[0] = 0;
-  return build(d, rule);
+  return build(d, check);
 }
 
 // The output shape's element count of SpaceToBatchND overflows at a dim of the output while
@@ -600,23 +600,23 @@ void overflow_at_remaining_dim(Draw& d) {
 }
 
 // Checks 9-11 of SpaceToBatchND: the output shape's element count overflows.
-GeneratedCase output_shape_overflows(Op op, std::string_view rule) {
+GeneratedCase output_shape_overflows(Op op, std::string_view check) {
   Draw d = typed_draw(Op::kSpaceToBatchND);
   constexpr void (*kWhere[])(Draw&) = {overflow_at_leading_dim, overflow_at_padded_dim, overflow_at_remaining_dim};
   kWhere[*rc::gen::inRange(0, 3)](d);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 10 / 9: a negative padding or crop on an internal dim (earlier dims valid).
-GeneratedCase negative_pair(Op op, std::string_view rule) {
+GeneratedCase negative_pair(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const int i = draw_span_dim(d);
-  (*rc::gen::arbitrary<bool>() ? d.start : d.end)[i] = draw_edge(dtype_min(d.pair_dtype), -1);
-  return build(d, rule);
+  (*rc::gen::arbitrary<bool>() ? d.start : d.end)[i] = draw_edge(dtype_min(d.paddings_or_crops_dtype), -1);
+  return build(d, check);
 }
 
 // Check 10 (deviation): s_i + pad_start_i + pad_end_i overflows, at the first or second add.
-GeneratedCase padded_size_overflows(Op op, std::string_view rule) {
+GeneratedCase padded_size_overflows(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   d.batch = 0;
   const int i = draw_span_dim(d);
@@ -625,11 +625,11 @@ GeneratedCase padded_size_overflows(Op op, std::string_view rule) {
   const I128 sum = static_cast<I128>(d.size[i]) + d.start[i];
   d.end[i] =
       sum > kInt64Max ? draw_edge(0, kInt64Max) : draw_edge(static_cast<std::int64_t>(kTwoPow63 - sum), kInt64Max);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Check 10: a padded size that its block value does not divide.
-GeneratedCase padded_not_divisible(Op op, std::string_view rule) {
+GeneratedCase padded_not_divisible(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   const int i = draw_span_dim(d);
   if (d.block[i] == 1) d.block[i] = *rc::gen::inRange<std::int64_t>(2, 5);
@@ -637,7 +637,7 @@ GeneratedCase padded_not_divisible(Op op, std::string_view rule) {
   const std::int64_t padded = d.size[i] + d.start[i] + d.end[i];
   const std::int64_t remainder = padded % d.block[i];
   if (remainder == 0) d.end[i] += *rc::gen::inRange<std::int64_t>(1, std::min<std::int64_t>(d.block[i] - 1, 5) + 1);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // s_i * b_i above int64 at dim i, with zero crops.
@@ -666,7 +666,7 @@ void crops_past_int64_min(Draw& d, int i) {
 }
 
 // Check 9 (deviation): s_i * b_i - crop_start_i - crop_end_i lies outside int64.
-GeneratedCase cropped_size_past_int64(Op op, std::string_view rule) {
+GeneratedCase cropped_size_past_int64(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   d.batch = 0;
   const int i = draw_span_dim(d);
@@ -674,7 +674,7 @@ GeneratedCase cropped_size_past_int64(Op op, std::string_view rule) {
     size_times_block_past_int64(d, i);
   else
     crops_past_int64_min(d, i);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // The quirk's other side: the span's end block values negated, the first on a non-empty dim.
@@ -704,10 +704,10 @@ void crops_past_size(Draw& d) {
 }
 
 // Check 9 of BatchToSpaceND: a cropped size below 0.
-GeneratedCase cropped_size_negative(Op op, std::string_view rule) {
+GeneratedCase cropped_size_negative(Op op, std::string_view check) {
   Draw d = draw_valid(op, SpaceBatchMode::kNotIdentity);
   if (!negate_span_ends(d)) crops_past_size(d);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // SpaceToBatchND: an output of 2^33 to 2^40 elements per block from an empty input.
@@ -723,54 +723,55 @@ Draw draw_huge_output_of_empty_input(Op op) {
 
 // The memory limit: a valid case under a limit below its request, or (SpaceToBatchND, half the
 // time) a huge output under the default limit.
-GeneratedCase request_past_memory_limit(Op op, std::string_view rule) {
-  if (op == Op::kSpaceToBatchND && *rc::gen::arbitrary<bool>()) return build(draw_huge_output_of_empty_input(op), rule);
-  return with_memory_limit_below_request(build(draw_valid(op, SpaceBatchMode::kNotIdentity), rule));
+GeneratedCase request_past_memory_limit(Op op, std::string_view check) {
+  if (op == Op::kSpaceToBatchND && *rc::gen::arbitrary<bool>())
+    return build(draw_huge_output_of_empty_input(op), check);
+  return with_memory_limit_below_request(build(draw_valid(op, SpaceBatchMode::kNotIdentity), check));
 }
 
-// The generators of each op's rules, by rule (a rule without one does not compile).
-using GenerateFn = GeneratedCase (*)(Op op, std::string_view rule);
-constexpr auto kS2BGenerators = by_rule<kNumS2BRules, S2BRule, GenerateFn>(
+// The generators of each op's checks, by check (a check without one does not compile).
+using GenerateFn = GeneratedCase (*)(Op op, std::string_view check);
+constexpr auto kS2BGenerators = by_check<kNumS2BChecks, S2BCheck, GenerateFn>(
     {
-        {S2BRule::kArgTypesBlockShape, block_shape_not_int},
-        {S2BRule::kArgTypesPaddings, pairs_not_int},
-        {S2BRule::kRegistration, input_unregistered},
-        {S2BRule::kBlockShapeRank, block_shape_not_vector},
-        {S2BRule::kInputRank, input_rank_too_small},
-        {S2BRule::kPaddingsShape, pairs_not_m_by_2},
-        {S2BRule::kBlockPositive, block_not_positive},
-        {S2BRule::kBlockProduct, block_product_wraps},
-        {S2BRule::kMaxInternalDims, too_many_internal_dims},
-        {S2BRule::kBatchOverflow, batch_times_blocks_overflows},
-        {S2BRule::kOutputShapeOverflow, output_shape_overflows},
-        {S2BRule::kPaddingsNegative, negative_pair},
-        {S2BRule::kPaddedOverflow, padded_size_overflows},
-        {S2BRule::kDivisibility, padded_not_divisible},
-        {S2BRule::kMemoryLimit, request_past_memory_limit},
+        {S2BCheck::kArgTypesBlockShape, block_shape_not_int},
+        {S2BCheck::kArgTypesPaddings, paddings_or_crops_not_int},
+        {S2BCheck::kRegistration, input_unregistered},
+        {S2BCheck::kBlockShapeRank, block_shape_not_vector},
+        {S2BCheck::kInputRank, input_rank_too_small},
+        {S2BCheck::kPaddingsShape, paddings_or_crops_not_m_by_2},
+        {S2BCheck::kBlockPositive, block_not_positive},
+        {S2BCheck::kBlockProduct, block_product_wraps},
+        {S2BCheck::kMaxInternalDims, too_many_internal_dims},
+        {S2BCheck::kBatchOverflow, batch_times_blocks_overflows},
+        {S2BCheck::kOutputShapeOverflow, output_shape_overflows},
+        {S2BCheck::kPaddingsNegative, negative_pair},
+        {S2BCheck::kPaddedOverflow, padded_size_overflows},
+        {S2BCheck::kDivisibility, padded_not_divisible},
+        {S2BCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
-constexpr auto kB2SGenerators = by_rule<kNumB2SRules, B2SRule, GenerateFn>(
+constexpr auto kB2SGenerators = by_check<kNumB2SChecks, B2SCheck, GenerateFn>(
     {
-        {B2SRule::kArgTypesBlockShape, block_shape_not_int},
-        {B2SRule::kArgTypesCrops, pairs_not_int},
-        {B2SRule::kRegistration, input_unregistered},
-        {B2SRule::kBlockShapeRank, block_shape_not_vector},
-        {B2SRule::kInputRank, input_rank_too_small},
-        {B2SRule::kCropsShape, pairs_not_m_by_2},
-        {B2SRule::kBlockProductOverflow, block_product_past_int64},
-        {B2SRule::kBlockProductPositive, block_product_not_positive},
-        {B2SRule::kBatchDivisible, batch_not_divisible},
-        {B2SRule::kMaxInternalDims, too_many_internal_dims},
-        {B2SRule::kCropsNegative, negative_pair},
-        {B2SRule::kCroppedOverflow, cropped_size_past_int64},
-        {B2SRule::kCroppedNegative, cropped_size_negative},
-        {B2SRule::kMemoryLimit, request_past_memory_limit},
+        {B2SCheck::kArgTypesBlockShape, block_shape_not_int},
+        {B2SCheck::kArgTypesCrops, paddings_or_crops_not_int},
+        {B2SCheck::kRegistration, input_unregistered},
+        {B2SCheck::kBlockShapeRank, block_shape_not_vector},
+        {B2SCheck::kInputRank, input_rank_too_small},
+        {B2SCheck::kCropsShape, paddings_or_crops_not_m_by_2},
+        {B2SCheck::kBlockProductOverflow, block_product_past_int64},
+        {B2SCheck::kBlockProductPositive, block_product_not_positive},
+        {B2SCheck::kBatchDivisible, batch_not_divisible},
+        {B2SCheck::kMaxInternalDims, too_many_internal_dims},
+        {B2SCheck::kCropsNegative, negative_pair},
+        {B2SCheck::kCroppedOverflow, cropped_size_past_int64},
+        {B2SCheck::kCroppedNegative, cropped_size_negative},
+        {B2SCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
 
-GeneratedCase draw_invalid(Op op, std::size_t rule) {
-  if (op == Op::kSpaceToBatchND) return kS2BGenerators.at(rule)(op, kSpaceToBatchNDRules[rule].id);
-  return kB2SGenerators.at(rule)(op, kBatchToSpaceNDRules[rule].id);
+GeneratedCase draw_invalid(Op op, std::size_t check) {
+  if (op == Op::kSpaceToBatchND) return kS2BGenerators.at(check)(op, kSpaceToBatchNDChecks[check].id);
+  return kB2SGenerators.at(check)(op, kBatchToSpaceNDChecks[check].id);
 }
 
 // --- predicted outputs ---------------------------------------------------------------------
@@ -778,21 +779,23 @@ GeneratedCase draw_invalid(Op op, std::size_t rule) {
 struct Parsed {
   Shape input;
   DType dtype;
-  std::vector<std::int64_t> block, pairs;
+  std::vector<std::int64_t> block, paddings_or_crops;
   bool identity = false;
 };
 
 std::optional<Parsed> parse(const conformance::Case& c) {
   const Tensor& input = input_tensor(c, "input");
   const Tensor& block = input_tensor(c, "block_shape");
-  const Tensor& pairs = input_tensor(c, pairs_name(c.op));
+  const Tensor& paddings_or_crops = input_tensor(c, paddings_or_crops_name(c.op));
   auto index = [](const Tensor& t) { return t.dtype() == DType::kInt32 || t.dtype() == DType::kInt64; };
-  if (!index(block) || !index(pairs) || block.rank() != 1) return std::nullopt;
+  if (!index(block) || !index(paddings_or_crops) || block.rank() != 1) return std::nullopt;
   const std::int64_t m = block.dim(0);
-  if (input.rank() < m + 1 || pairs.shape() != Shape{m, 2}) return std::nullopt;
-  Parsed p{input.shape(), input.dtype(), index_values(block), index_values(pairs)};
+  if (input.rank() < m + 1 || paddings_or_crops.shape() != Shape{m, 2}) return std::nullopt;
+  Parsed p{input.shape(), input.dtype(), index_values(block), index_values(paddings_or_crops)};
   int first = 0, last = static_cast<int>(m) - 1;
-  auto trivial = [&](int i) { return p.block[i] == 1 && p.pairs[2 * i] == 0 && p.pairs[2 * i + 1] == 0; };
+  auto trivial = [&](int i) {
+    return p.block[i] == 1 && p.paddings_or_crops[2 * i] == 0 && p.paddings_or_crops[2 * i + 1] == 0;
+  };
   while (first < m && trivial(first)) ++first;
   while (last >= first && trivial(last)) --last;
   if (last - first + 1 > 4) return std::nullopt;
@@ -800,8 +803,8 @@ std::optional<Parsed> parse(const conformance::Case& c) {
   return p;
 }
 
-rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t rule) {
-  return rc::gen::exec([op, rule] { return draw_invalid(op, rule); });
+rc::Gen<GeneratedCase> invalid_by_index(Op op, std::size_t check) {
+  return rc::gen::exec([op, check] { return draw_invalid(op, check); });
 }
 
 // TF_CALL_REAL_NUMBER_TYPES: what tf-cpu registers of both ops.
@@ -850,14 +853,14 @@ void grow_space_batch(conformance::Case& c, std::int64_t times) {
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode) {
   return rc::gen::exec([mode] { return build(draw_valid_or_at_boundary(Op::kSpaceToBatchND, mode)); });
 }
-rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule) {
-  return invalid_by_index(Op::kSpaceToBatchND, rule_index(Op::kSpaceToBatchND, rule));
+rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view check) {
+  return invalid_by_index(Op::kSpaceToBatchND, check_index(Op::kSpaceToBatchND, check));
 }
 rc::Gen<GeneratedCase> valid_batch_to_space_nd(SpaceBatchMode mode) {
   return rc::gen::exec([mode] { return build(draw_valid_or_at_boundary(Op::kBatchToSpaceND, mode)); });
 }
-rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view rule) {
-  return invalid_by_index(Op::kBatchToSpaceND, rule_index(Op::kBatchToSpaceND, rule));
+rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view check) {
+  return invalid_by_index(Op::kBatchToSpaceND, check_index(Op::kBatchToSpaceND, check));
 }
 
 std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conformance::Case& c) {
@@ -874,9 +877,9 @@ std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conf
   if (!shape.add_dim(multiply_without_overflow(p->input[0], product)).ok()) return std::nullopt;
   for (std::size_t i = 0; i < p->block.size(); ++i) {
     std::int64_t padded = 0;
-    if (p->pairs[2 * i] < 0 || p->pairs[2 * i + 1] < 0 ||
-        __builtin_add_overflow(p->input[1 + i], p->pairs[2 * i], &padded) ||
-        __builtin_add_overflow(padded, p->pairs[2 * i + 1], &padded) || padded % p->block[i] != 0 ||
+    if (p->paddings_or_crops[2 * i] < 0 || p->paddings_or_crops[2 * i + 1] < 0 ||
+        __builtin_add_overflow(p->input[1 + i], p->paddings_or_crops[2 * i], &padded) ||
+        __builtin_add_overflow(padded, p->paddings_or_crops[2 * i + 1], &padded) || padded % p->block[i] != 0 ||
         !shape.add_dim(padded / p->block[i]).ok())
       return std::nullopt;
   }
@@ -896,8 +899,9 @@ std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conf
   ShapeBuilder shape;
   if (!shape.add_dim(p->input[0] / static_cast<std::int64_t>(product)).ok()) return std::nullopt;
   for (std::size_t i = 0; i < p->block.size(); ++i) {
-    const I128 cropped = static_cast<I128>(p->input[1 + i]) * p->block[i] - p->pairs[2 * i] - p->pairs[2 * i + 1];
-    if (p->pairs[2 * i] < 0 || p->pairs[2 * i + 1] < 0 || cropped < 0 || cropped > kInt64Max ||
+    const I128 cropped = static_cast<I128>(p->input[1 + i]) * p->block[i] - p->paddings_or_crops[2 * i] -
+                         p->paddings_or_crops[2 * i + 1];
+    if (p->paddings_or_crops[2 * i] < 0 || p->paddings_or_crops[2 * i + 1] < 0 || cropped < 0 || cropped > kInt64Max ||
         !shape.add_dim(static_cast<std::int64_t>(cropped)).ok())
       return std::nullopt;
   }
@@ -906,16 +910,18 @@ std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conf
   return std::vector<PredictedOutput>{{p->dtype, shape.dims()}};
 }
 
-// --- breakers (check_pairs.h) --------------------------------------------------------------
+// --- the checks' breakers (check_pairs.h) --------------------------------------------------
 
 namespace breakers {
 namespace {
 
-// The block dims of a case whose block_shape is [m] and pairs [m, 2] (else nullopt).
+// The block dims of a case whose block_shape is [m] and paddings_or_crops [m, 2] (else nullopt).
 struct Blocks {
-  std::vector<std::int64_t> block, pairs;
+  std::vector<std::int64_t> block, paddings_or_crops;
   int m() const { return static_cast<int>(block.size()); }
-  bool trivial(int i) const { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; }
+  bool trivial(int i) const {
+    return block[i] == 1 && paddings_or_crops[2 * i] == 0 && paddings_or_crops[2 * i + 1] == 0;
+  }
   int first_nontrivial() const {
     for (int i = 0; i < m(); ++i)
       if (!trivial(i)) return i;
@@ -925,22 +931,26 @@ struct Blocks {
 };
 std::optional<Blocks> blocks_of(conformance::Case& c) {
   const Tensor& block = tensor(c, "block_shape");
-  const Tensor& pairs = tensor(c, pairs_name(c.op));
-  for (const Tensor* t : {&block, &pairs})
+  const Tensor& paddings_or_crops = tensor(c, paddings_or_crops_name(c.op));
+  for (const Tensor* t : {&block, &paddings_or_crops})
     if (t->dtype() != DType::kInt32 && t->dtype() != DType::kInt64) return std::nullopt;
-  if (block.rank() != 1 || pairs.rank() != 2 || pairs.dim(0) != block.dim(0) || pairs.dim(1) != 2) return std::nullopt;
-  return Blocks{index_values(block), index_values(pairs)};
+  if (block.rank() != 1 || paddings_or_crops.rank() != 2 || paddings_or_crops.dim(0) != block.dim(0) ||
+      paddings_or_crops.dim(1) != 2)
+    return std::nullopt;
+  return Blocks{index_values(block), index_values(paddings_or_crops)};
 }
-// Writes the block values (int64 when a value leaves int32) and the pairs (int64 always when
-// `wide_pairs`).
-void set_blocks(conformance::Case& c, const Blocks& b, bool wide_pairs = false) {
+// Writes the block values (int64 when a value leaves int32) and paddings_or_crops (int64 always when
+// `wide_paddings_or_crops`).
+void set_blocks(conformance::Case& c, const Blocks& b, bool wide_paddings_or_crops = false) {
   const auto fits32 = [](const std::vector<std::int64_t>& v) {
     return std::all_of(v.begin(), v.end(), [](std::int64_t x) { return x >= kInt32Min && x <= kInt32Max; });
   };
   Tensor& block = tensor(c, "block_shape");
-  Tensor& pairs = tensor(c, pairs_name(c.op));
+  Tensor& paddings_or_crops = tensor(c, paddings_or_crops_name(c.op));
   block = index_tensor(fits32(b.block) ? block.dtype() : DType::kInt64, {b.m()}, b.block);
-  pairs = index_tensor(!wide_pairs && fits32(b.pairs) ? pairs.dtype() : DType::kInt64, {b.m(), 2}, b.pairs);
+  paddings_or_crops =
+      index_tensor(!wide_paddings_or_crops && fits32(b.paddings_or_crops) ? paddings_or_crops.dtype() : DType::kInt64,
+                   {b.m(), 2}, b.paddings_or_crops);
 }
 
 std::int64_t index_max(const Tensor& t) { return t.dtype() == DType::kInt32 ? kInt32Max : kInt64Max; }
@@ -971,8 +981,8 @@ bool break_arg_types_block_shape(conformance::Case& c) {
   return true;
 }
 
-bool break_pairs_type(conformance::Case& c) {
-  tensor(c, pairs_name(c.op)) = retyped(tensor(c, pairs_name(c.op)), non_index_dtype());
+bool break_paddings_or_crops_type(conformance::Case& c) {
+  tensor(c, paddings_or_crops_name(c.op)) = retyped(tensor(c, paddings_or_crops_name(c.op)), non_index_dtype());
   return true;
 }
 
@@ -1001,8 +1011,8 @@ bool break_input_rank(conformance::Case& c) {
   return reshape_fresh(input, shape);
 }
 
-bool break_pairs_shape(conformance::Case& c) {
-  Tensor& t = tensor(c, pairs_name(c.op));
+bool break_paddings_or_crops_shape(conformance::Case& c) {
+  Tensor& t = tensor(c, paddings_or_crops_name(c.op));
   if (t.rank() != 2) return false;
   const std::int64_t m = t.dim(0);
   t = reshaped(t, *rc::gen::elementOf(std::vector<Shape>{{m, 2, 1}, {1, m, 2}, {2 * m}}));
@@ -1059,7 +1069,7 @@ bool break_max_internal_dims(conformance::Case& c) {
   Shape shape = input.shape();
   for (int k = 0; k < 5; ++k) {
     bl->block.push_back(2);
-    bl->pairs.insert(bl->pairs.end(), {0, 0});
+    bl->paddings_or_crops.insert(bl->paddings_or_crops.end(), {0, 0});
     shape.insert(shape.begin() + 1 + bl->m() - 1, 0);
   }
   if (c.op != Op::kSpaceToBatchND) {
@@ -1100,7 +1110,7 @@ bool break_output_shape_overflow(conformance::Case& c) {
   const std::int64_t s = draw_edge(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi));
   shape.insert(shape.begin() + 1, {s, 0});
   bl->block.insert(bl->block.begin(), {1, 1});
-  bl->pairs.insert(bl->pairs.begin(), {0, 0, 0, 0});
+  bl->paddings_or_crops.insert(bl->paddings_or_crops.begin(), {0, 0, 0, 0});
   set_blocks(c, *bl);
   return reshape_fresh(input, shape);
 }
@@ -1110,7 +1120,7 @@ bool break_negative_pair(conformance::Case& c) {
   auto bl = blocks_of(c);
   if (!bl || bl->m() == 0) return false;
   const int i = bl->first_nontrivial();
-  bl->pairs[2 * i + *rc::gen::inRange(0, 2)] = -*rc::gen::inRange<std::int64_t>(1, 3);
+  bl->paddings_or_crops[2 * i + *rc::gen::inRange(0, 2)] = -*rc::gen::inRange<std::int64_t>(1, 3);
   set_blocks(c, *bl);
   return true;
 }
@@ -1120,8 +1130,8 @@ bool break_padded_overflow(conformance::Case& c) {
   const Tensor& input = tensor(c, "input");
   if (!bl || bl->m() == 0 || input.rank() < bl->m() + 1) return false;
   const int i = bl->first_nontrivial();
-  if (input.dim(1 + i) + bl->pairs[2 * i] == 0) bl->pairs[2 * i] = 1;
-  bl->pairs[2 * i + 1] = kInt64Max;
+  if (input.dim(1 + i) + bl->paddings_or_crops[2 * i] == 0) bl->paddings_or_crops[2 * i] = 1;
+  bl->paddings_or_crops[2 * i + 1] = kInt64Max;
   set_blocks(c, *bl, true);
   return true;
 }
@@ -1130,8 +1140,8 @@ bool break_divisibility(conformance::Case& c) {
   auto bl = blocks_of(c);
   if (!bl) return false;
   for (int i = 0; i < bl->m(); ++i) {
-    if (bl->block[i] < 2 || bl->pairs[2 * i + 1] == kInt64Max) continue;
-    bl->pairs[2 * i + 1] += 1;
+    if (bl->block[i] < 2 || bl->paddings_or_crops[2 * i + 1] == kInt64Max) continue;
+    bl->paddings_or_crops[2 * i + 1] += 1;
     set_blocks(c, *bl);
     return true;
   }
@@ -1142,7 +1152,7 @@ bool break_cropped_overflow(conformance::Case& c) {
   auto bl = blocks_of(c);
   if (!bl || bl->m() == 0) return false;
   const int i = bl->first_nontrivial();
-  bl->pairs[2 * i] = bl->pairs[2 * i + 1] = kInt64Max;
+  bl->paddings_or_crops[2 * i] = bl->paddings_or_crops[2 * i + 1] = kInt64Max;
   set_blocks(c, *bl, true);
   return true;
 }
@@ -1152,71 +1162,71 @@ bool break_cropped_negative(conformance::Case& c) {
   const Tensor& input = tensor(c, "input");
   if (!bl || bl->m() == 0 || input.rank() < bl->m() + 1) return false;
   const int i = bl->first_nontrivial();
-  const I128 end = static_cast<I128>(input.dim(1 + i)) * bl->block[i] - bl->pairs[2 * i] + 1;
+  const I128 end = static_cast<I128>(input.dim(1 + i)) * bl->block[i] - bl->paddings_or_crops[2 * i] + 1;
   if (end < 0 || end > kInt64Max) return false;
-  bl->pairs[2 * i + 1] = static_cast<std::int64_t>(end);
+  bl->paddings_or_crops[2 * i + 1] = static_cast<std::int64_t>(end);
   set_blocks(c, *bl);
   return true;
 }
 
-// The breakers of each op's rules, by rule; memory-limit, checked last, needs none.
-constexpr auto kS2BBreakers = by_rule<kNumS2BRules, S2BRule, BreakFn>(
+// Each check's breaker, by check (both ops); memory-limit, checked last, needs none.
+constexpr auto kS2BBreakers = by_check<kNumS2BChecks, S2BCheck, BreakFn>(
     {
-        {S2BRule::kArgTypesBlockShape, break_arg_types_block_shape},
-        {S2BRule::kArgTypesPaddings, break_pairs_type},
-        {S2BRule::kRegistration, break_registration},
-        {S2BRule::kBlockShapeRank, break_block_shape_rank},
-        {S2BRule::kInputRank, break_input_rank},
-        {S2BRule::kPaddingsShape, break_pairs_shape},
-        {S2BRule::kBlockPositive, break_block_positive},
-        {S2BRule::kBlockProduct, break_block_product},
-        {S2BRule::kMaxInternalDims, break_max_internal_dims},
-        {S2BRule::kBatchOverflow, break_batch_overflow},
-        {S2BRule::kOutputShapeOverflow, break_output_shape_overflow},
-        {S2BRule::kPaddingsNegative, break_negative_pair},
-        {S2BRule::kPaddedOverflow, break_padded_overflow},
-        {S2BRule::kDivisibility, break_divisibility},
+        {S2BCheck::kArgTypesBlockShape, break_arg_types_block_shape},
+        {S2BCheck::kArgTypesPaddings, break_paddings_or_crops_type},
+        {S2BCheck::kRegistration, break_registration},
+        {S2BCheck::kBlockShapeRank, break_block_shape_rank},
+        {S2BCheck::kInputRank, break_input_rank},
+        {S2BCheck::kPaddingsShape, break_paddings_or_crops_shape},
+        {S2BCheck::kBlockPositive, break_block_positive},
+        {S2BCheck::kBlockProduct, break_block_product},
+        {S2BCheck::kMaxInternalDims, break_max_internal_dims},
+        {S2BCheck::kBatchOverflow, break_batch_overflow},
+        {S2BCheck::kOutputShapeOverflow, break_output_shape_overflow},
+        {S2BCheck::kPaddingsNegative, break_negative_pair},
+        {S2BCheck::kPaddedOverflow, break_padded_overflow},
+        {S2BCheck::kDivisibility, break_divisibility},
     },
     false);
-constexpr auto kB2SBreakers = by_rule<kNumB2SRules, B2SRule, BreakFn>(
+constexpr auto kB2SBreakers = by_check<kNumB2SChecks, B2SCheck, BreakFn>(
     {
-        {B2SRule::kArgTypesBlockShape, break_arg_types_block_shape},
-        {B2SRule::kArgTypesCrops, break_pairs_type},
-        {B2SRule::kRegistration, break_registration},
-        {B2SRule::kBlockShapeRank, break_block_shape_rank},
-        {B2SRule::kInputRank, break_input_rank},
-        {B2SRule::kCropsShape, break_pairs_shape},
-        {B2SRule::kBlockProductOverflow, break_block_product_overflow},
-        {B2SRule::kBlockProductPositive, break_block_product_positive},
-        {B2SRule::kBatchDivisible, break_batch_divisible},
-        {B2SRule::kMaxInternalDims, break_max_internal_dims},
-        {B2SRule::kCropsNegative, break_negative_pair},
-        {B2SRule::kCroppedOverflow, break_cropped_overflow},
-        {B2SRule::kCroppedNegative, break_cropped_negative},
+        {B2SCheck::kArgTypesBlockShape, break_arg_types_block_shape},
+        {B2SCheck::kArgTypesCrops, break_paddings_or_crops_type},
+        {B2SCheck::kRegistration, break_registration},
+        {B2SCheck::kBlockShapeRank, break_block_shape_rank},
+        {B2SCheck::kInputRank, break_input_rank},
+        {B2SCheck::kCropsShape, break_paddings_or_crops_shape},
+        {B2SCheck::kBlockProductOverflow, break_block_product_overflow},
+        {B2SCheck::kBlockProductPositive, break_block_product_positive},
+        {B2SCheck::kBatchDivisible, break_batch_divisible},
+        {B2SCheck::kMaxInternalDims, break_max_internal_dims},
+        {B2SCheck::kCropsNegative, break_negative_pair},
+        {B2SCheck::kCroppedOverflow, break_cropped_overflow},
+        {B2SCheck::kCroppedNegative, break_cropped_negative},
     },
     false);
 
 // Pairs no single input breaks together, with the reason.
 constexpr Exclusion kS2BExclusions[] = {
-    excluded(S2BRule::kOutputShapeOverflow, S2BRule::kMemoryLimit, kNoOutput),
-    excluded(S2BRule::kPaddedOverflow, S2BRule::kMemoryLimit, kNoOutput),
-    excluded(S2BRule::kBatchOverflow, S2BRule::kMemoryLimit, kNoOutput),
+    excluded(S2BCheck::kOutputShapeOverflow, S2BCheck::kMemoryLimit, kNoOutput),
+    excluded(S2BCheck::kPaddedOverflow, S2BCheck::kMemoryLimit, kNoOutput),
+    excluded(S2BCheck::kBatchOverflow, S2BCheck::kMemoryLimit, kNoOutput),
 };
 constexpr Exclusion kB2SExclusions[] = {
-    excluded(B2SRule::kBlockProductOverflow, B2SRule::kMemoryLimit, kNoOutput),
-    excluded(B2SRule::kCroppedOverflow, B2SRule::kMemoryLimit, kNoOutput),
+    excluded(B2SCheck::kBlockProductOverflow, B2SCheck::kMemoryLimit, kNoOutput),
+    excluded(B2SCheck::kCroppedOverflow, B2SCheck::kMemoryLimit, kNoOutput),
 };
 
 }  // namespace
 }  // namespace breakers
 
 constinit const OpGenerators kSpaceToBatchNDGenerators = {
-    kSpaceToBatchNDRules,   real_number_types,         [](Op) { return valid_space_to_batch_nd(); },
+    kSpaceToBatchNDChecks,  real_number_types,         [](Op) { return valid_space_to_batch_nd(); },
     invalid_by_index,       space_to_batch_nd_outputs, widen_input,
     breakers::kS2BBreakers, breakers::kS2BExclusions,  grow_space_batch,
 };
 constinit const OpGenerators kBatchToSpaceNDGenerators = {
-    kBatchToSpaceNDRules,   real_number_types,         [](Op) { return valid_batch_to_space_nd(); },
+    kBatchToSpaceNDChecks,  real_number_types,         [](Op) { return valid_batch_to_space_nd(); },
     invalid_by_index,       batch_to_space_nd_outputs, widen_input,
     breakers::kB2SBreakers, breakers::kB2SExclusions,  grow_space_batch,
 };

@@ -8,25 +8,25 @@
 #include "widen.h"
 #include "opconform/generators/index_boundaries.h"
 #include "opconform/generators/payload.h"
-#include "rule_generators.h"
+#include "check_generators.h"
 #include "wide_arithmetic.h"
 
 namespace opconform::generators {
 namespace {
 
-// The rules (rules/sparse_concat.inc): their enum and Rule table.
-enum class SparseConcatRule {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENUMERATOR
-#include "rules/sparse_concat.inc"
-#undef OPCONFORM_RULE
+// The checks (checks/sparse_concat.inc): their enum and Check table.
+enum class SparseConcatCheck {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENUMERATOR
+#include "checks/sparse_concat.inc"
+#undef OPCONFORM_CHECK
 };
-constexpr Rule kSparseConcatRules[] = {
-#define OPCONFORM_RULE OPCONFORM_RULE_ENTRY
-#include "rules/sparse_concat.inc"
-#undef OPCONFORM_RULE
+constexpr Check kSparseConcatChecks[] = {
+#define OPCONFORM_CHECK OPCONFORM_CHECK_ENTRY
+#include "checks/sparse_concat.inc"
+#undef OPCONFORM_CHECK
 };
-using SCRule = SparseConcatRule;
-constexpr std::size_t kNumSCRules = std::size(kSparseConcatRules);
+using SCCheck = SparseConcatCheck;
+constexpr std::size_t kNumSCChecks = std::size(kSparseConcatChecks);
 
 // A SparseConcat case before it becomes tensors: input i has dense shape shapes[i] and
 // entries coords[i] (rows of `columns[i]` coordinates).
@@ -48,7 +48,7 @@ struct Draw {
   }
 };
 
-GeneratedCase build(const Draw& d, std::string_view rule = {}) {
+GeneratedCase build(const Draw& d, std::string_view check = {}) {
   std::vector<Tensor> indices, shapes;
   std::vector<Shape> value_shapes;
   for (int i = 0; i < d.n(); ++i) {
@@ -61,7 +61,7 @@ GeneratedCase build(const Draw& d, std::string_view rule = {}) {
   inputs.emplace("indices", std::move(indices));
   inputs.emplace("values", *gen_payloads(d.dtype, value_shapes));
   inputs.emplace("shapes", std::move(shapes));
-  return make_case(Op::kSparseConcat, std::move(inputs), {{"concat_dim", d.concat_dim}}, std::string(rule));
+  return make_case(Op::kSparseConcat, std::move(inputs), {{"concat_dim", d.concat_dim}}, std::string(check));
 }
 
 // One coordinate for a dim of size `dim`: mostly inside, sometimes just outside or extreme
@@ -209,16 +209,16 @@ Draw draw_at_boundary(const BoundaryTarget& t, int min_inputs) {
 
 // --- invalid cases -------------------------------------------------------------------------
 //
-// One generator per rule (kRuleGenerators below, by rule): each draws a case that fails `rule` first and
-// names `rule` as the check it fails. Every generator from shape-overflow on begins with one
+// One generator per check (kCheckGenerators below, by check): each draws a case that fails `check` first and
+// names `check` as the check it fails. Every generator from shape-overflow on begins with one
 // draw_valid(SparseMode::kAny), which keeps the cases a seed gives stable.
 
-GeneratedCase draw_invalid(std::size_t rule);
+GeneratedCase draw_invalid(std::size_t check);
 
-// A valid case or one failing a check listed after `rule` (the earlier check must win).
-GeneratedCase draw_base_after(std::string_view rule) {
+// A valid case or one failing a check listed after `check` (the earlier check must win).
+GeneratedCase draw_base_after(std::string_view check) {
   return valid_or_failing(
-      rules_after(Op::kSparseConcat, rule), [] { return build(draw_valid(SparseMode::kAny)); }, draw_invalid);
+      checks_after(Op::kSparseConcat, check), [] { return build(draw_valid(SparseMode::kAny)); }, draw_invalid);
 }
 
 // A valid draw of rank 2 or more, drawn after (and instead of) one of any rank.
@@ -251,29 +251,29 @@ Tensor int64_tensor(Shape shape) {
 }
 
 // README pre-check 1: an indices or shapes member of a dtype other than int64.
-GeneratedCase index_member_not_int64(std::string_view rule, const char* name) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase index_member_not_int64(std::string_view check, const char* name) {
+  GeneratedCase g = draw_base_after(check);
   retype_member(g, name, *gen_dtype_among(dtypes_except({DType::kInt64})));
-  g.rule = rule;
+  g.check = check;
   return g;
 }
-GeneratedCase indices_not_int64(std::string_view rule) { return index_member_not_int64(rule, "indices"); }
-GeneratedCase shapes_not_int64(std::string_view rule) { return index_member_not_int64(rule, "shapes"); }
+GeneratedCase indices_not_int64(std::string_view check) { return index_member_not_int64(check, "indices"); }
+GeneratedCase shapes_not_int64(std::string_view check) { return index_member_not_int64(check, "shapes"); }
 
 // README pre-check 1: a values member (after the first) of another dtype than values[0].
-GeneratedCase values_dtypes_differ(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase values_dtypes_differ(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   std::vector<Tensor>& values = list(g, "values");
   const DType first = values.empty() ? DType::kFloat32 : values[0].dtype();
   if (values.empty()) values.push_back(*gen_payload(first, {1}));
   retype_member(g, "values", *gen_dtype_among(dtypes_except({first})), 1);
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // Step 1: N below 2 (values and shapes cut to any length).
-GeneratedCase fewer_than_2_inputs(std::string_view rule) {
-  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+GeneratedCase fewer_than_2_inputs(std::string_view check) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), check);
   resize_list(list(g, "indices"), *rc::gen::inRange<std::size_t>(0, 2));
   resize_list(list(g, "values"), *rc::gen::inRange<std::size_t>(0, list(g, "values").size() + 1));
   resize_list(list(g, "shapes"), *rc::gen::inRange<std::size_t>(0, list(g, "shapes").size() + 1));
@@ -282,42 +282,43 @@ GeneratedCase fewer_than_2_inputs(std::string_view rule) {
 
 // Step 1: as many values members as indices, plus or minus some (shapes of any length up to
 // one more).
-GeneratedCase values_length_differs(std::string_view rule) {
-  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+GeneratedCase values_length_differs(std::string_view check) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), check);
   resize_list(list(g, "values"), draw_length_other_than(list(g, "indices").size()));
   resize_list(list(g, "shapes"), *rc::gen::inRange<std::size_t>(0, list(g, "shapes").size() + 2));
   return g;
 }
 
 // Step 1: as many shapes members as indices, plus or minus some.
-GeneratedCase shapes_length_differs(std::string_view rule) {
-  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+GeneratedCase shapes_length_differs(std::string_view check) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), check);
   resize_list(list(g, "shapes"), draw_length_other_than(list(g, "indices").size()));
   return g;
 }
 
 // Step 1: concat_dim outside int32.
-GeneratedCase concat_dim_past_int32(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase concat_dim_past_int32(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   g.c.attrs["concat_dim"] =
       *rc::gen::arbitrary<bool>() ? draw_edge(kInt32Max + 1, kInt64Max) : draw_edge(kInt64Min, kInt32Min - 1);
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // README pre-check 3: values of a dtype not registered.
-GeneratedCase values_unregistered(std::string_view rule) {
-  GeneratedCase g = draw_base_after(rule);
+GeneratedCase values_unregistered(std::string_view check) {
+  GeneratedCase g = draw_base_after(check);
   const DType quantized = *gen_dtype_among(unregistered_dtypes(Op::kSparseConcat));
   for (Tensor& v : list(g, "values")) v = *gen_payload(quantized, v.shape());
-  g.rule = rule;
+  g.check = check;
   return g;
 }
 
 // Steps 2, 4, 5: a valid case with one member of list `name` of a shape from wrong(k), k in
 // [0, 3] (a payload of its dtype for values, fresh int64 values otherwise).
-GeneratedCase member_of_wrong_rank(std::string_view rule, const char* name, std::vector<Shape> (*wrong)(std::int64_t)) {
-  GeneratedCase g = build(draw_valid(SparseMode::kAny), rule);
+GeneratedCase member_of_wrong_rank(std::string_view check, const char* name,
+                                   std::vector<Shape> (*wrong)(std::int64_t)) {
+  GeneratedCase g = build(draw_valid(SparseMode::kAny), check);
   std::vector<Tensor>& members = list(g, name);
   Tensor& t = members[*rc::gen::inRange<std::size_t>(0, members.size())];
   const Shape shape = *rc::gen::elementOf(wrong(*rc::gen::inRange<std::int64_t>(0, 4)));
@@ -326,13 +327,15 @@ GeneratedCase member_of_wrong_rank(std::string_view rule, const char* name, std:
 }
 std::vector<Shape> not_a_matrix(std::int64_t k) { return {{}, {k}, {k, 1, 2}}; }
 std::vector<Shape> not_a_vector(std::int64_t k) { return {{}, {k, 1}, {1, k}}; }
-GeneratedCase indices_not_matrix(std::string_view rule) { return member_of_wrong_rank(rule, "indices", not_a_matrix); }
-GeneratedCase values_not_vector(std::string_view rule) { return member_of_wrong_rank(rule, "values", not_a_vector); }
-GeneratedCase shapes_not_vector(std::string_view rule) { return member_of_wrong_rank(rule, "shapes", not_a_vector); }
+GeneratedCase indices_not_matrix(std::string_view check) {
+  return member_of_wrong_rank(check, "indices", not_a_matrix);
+}
+GeneratedCase values_not_vector(std::string_view check) { return member_of_wrong_rank(check, "values", not_a_vector); }
+GeneratedCase shapes_not_vector(std::string_view check) { return member_of_wrong_rank(check, "shapes", not_a_vector); }
 
 // Step 5: the checked product of shapes[i] is negative: a negative dim (perhaps after a zero,
 // which does not save it) or a product reaching 2^63 at its last dim.
-GeneratedCase shape_product_negative(std::string_view rule) {
+GeneratedCase shape_product_negative(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   const int i = *rc::gen::inRange(0, d.n());
   Shape& s = d.shapes[i];
@@ -343,20 +346,20 @@ GeneratedCase shape_product_negative(std::string_view rule) {
   } else {
     s = factors_reaching_2pow63(*rc::gen::inRange(2, 5), kInt64Max);
   }
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Steps 6 and 8 (deviation): more than 254 dims in shapes[0], or in shapes[i] for i >= 1.
-GeneratedCase too_many_dims(std::string_view rule) {
+GeneratedCase too_many_dims(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   const int i = *rc::gen::inRange(0, d.n());
   d.shapes[i].assign(static_cast<std::size_t>(*rc::gen::inRange(255, 300)), 1);
   if (*rc::gen::arbitrary<bool>()) d.shapes[i][*rc::gen::inRange<std::size_t>(0, 255)] = 0;
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Step 7: concat_dim outside [-r, r), or shapes[0] of rank 0, which no concat_dim fits.
-GeneratedCase concat_dim_out_of_range(std::string_view rule) {
+GeneratedCase concat_dim_out_of_range(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   const int r = d.rank();
   if (*rc::gen::weightedElement<bool>({{3, false}, {1, true}})) {
@@ -365,11 +368,11 @@ GeneratedCase concat_dim_out_of_range(std::string_view rule) {
   } else {
     d.concat_dim = *rc::gen::arbitrary<bool>() ? draw_edge(r, kInt32Max) : draw_edge(kInt32Min, -r - 1);
   }
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Step 8: shapes[i] (i >= 1) one dim shorter or longer than shapes[0].
-GeneratedCase ranks_differ(std::string_view rule) {
+GeneratedCase ranks_differ(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   const int i = *rc::gen::inRange(1, d.n());
   Shape& s = d.shapes[i];
@@ -377,22 +380,22 @@ GeneratedCase ranks_differ(std::string_view rule) {
     s.pop_back();
   else
     s.push_back(*rc::gen::inRange<std::int64_t>(0, 4));
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Step 8: shapes[i] (i >= 1) differs from shapes[0] in a dim other than the concat dim.
-GeneratedCase shapes_differ(std::string_view rule) {
+GeneratedCase shapes_differ(std::string_view check) {
   Draw d = draw_valid_rank_2();
   const int i = *rc::gen::inRange(1, d.n());
   int j = *rc::gen::inRange(0, d.rank() - 1);
   if (j >= d.cd()) ++j;  // any dim but the concat dim
   d.shapes[i][j] += d.shapes[i][j] > 0 && *rc::gen::arbitrary<bool>() ? -1 : 1;
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Step 8 (deviation): the concat-dim sum passes int64 at input i (dim 0 is zero-size and
 // before cd, so every element count stays 0).
-GeneratedCase concat_size_overflows(std::string_view rule) {
+GeneratedCase concat_size_overflows(std::string_view check) {
   Draw d = draw_valid_rank_2();
   const int cd = *rc::gen::inRange(1, d.rank());
   d.concat_dim = cd;
@@ -412,7 +415,7 @@ GeneratedCase concat_size_overflows(std::string_view rule) {
     sum += v;
   }
   for (int k = 0; k < d.n(); ++k) d.set_entries(k, 0, d.rank(), {});
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Redraws the dims of shapes[0] but the concat dim in [1, 2^20], their product D at least 2;
@@ -434,7 +437,7 @@ I128 draw_other_dims(Draw& d) {
 
 // Step 8: the output's element count passes int64 only once input `at` is added (each input's
 // own count fits; no entries).
-GeneratedCase output_shape_overflows(std::string_view rule) {
+GeneratedCase output_shape_overflows(std::string_view check) {
   Draw d = draw_valid_rank_2();
   const int cd = d.cd();
   const I128 others = draw_other_dims(d);
@@ -455,23 +458,23 @@ GeneratedCase output_shape_overflows(std::string_view rule) {
     d.shapes[k] = s;
     d.set_entries(k, 0, d.rank(), {});
   }
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Step 9 (deviation): zero-column indices whose row counts sum past int64.
-GeneratedCase total_entries_overflow(std::string_view rule) {
+GeneratedCase total_entries_overflow(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   for (int k = 0; k < d.n(); ++k) d.set_entries(k, draw_edge(std::int64_t{1} << 62, kInt64Max), 0, {});
-  return build(d, rule);
+  return build(d, check);
 }
 
 // Step 10: values[i] of a length other than indices[i]'s rows (inputs before i valid; the
 // concat has entries, or step 10 would be skipped).
-GeneratedCase rows_differ(std::string_view rule) {
+GeneratedCase rows_differ(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   const int i = *rc::gen::inRange(0, d.n());
   ensure_some_entries(d, i);
-  GeneratedCase g = build(d, rule);
+  GeneratedCase g = build(d, check);
   Tensor& v = list(g, "values")[i];
   const std::int64_t rows = d.rows[i];
   const std::int64_t length =
@@ -482,11 +485,11 @@ GeneratedCase rows_differ(std::string_view rule) {
 
 // Step 10: indices[i] with a column count other than r (inputs before i valid; the concat has
 // entries).
-GeneratedCase columns_not_rank(std::string_view rule) {
+GeneratedCase columns_not_rank(std::string_view check) {
   Draw d = draw_valid(SparseMode::kAny);
   const int i = *rc::gen::inRange(0, d.n());
   ensure_some_entries(d, i);
-  GeneratedCase g = build(d, rule);
+  GeneratedCase g = build(d, check);
   std::int64_t columns = *rc::gen::inRange<std::int64_t>(0, d.rank() + 2);
   if (columns == d.rank()) columns = d.rank() + 2;
   list(g, "indices")[i] = int64_tensor({d.rows[i], columns});
@@ -495,7 +498,7 @@ GeneratedCase columns_not_rank(std::string_view rule) {
 
 // Step 10 (deviation): an entry of input i whose concat coordinate overflows when offset by
 // the sizes of the inputs before it (the other dim is zero-size: no element anywhere).
-GeneratedCase index_offset_overflows(std::string_view rule) {
+GeneratedCase index_offset_overflows(std::string_view check) {
   Draw d = draw_valid_rank_2();
   const int cd = *rc::gen::inRange(0, 2);
   d.concat_dim = cd;
@@ -516,48 +519,48 @@ GeneratedCase index_offset_overflows(std::string_view rule) {
   bad[cd] = draw_edge(kInt64Max - offset + 1, kInt64Max);
   flat.insert(flat.end(), bad.begin(), bad.end());
   d.set_entries(i, before + 1, 2, flat);
-  return build(d, rule);
+  return build(d, check);
 }
 
 // The memory limit: a valid case under a limit below its request.
-GeneratedCase request_past_memory_limit(std::string_view rule) {
-  return with_memory_limit_below_request(build(draw_valid(SparseMode::kAny), rule));
+GeneratedCase request_past_memory_limit(std::string_view check) {
+  return with_memory_limit_below_request(build(draw_valid(SparseMode::kAny), check));
 }
 
-// The generators of the rules, by rule (a rule without one does not compile).
-using GenerateFn = GeneratedCase (*)(std::string_view rule);
-constexpr auto kRuleGenerators = by_rule<kNumSCRules, SCRule, GenerateFn>(
+// The generators of the checks, by check (a check without one does not compile).
+using GenerateFn = GeneratedCase (*)(std::string_view check);
+constexpr auto kCheckGenerators = by_check<kNumSCChecks, SCCheck, GenerateFn>(
     {
-        {SCRule::kArgTypesIndices, indices_not_int64},
-        {SCRule::kArgTypesValues, values_dtypes_differ},
-        {SCRule::kArgTypesShapes, shapes_not_int64},
-        {SCRule::kAttrN, fewer_than_2_inputs},
-        {SCRule::kListLengthValues, values_length_differs},
-        {SCRule::kListLengthShapes, shapes_length_differs},
-        {SCRule::kConcatDimInt32, concat_dim_past_int32},
-        {SCRule::kRegistration, values_unregistered},
-        {SCRule::kIndicesMatrix, indices_not_matrix},
-        {SCRule::kValuesVector, values_not_vector},
-        {SCRule::kShapesVector, shapes_not_vector},
-        {SCRule::kShapeOverflow, shape_product_negative},
-        {SCRule::kTooManyDims, too_many_dims},
-        {SCRule::kConcatDimRange, concat_dim_out_of_range},
-        {SCRule::kRankMatch, ranks_differ},
-        {SCRule::kShapeMatch, shapes_differ},
-        {SCRule::kConcatSizeOverflow, concat_size_overflows},
-        {SCRule::kOutputShapeOverflow, output_shape_overflows},
-        {SCRule::kTotalNnzOverflow, total_entries_overflow},
-        {SCRule::kRowsMatch, rows_differ},
-        {SCRule::kOrderLength, columns_not_rank},
-        {SCRule::kIndexOffsetOverflow, index_offset_overflows},
-        {SCRule::kMemoryLimit, request_past_memory_limit},
+        {SCCheck::kArgTypesIndices, indices_not_int64},
+        {SCCheck::kArgTypesValues, values_dtypes_differ},
+        {SCCheck::kArgTypesShapes, shapes_not_int64},
+        {SCCheck::kAttrN, fewer_than_2_inputs},
+        {SCCheck::kListLengthValues, values_length_differs},
+        {SCCheck::kListLengthShapes, shapes_length_differs},
+        {SCCheck::kConcatDimInt32, concat_dim_past_int32},
+        {SCCheck::kRegistration, values_unregistered},
+        {SCCheck::kIndicesMatrix, indices_not_matrix},
+        {SCCheck::kValuesVector, values_not_vector},
+        {SCCheck::kShapesVector, shapes_not_vector},
+        {SCCheck::kShapeOverflow, shape_product_negative},
+        {SCCheck::kTooManyDims, too_many_dims},
+        {SCCheck::kConcatDimRange, concat_dim_out_of_range},
+        {SCCheck::kRankMatch, ranks_differ},
+        {SCCheck::kShapeMatch, shapes_differ},
+        {SCCheck::kConcatSizeOverflow, concat_size_overflows},
+        {SCCheck::kOutputShapeOverflow, output_shape_overflows},
+        {SCCheck::kTotalNnzOverflow, total_entries_overflow},
+        {SCCheck::kRowsMatch, rows_differ},
+        {SCCheck::kOrderLength, columns_not_rank},
+        {SCCheck::kIndexOffsetOverflow, index_offset_overflows},
+        {SCCheck::kMemoryLimit, request_past_memory_limit},
     },
     true);
 
-GeneratedCase draw_invalid(std::size_t rule) { return kRuleGenerators.at(rule)(kSparseConcatRules[rule].id); }
+GeneratedCase draw_invalid(std::size_t check) { return kCheckGenerators.at(check)(kSparseConcatChecks[check].id); }
 
-rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t rule) {
-  return rc::gen::exec([rule] { return draw_invalid(rule); });
+rc::Gen<GeneratedCase> invalid_by_index(Op, std::size_t check) {
+  return rc::gen::exec([check] { return draw_invalid(check); });
 }
 
 // large_valid_case: every input's entries repeated, in blocks (which unsorts them) or row by
@@ -612,8 +615,8 @@ rc::Gen<GeneratedCase> valid_sparse_concat(SparseMode mode, int min_inputs) {
     return build(draw_valid(mode, 1, min_inputs));
   });
 }
-rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view rule) {
-  return invalid_by_index(Op::kSparseConcat, rule_index(Op::kSparseConcat, rule));
+rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view check) {
+  return invalid_by_index(Op::kSparseConcat, check_index(Op::kSparseConcat, check));
 }
 
 std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conformance::Case& c) {
@@ -630,7 +633,7 @@ std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conforma
   return std::vector<PredictedOutput>{{DType::kInt64, {nnz, r}}, {values[0].dtype(), {nnz}}, {DType::kInt64, {r}}};
 }
 
-// --- breakers (check_pairs.h) --------------------------------------------------------------
+// --- the checks' breakers (check_pairs.h) --------------------------------------------------
 
 namespace breakers {
 namespace {
@@ -858,31 +861,31 @@ bool break_index_offset_overflow(conformance::Case& c) {
   return false;
 }
 
-// The breakers of the rules, by rule; memory-limit, checked last, needs none.
-constexpr auto kSCBreakers = by_rule<kNumSCRules, SCRule, BreakFn>(
+// Each check's breaker, by check; memory-limit, checked last, needs none.
+constexpr auto kSCBreakers = by_check<kNumSCChecks, SCCheck, BreakFn>(
     {
-        {SCRule::kArgTypesIndices, break_arg_types_indices},
-        {SCRule::kArgTypesValues, break_arg_types_values},
-        {SCRule::kArgTypesShapes, break_arg_types_shapes},
-        {SCRule::kAttrN, break_attr_n},
-        {SCRule::kListLengthValues, break_list_length_values},
-        {SCRule::kListLengthShapes, break_list_length_shapes},
-        {SCRule::kConcatDimInt32, break_concat_dim_int32},
-        {SCRule::kRegistration, break_registration},
-        {SCRule::kIndicesMatrix, break_indices_matrix},
-        {SCRule::kValuesVector, break_values_vector},
-        {SCRule::kShapesVector, break_shapes_vector},
-        {SCRule::kShapeOverflow, break_shape_overflow},
-        {SCRule::kTooManyDims, break_too_many_dims},
-        {SCRule::kConcatDimRange, break_concat_dim_range},
-        {SCRule::kRankMatch, break_rank_match},
-        {SCRule::kShapeMatch, break_shape_match},
-        {SCRule::kConcatSizeOverflow, break_concat_size_overflow},
-        {SCRule::kOutputShapeOverflow, break_output_shape_overflow},
-        {SCRule::kTotalNnzOverflow, break_total_nnz_overflow},
-        {SCRule::kRowsMatch, break_rows_match},
-        {SCRule::kOrderLength, break_order_length},
-        {SCRule::kIndexOffsetOverflow, break_index_offset_overflow},
+        {SCCheck::kArgTypesIndices, break_arg_types_indices},
+        {SCCheck::kArgTypesValues, break_arg_types_values},
+        {SCCheck::kArgTypesShapes, break_arg_types_shapes},
+        {SCCheck::kAttrN, break_attr_n},
+        {SCCheck::kListLengthValues, break_list_length_values},
+        {SCCheck::kListLengthShapes, break_list_length_shapes},
+        {SCCheck::kConcatDimInt32, break_concat_dim_int32},
+        {SCCheck::kRegistration, break_registration},
+        {SCCheck::kIndicesMatrix, break_indices_matrix},
+        {SCCheck::kValuesVector, break_values_vector},
+        {SCCheck::kShapesVector, break_shapes_vector},
+        {SCCheck::kShapeOverflow, break_shape_overflow},
+        {SCCheck::kTooManyDims, break_too_many_dims},
+        {SCCheck::kConcatDimRange, break_concat_dim_range},
+        {SCCheck::kRankMatch, break_rank_match},
+        {SCCheck::kShapeMatch, break_shape_match},
+        {SCCheck::kConcatSizeOverflow, break_concat_size_overflow},
+        {SCCheck::kOutputShapeOverflow, break_output_shape_overflow},
+        {SCCheck::kTotalNnzOverflow, break_total_nnz_overflow},
+        {SCCheck::kRowsMatch, break_rows_match},
+        {SCCheck::kOrderLength, break_order_length},
+        {SCCheck::kIndexOffsetOverflow, break_index_offset_overflow},
     },
     false);
 
@@ -892,25 +895,25 @@ constexpr std::string_view kNoShape =
 
 // Pairs no single input breaks together, with the reason.
 constexpr Exclusion kSCExclusions[] = {
-    excluded(SCRule::kAttrN, SCRule::kRankMatch, kOneInput),
-    excluded(SCRule::kAttrN, SCRule::kShapeMatch, kOneInput),
-    excluded(SCRule::kAttrN, SCRule::kConcatSizeOverflow, kOneInput),
-    excluded(SCRule::kAttrN, SCRule::kOutputShapeOverflow, kOneInput),
-    excluded(SCRule::kAttrN, SCRule::kTotalNnzOverflow, kOneInput),
-    excluded(SCRule::kAttrN, SCRule::kIndexOffsetOverflow, kOneInput),
-    excluded(SCRule::kAttrN, SCRule::kMemoryLimit, kOneInput),
-    excluded(SCRule::kConcatSizeOverflow, SCRule::kMemoryLimit, kNoOutput),
-    excluded(SCRule::kOutputShapeOverflow, SCRule::kMemoryLimit, kNoOutput),
-    excluded(SCRule::kTotalNnzOverflow, SCRule::kMemoryLimit, kNoOutput),
-    excluded(SCRule::kShapeOverflow, SCRule::kMemoryLimit, kNoOutput),
-    excluded(SCRule::kConcatSizeOverflow, SCRule::kOutputShapeOverflow, kNoShape),
+    excluded(SCCheck::kAttrN, SCCheck::kRankMatch, kOneInput),
+    excluded(SCCheck::kAttrN, SCCheck::kShapeMatch, kOneInput),
+    excluded(SCCheck::kAttrN, SCCheck::kConcatSizeOverflow, kOneInput),
+    excluded(SCCheck::kAttrN, SCCheck::kOutputShapeOverflow, kOneInput),
+    excluded(SCCheck::kAttrN, SCCheck::kTotalNnzOverflow, kOneInput),
+    excluded(SCCheck::kAttrN, SCCheck::kIndexOffsetOverflow, kOneInput),
+    excluded(SCCheck::kAttrN, SCCheck::kMemoryLimit, kOneInput),
+    excluded(SCCheck::kConcatSizeOverflow, SCCheck::kMemoryLimit, kNoOutput),
+    excluded(SCCheck::kOutputShapeOverflow, SCCheck::kMemoryLimit, kNoOutput),
+    excluded(SCCheck::kTotalNnzOverflow, SCCheck::kMemoryLimit, kNoOutput),
+    excluded(SCCheck::kShapeOverflow, SCCheck::kMemoryLimit, kNoOutput),
+    excluded(SCCheck::kConcatSizeOverflow, SCCheck::kOutputShapeOverflow, kNoShape),
 };
 
 }  // namespace
 }  // namespace breakers
 
 constinit const OpGenerators kSparseConcatGenerators = {
-    kSparseConcatRules,
+    kSparseConcatChecks,
     registered,
     [](Op) { return valid_sparse_concat(); },
     invalid_by_index,

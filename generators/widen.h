@@ -1,6 +1,6 @@
 // What the ops' scalings for large_valid_case (op_generators.h) share: byte counts and the
 // shape and tensor edits that take a valid case to kParallelWorkBytes of data. Private to
-// generators/; each op's scaling is its OpGenerators::widen (rule_generators.h).
+// generators/; each op's scaling is its OpGenerators::widen (check_generators.h).
 #pragma once
 
 #include <algorithm>

@@ -21,7 +21,7 @@
 #include "opconform/conformance/vector.h"
 #include "opconform/generators/op_generators.h"
 #include "opconform/generators/check_pairs.h"
-#include "opconform/generators/rules.h"
+#include "opconform/generators/checks.h"
 #include "opconform/reference/op_table.h"
 #include "opconform/validator/expectations.h"
 #include "opconform/validator/judge.h"
@@ -255,7 +255,7 @@ class CheckPairsTest : public testing::Test {
         c = g.c;
         c.expected = conformance::oracle_expectation(c, conformance::run_case(reference::op_table(), c));
         const Status answer = c.expected.error ? *c.expected.error : Status();
-        return generators::classify(op_, answer) == pair.first;
+        return generators::failed_check(op_, answer) == pair.first;
       };
       if (!generators::find_pair_case(op_, pair, random, 50, kAttempts, answers_first)) continue;
       ++hit;

@@ -49,10 +49,9 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
                             block_product, ")");
 
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
-  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block_shape, crops);
-  const int internal = dims - collapse.leading - collapse.trailing;
-  OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(internal));
-  if (internal == 0) {
+  const space_batch::BlockDimRuns runs = space_batch::collapse_trivial_block_dims(block_shape, crops);
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(runs.internal));
+  if (runs.internal == 0) {
     *output = input;
     return Status();
   }
@@ -62,8 +61,8 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(input_batch / block_product));
   space_batch::Plan plan;
   plan.batch = input_batch / block_product;
-  OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, collapse.leading, &shape, &plan));
-  for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, runs.prefix, &shape, &plan));
+  for (int i = runs.prefix; i < dims - runs.suffix; ++i) {
     const std::int64_t crop_start = crop(2 * i), crop_end = crop(2 * i + 1);
     if (crop_start < 0 || crop_end < 0) return invalid_argument("Crops must be non-negative");
     const std::int64_t size = input.dim(i + 1);
@@ -78,7 +77,7 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
     plan.start.push_back(crop_start);
     plan.blocked.push_back(size);
   }
-  OPCONFORM_RETURN_IF_ERROR(space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_trailing_dims(input, dims - runs.suffix + 1, &shape, &plan));
 
   // Memory, then the kernel writes every output element once. A negative block value (quirk)
   // only gets here with an empty output, which the kernel never touches.

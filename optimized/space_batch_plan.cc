@@ -6,14 +6,14 @@
 
 namespace opconform::optimized::space_batch {
 
-Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input, const Tensor& block_shape,
-                       const Tensor& offsets) {
+Status check_signature(const char* op_name, const char* paddings_or_crops_attr, const Tensor& input,
+                       const Tensor& block_shape, const Tensor& paddings_or_crops) {
   const auto is_index = [](DType d) { return d == DType::kInt32 || d == DType::kInt64; };
   if (!is_index(block_shape.dtype()))
     return invalid_argument("Value for attr 'Tblock_shape' of ", dtype_name(block_shape.dtype()),
                             " is not in the list of allowed values: int32, int64");
-  if (!is_index(offsets.dtype()))
-    return invalid_argument("Value for attr '", offsets_attr, "' of ", dtype_name(offsets.dtype()),
+  if (!is_index(paddings_or_crops.dtype()))
+    return invalid_argument("Value for attr '", paddings_or_crops_attr, "' of ", dtype_name(paddings_or_crops.dtype()),
                             " is not in the list of allowed values: int32, int64");
   switch (input.dtype()) {
     case DType::kUInt8:
@@ -34,24 +34,28 @@ Status check_signature(const char* op_name, const char* offsets_attr, const Tens
   }
 }
 
-Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets, const char* offsets_name) {
+Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& paddings_or_crops,
+                   const char* paddings_or_crops_name) {
   if (block_shape.rank() != 1) return invalid_argument("block_shape rank should be 1 instead of ", block_shape.rank());
   const std::int64_t m = block_shape.dim(0);
   if (input.rank() < m + 1) return invalid_argument("input rank should be >= ", m + 1, " instead of ", input.rank());
-  if (offsets.rank() != 2 || offsets.dim(0) != m || offsets.dim(1) != 2)
-    return invalid_argument(offsets_name, " should have shape [", m, ", 2] instead of ", shape_string(offsets.shape()));
+  if (paddings_or_crops.rank() != 2 || paddings_or_crops.dim(0) != m || paddings_or_crops.dim(1) != 2)
+    return invalid_argument(paddings_or_crops_name, " should have shape [", m, ", 2] instead of ",
+                            shape_string(paddings_or_crops.shape()));
   return Status();
 }
 
-Collapse collapse_trivial_dims(const Tensor& block, const Tensor& offsets) {
+BlockDimRuns collapse_trivial_block_dims(const Tensor& block, const Tensor& paddings_or_crops) {
   const int m = static_cast<int>(block.num_elements());
   const auto trivial = [&](int i) {
-    return block.index_value(i) == 1 && offsets.index_value(2 * i) == 0 && offsets.index_value(2 * i + 1) == 0;
+    return block.index_value(i) == 1 && paddings_or_crops.index_value(2 * i) == 0 &&
+           paddings_or_crops.index_value(2 * i + 1) == 0;
   };
-  Collapse c;
-  while (c.leading < m && trivial(c.leading)) ++c.leading;
-  while (c.trailing < m - c.leading && trivial(m - 1 - c.trailing)) ++c.trailing;
-  return c;
+  BlockDimRuns runs;
+  while (runs.prefix < m && trivial(runs.prefix)) ++runs.prefix;
+  while (runs.suffix < m - runs.prefix && trivial(m - 1 - runs.suffix)) ++runs.suffix;
+  runs.internal = m - runs.prefix - runs.suffix;
+  return runs;
 }
 
 Status check_internal_block_dims(int internal) {
@@ -73,8 +77,8 @@ Status OutputShape::add_dim(std::int64_t size) {
   return Status();
 }
 
-Status add_leading_dims(const Tensor& input, int leading, OutputShape* shape, Plan* plan) {
-  for (int i = 0; i < leading; ++i) {
+Status add_leading_dims(const Tensor& input, int prefix, OutputShape* shape, Plan* plan) {
+  for (int i = 0; i < prefix; ++i) {
     OPCONFORM_RETURN_IF_ERROR(shape->add_dim(input.dim(i + 1)));
     plan->batch = multiply_without_overflow(plan->batch, input.dim(i + 1));
   }

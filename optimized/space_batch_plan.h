@@ -25,22 +25,25 @@ namespace opconform::optimized::space_batch {
 
 // README "Checks that come before every op's own checks": the index attrs (block_shape and
 // paddings/crops must be int32 or int64), then kernel registration of the input's dtype.
-// `offsets_attr` is "Tpaddings" or "Tcrops".
-Status check_signature(const char* op_name, const char* offsets_attr, const Tensor& input, const Tensor& block_shape,
-                       const Tensor& offsets);
+// `paddings_or_crops_attr` is "Tpaddings" or "Tcrops".
+Status check_signature(const char* op_name, const char* paddings_or_crops_attr, const Tensor& input,
+                       const Tensor& block_shape, const Tensor& paddings_or_crops);
 
-// Checks 1-3: block_shape is a vector [M], the input's rank is at least M + 1 and `offsets`
-// has shape [M, 2]. `offsets_name` is "paddings" or "crops".
-Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& offsets, const char* offsets_name);
+// Checks 1-3: block_shape is a vector [M], the input's rank is at least M + 1 and
+// `paddings_or_crops` has shape [M, 2]. `paddings_or_crops_name` is "paddings" or "crops".
+Status check_ranks(const Tensor& input, const Tensor& block_shape, const Tensor& paddings_or_crops,
+                   const char* paddings_or_crops_name);
 
-// Leading and trailing block dims with block 1 and both offsets 0 (they merge into the batch
-// and into the depth). block is [M] and offsets [M, 2] (int32/int64, after check_ranks()):
-// [start_0, end_0, start_1, ...]. leading + trailing <= M.
-struct Collapse {
-  int leading = 0;
-  int trailing = 0;
+// The collapsing rule: the leading run of block dims with b_i = 1 and a zero pair [start, end]
+// merges into the batch, then the trailing run with the same property merges into the
+// remaining dims (the depth). block is [M] and paddings_or_crops [M, 2] (int32/int64, after
+// check_ranks()): [start_0, end_0, start_1, ...].
+struct BlockDimRuns {
+  int prefix = 0;    // block dims [0, prefix) merge into the batch
+  int suffix = 0;    // block dims [M - suffix, M) merge into the remaining dims
+  int internal = 0;  // M - prefix - suffix
 };
-Collapse collapse_trivial_dims(const Tensor& block, const Tensor& offsets);
+BlockDimRuns collapse_trivial_block_dims(const Tensor& block, const Tensor& paddings_or_crops);
 
 // The most block dims left after collapsing (TensorFlow CPU).
 inline constexpr int kMaxInternalBlockDims = 4;
@@ -94,11 +97,11 @@ class OutputShape {
   std::int64_t num_elements_ = 1;
 };
 
-// The output dims the collapsed leading block dims keep (input dims 1..leading), added to
+// The output dims the collapsed prefix block dims keep (input dims 1..prefix), added to
 // `shape` and merged into plan->batch.
-Status add_leading_dims(const Tensor& input, int leading, OutputShape* shape, Plan* plan);
+Status add_leading_dims(const Tensor& input, int prefix, OutputShape* shape, Plan* plan);
 
-// The input dims from `first` on (collapsed trailing block dims and the remaining dims), added
+// The input dims from `first` on (the collapsed suffix block dims and the remaining dims), added
 // to `shape` and merged into plan->depth.
 Status add_trailing_dims(const Tensor& input, int first, OutputShape* shape, Plan* plan);
 

@@ -30,10 +30,9 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   if (block_product <= 0) return invalid_argument("Product of block sizes must be positive, got ", block_product);
 
   // Checks 6-7: collapsing; no internal dim left is the identity (nothing is requested).
-  const space_batch::Collapse collapse = space_batch::collapse_trivial_dims(block_shape, paddings);
-  const int internal = dims - collapse.leading - collapse.trailing;
-  OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(internal));
-  if (internal == 0) {
+  const space_batch::BlockDimRuns runs = space_batch::collapse_trivial_block_dims(block_shape, paddings);
+  OPCONFORM_RETURN_IF_ERROR(space_batch::check_internal_block_dims(runs.internal));
+  if (runs.internal == 0) {
     *output = input;
     return Status();
   }
@@ -48,8 +47,8 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(output_batch));
   space_batch::Plan plan;
   plan.batch = batch;
-  OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, collapse.leading, &shape, &plan));
-  for (int i = collapse.leading; i < dims - collapse.trailing; ++i) {
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_leading_dims(input, runs.prefix, &shape, &plan));
+  for (int i = runs.prefix; i < dims - runs.suffix; ++i) {
     const std::int64_t pad_start = pads(2 * i), pad_end = pads(2 * i + 1);
     if (pad_start < 0 || pad_end < 0) return invalid_argument("Paddings must be non-negative");
     const std::int64_t size = input.dim(i + 1);
@@ -64,7 +63,7 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
     plan.start.push_back(pad_start);
     plan.blocked.push_back(padded / block(i));
   }
-  OPCONFORM_RETURN_IF_ERROR(space_batch::add_trailing_dims(input, dims - collapse.trailing + 1, &shape, &plan));
+  OPCONFORM_RETURN_IF_ERROR(space_batch::add_trailing_dims(input, dims - runs.suffix + 1, &shape, &plan));
 
   // Check 12: memory, then the kernel writes every output element once.
   Tensor result;

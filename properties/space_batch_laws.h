@@ -15,24 +15,26 @@ namespace opconform::properties {
 // remaining dims) merged into one remaining dim: [B * prod(lead)] + internal + [prod(rest)].
 // Precondition: a valid case with at least one internal block dim.
 inline conformance::Case collapsed_case(const conformance::Case& c) {
-  const char* pairs_name = c.op == Op::kSpaceToBatchND ? "paddings" : "crops";
+  const char* paddings_or_crops_name = c.op == Op::kSpaceToBatchND ? "paddings" : "crops";
   const Tensor& input = generators::input_tensor(c, "input");
   const Tensor& block_t = generators::input_tensor(c, "block_shape");
-  const Tensor& pairs_t = generators::input_tensor(c, pairs_name);
+  const Tensor& paddings_or_crops_t = generators::input_tensor(c, paddings_or_crops_name);
   const std::vector<std::int64_t> block = generators::index_values(block_t);
-  const std::vector<std::int64_t> pairs = generators::index_values(pairs_t);
+  const std::vector<std::int64_t> paddings_or_crops = generators::index_values(paddings_or_crops_t);
   const int m = static_cast<int>(block.size());
-  auto trivial = [&](int i) { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; };
+  auto trivial = [&](int i) {
+    return block[i] == 1 && paddings_or_crops[2 * i] == 0 && paddings_or_crops[2 * i + 1] == 0;
+  };
   int first = 0, last = m - 1;
   while (first < m && trivial(first)) ++first;
   while (last >= first && trivial(last)) --last;
   Shape shape = {1};
   for (int d = 0; d <= first; ++d) shape[0] *= input.dim(d);
-  std::vector<std::int64_t> new_block, new_pairs;
+  std::vector<std::int64_t> new_block, new_paddings_or_crops;
   for (int i = first; i <= last; ++i) {
     shape.push_back(input.dim(1 + i));
     new_block.push_back(block[i]);
-    new_pairs.insert(new_pairs.end(), {pairs[2 * i], pairs[2 * i + 1]});
+    new_paddings_or_crops.insert(new_paddings_or_crops.end(), {paddings_or_crops[2 * i], paddings_or_crops[2 * i + 1]});
   }
   std::int64_t rest = 1;
   for (int d = 2 + last; d < input.rank(); ++d) rest *= input.dim(d);
@@ -44,7 +46,8 @@ inline conformance::Case collapsed_case(const conformance::Case& c) {
   out.inputs["input"] = flat;
   const auto size = static_cast<std::int64_t>(new_block.size());
   out.inputs["block_shape"] = generators::index_tensor(block_t.dtype(), {size}, new_block);
-  out.inputs[pairs_name] = generators::index_tensor(pairs_t.dtype(), {size, 2}, new_pairs);
+  out.inputs[paddings_or_crops_name] =
+      generators::index_tensor(paddings_or_crops_t.dtype(), {size, 2}, new_paddings_or_crops);
   return out;
 }
 

@@ -60,9 +60,9 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
     return invalid_argument("crops should have shape [", m, ", 2] instead of ", shape_string(crops.shape()));
   const std::vector<std::int64_t> block = space_batch::index_values(block_shape);
   // mutant-site: b2s_int32_crops
-  const std::vector<std::int64_t> pairs = space_batch::index_values(crops);
+  const std::vector<std::int64_t> crop_values = space_batch::index_values(crops);
   // mutant-site end
-  plan->runs = space_batch::collapse_trivial_block_dims(block, pairs);
+  plan->runs = space_batch::collapse_trivial_block_dims(block, crop_values);
 
   // 4. The exact product of block_shape fits in int64 (deviation) and is positive. Quirk: an
   // even number of negative values passes, as in TensorFlow.
@@ -96,7 +96,7 @@ Status validate(const Tensor& input, const Tensor& block_shape, const Tensor& cr
   // 9. Each internal dim: crops, cropped size, output dim.
   for (int i = first_internal; i < end_internal; ++i) {
     // mutant-site: b2s_crops_swapped
-    const std::int64_t start = pairs[2 * i], end = pairs[2 * i + 1];
+    const std::int64_t start = crop_values[2 * i], end = crop_values[2 * i + 1];
     // mutant-site end
     // mutant-site: b2s_wrong_message
     if (start < 0 || end < 0) return invalid_argument("Crops must be non-negative");

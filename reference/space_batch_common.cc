@@ -39,10 +39,13 @@ std::vector<std::int64_t> index_values(const Tensor& t) {
   return values;
 }
 
-BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block, std::span<const std::int64_t> pairs) {
+BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block,
+                                         std::span<const std::int64_t> paddings_or_crops) {
   const int m = static_cast<int>(block.size());
   // mutant-site: b2s_collapse_ignores_crops
-  auto trivial = [&](int i) { return block[i] == 1 && pairs[2 * i] == 0 && pairs[2 * i + 1] == 0; };
+  auto trivial = [&](int i) {
+    return block[i] == 1 && paddings_or_crops[2 * i] == 0 && paddings_or_crops[2 * i + 1] == 0;
+  };
   // mutant-site end
   BlockDimRuns runs;
   while (runs.prefix < m && trivial(runs.prefix)) ++runs.prefix;

@@ -34,13 +34,14 @@ std::vector<std::int64_t> index_values(const Tensor& t);
 
 // The collapsing rule: the leading run of block dims with b_i = 1 and a zero pair [start, end]
 // merges into the batch, then the trailing run with the same property merges into the
-// remaining dims. `pairs` holds [start_0, end_0, start_1, ...] (paddings or crops).
+// remaining dims. `paddings_or_crops` holds [start_0, end_0, start_1, ...].
 struct BlockDimRuns {
   int prefix = 0;    // block dims [0, prefix) merge into the batch
   int suffix = 0;    // block dims [M - suffix, M) merge into the remaining dims
   int internal = 0;  // M - prefix - suffix
 };
-BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block, std::span<const std::int64_t> pairs);
+BlockDimRuns collapse_trivial_block_dims(std::span<const std::int64_t> block,
+                                         std::span<const std::int64_t> paddings_or_crops);
 
 // "Maximum number of non-combined block dimensions is <internal> but must not exceed 4".
 Status too_many_internal_block_dims(int internal);

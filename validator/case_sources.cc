@@ -9,7 +9,7 @@
 #include "opconform/conformance/run.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/generators/check_pairs.h"
-#include "opconform/generators/rules.h"
+#include "opconform/generators/checks.h"
 #include "opconform/op_registry.h"
 #include "opconform/reference/op_table.h"
 #include "opconform/validator/case_mix.h"
@@ -146,7 +146,7 @@ void CaseSources::pairs_phase(const Sink& run, const std::function<bool()>& stop
         if (!affordable(c) || !inside_manifest(info_.manifest, c, &reason)) return false;
         set_oracle(&c);
         const Status answer = c.expected.error ? *c.expected.error : Status();
-        return generators::classify(op, answer) == pair.first;
+        return generators::failed_check(op, answer) == pair.first;
       };
       const std::optional<Shrinkable> drawn =
           generators::find_pair_case(op, pair, random, kValidatorCaseSize / 2, kPairAttempts, answers_first, stop);

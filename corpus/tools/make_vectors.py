@@ -9,8 +9,8 @@ runs an implementation. The format is corpus/README.md ("opconform-vector/1").
     python3 corpus/tools/make_vectors.py --check    # only check that the files on disk match
 Standard library only.
 
-A tag check:<Op>:<id> names a rule of the op's list generators/rules/<folder>.inc (the ids are
-read from there, so the generators and the corpus cannot disagree), a group of its rules (the
+A tag check:<Op>:<id> names a check of the op's list generators/checks/<folder>.inc (the ids are
+read from there, so the generators and the corpus cannot disagree), a group of its checks (the
 prefix before a "-": arg-types for arg-types-block-shape and arg-types-paddings), or one of
 the op's PATH_TAGS; any other id stops the script.
 """
@@ -18,11 +18,11 @@ import math
 import os
 import sys
 
-from vector_files import read_rule_ids, write_or_check
+from vector_files import read_check_ids, write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS_DIR = os.path.normpath(os.path.join(HERE, "..", "vectors"))
-RULES_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "generators", "rules"))
+CHECKS_DIR = os.path.normpath(os.path.join(HERE, "..", "..", "generators", "checks"))
 
 FOLDER = {
     "SpaceToBatchND": "space_to_batch_nd",
@@ -32,7 +32,7 @@ FOLDER = {
     "DynamicPartition": "dynamic_partition",
     "SparseConcat": "sparse_concat",
 }
-# Check tags that name no rule: the success paths no check owns (check 7 of the space-batch
+# Check tags that name no check: the success paths no check owns (check 7 of the space-batch
 # ops, SparseConcat's empty result).
 PATH_TAGS = {
     "SpaceToBatchND": ("identity",),
@@ -42,14 +42,14 @@ PATH_TAGS = {
 
 
 
-RULES = {op: read_rule_ids(os.path.join(RULES_DIR, folder + ".inc")) for op, folder in FOLDER.items()}
+CHECKS = {op: read_check_ids(os.path.join(CHECKS_DIR, folder + ".inc")) for op, folder in FOLDER.items()}
 
 
-def known_check(op, rule):
-    """Whether check:<op>:<rule> names a rule, a group of rules or a path tag of the op."""
-    ids = RULES.get(op, ())
-    return (rule in ids or any(i.startswith(rule + "-") for i in ids)
-            or rule in PATH_TAGS.get(op, ()))
+def known_check(op, check_id):
+    """Whether check:<op>:<id> names a check, a group of checks or a path tag of the op."""
+    ids = CHECKS.get(op, ())
+    return (check_id in ids or any(i.startswith(check_id + "-") for i in ids)
+            or check_id in PATH_TAGS.get(op, ()))
 
 
 DTYPES = ("float32 float64 float16 bfloat16 int8 int16 int32 int64 uint8 uint16 uint32 uint64 "
@@ -124,10 +124,10 @@ def alternative(profiles, outcome, why):
     return {"profiles": profiles, "outcome": outcome, "why": why}
 
 
-def check(op, rule):
-    if not known_check(op, rule):
-        sys.exit("check:%s:%s names no rule of generators/rules/%s.inc" % (op, rule, FOLDER.get(op, "?")))
-    return "check:%s:%s" % (op, rule)
+def check(op, check_id):
+    if not known_check(op, check_id):
+        sys.exit("check:%s:%s names no check of generators/checks/%s.inc" % (op, check_id, FOLDER.get(op, "?")))
+    return "check:%s:%s" % (op, check_id)
 
 
 # =============================================================================================
@@ -1300,9 +1300,9 @@ def self_check(folder, name, v):
         assert "deviation" in v["tags"] or "quirk" in v["tags"], where
     for tag in v["tags"]:
         if tag.startswith("check:"):
-            _, op, rule = tag.split(":", 2)
-            if not known_check(op, rule):
-                sys.exit("%s: tag %s names no rule of generators/rules/%s.inc"
+            _, op, check_id = tag.split(":", 2)
+            if not known_check(op, check_id):
+                sys.exit("%s: tag %s names no check of generators/checks/%s.inc"
                          % (where, tag, FOLDER.get(op, "?")))
     exp = v["expected"]
     if "message:code-only" in v["tags"]:

@@ -18,7 +18,7 @@ Standard library only.
 import os
 import sys
 
-from vector_files import read_rule_ids, write_or_check
+from vector_files import read_check_ids, write_or_check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VECTORS_DIR = os.path.normpath(os.path.join(HERE, "..", "vectors"))
@@ -117,13 +117,13 @@ def result_of(op, inp, block):
     return T(inp["dtype"], shape, data)
 
 
-RULES_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generators", "rules")
+CHECKS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "generators", "checks")
 
 
-def check_tag(op, rule):
-    if rule not in read_rule_ids(os.path.join(RULES_DIR, FOLDER[op] + ".inc")):
-        sys.exit("check:%s:%s names no rule of generators/rules/%s.inc" % (op, rule, FOLDER[op]))
-    return "check:%s:%s" % (op, rule)
+def check_tag(op, check_id):
+    if check_id not in read_check_ids(os.path.join(CHECKS_DIR, FOLDER[op] + ".inc")):
+        sys.exit("check:%s:%s names no check of generators/checks/%s.inc" % (op, check_id, FOLDER[op]))
+    return "check:%s:%s" % (op, check_id)
 
 
 # ---- TensorFlow's tests ---------------------------------------------------------------------
@@ -274,8 +274,8 @@ def contract_vectors():
         ok_shape = [1, 2, 2, 1] if op == S2D else [1, 1, 1, 4]
         ok = T("float32", ok_shape, [1, 2, 3, 4])
 
-        def chk(name, inp, block, expected, rule, why, fmt="NHWC", tags=(), memory_limit=None):
-            add(folder, name, op, inp, block, expected, [check_tag(op, rule)] + list(tags),
+        def chk(name, inp, block, expected, check_id, why, fmt="NHWC", tags=(), memory_limit=None):
+            add(folder, name, op, inp, block, expected, [check_tag(op, check_id)] + list(tags),
                 "%s, %s: %s" % (prov, op, why), fmt, memory_limit)
 
         # Pre-check 2.

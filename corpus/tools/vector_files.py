@@ -1,31 +1,31 @@
 """What the vector generators of corpus/tools/ share (standard library only): the canonical
-layout they write vectors in, writing or checking the files, and the rule ids of an op's rule
-list (generators/rules/<op>.inc), which its check tags must name."""
+layout they write vectors in, writing or checking the files, and the check ids of an op's check
+list (generators/checks/<op>.inc), which its check tags must name."""
 import json
 import os
 import re
 import sys
 
-RULE_LINE = re.compile(r'^\s*OPCONFORM_RULE\(\s*(k\w+)\s*,\s*"([^"]+)"\s*,')
+CHECK_LINE = re.compile(r'^\s*OPCONFORM_CHECK\(\s*(k\w+)\s*,\s*"([^"]+)"\s*,')
 INCLUDE_LINE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 
 
-def read_rule_ids(path):
-    """The rule ids of a list generators/rules/<folder>.inc, in check order (its #includes
+def read_check_ids(path):
+    """The check ids of a list generators/checks/<folder>.inc, in check order (its #includes
     followed)."""
     ids = []
     with open(path, encoding="utf-8") as f:
         for number, line in enumerate(f, 1):
             include = INCLUDE_LINE.match(line)
-            rule = RULE_LINE.match(line)
+            check = CHECK_LINE.match(line)
             if include:
-                ids += read_rule_ids(os.path.join(os.path.dirname(path), include.group(1)))
-            elif rule:
-                ids.append(rule.group(2))
-            elif "OPCONFORM_RULE" in line and not line.lstrip().startswith("//"):
-                sys.exit("%s:%d: a rule line this script cannot read: %s" % (path, number, line.strip()))
+                ids += read_check_ids(os.path.join(os.path.dirname(path), include.group(1)))
+            elif check:
+                ids.append(check.group(2))
+            elif "OPCONFORM_CHECK" in line and not line.lstrip().startswith("//"):
+                sys.exit("%s:%d: a check line this script cannot read: %s" % (path, number, line.strip()))
     if not ids:
-        sys.exit("%s: no rules" % path)
+        sys.exit("%s: no checks" % path)
     return ids
 
 

@@ -26,7 +26,7 @@ using KernelFn = void (*)(const optimized::space_batch::Plan&, const Tensor&, Te
 
 // One of the two ops. `to_batch`: the input is the space side (SpaceToBatchND).
 struct SpaceBatchOp {
-  const char* offsets_name;  // "paddings" or "crops"
+  const char* paddings_or_crops_name;  // "paddings" or "crops"
   bool to_batch;
   OpFn optimized;
   OpFn reference;
@@ -76,36 +76,36 @@ inline const std::vector<Width> kMatrixWidths = {
 };
 
 inline std::string describe(const SpaceBatchOp& op, DType dtype, const Shape& shape,
-                            const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& offsets,
+                            const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& paddings_or_crops,
                             const ExecOptions& o) {
-  return str_cat(dtype_name(dtype), shape_string(shape), " block ", shape_string(block), " ", op.offsets_name, " ",
-                 shape_string(offsets), " threads ", o.num_threads, " tile_bytes ", o.tile_bytes);
+  return str_cat(dtype_name(dtype), shape_string(shape), " block ", shape_string(block), " ", op.paddings_or_crops_name,
+                 " ", shape_string(paddings_or_crops), " threads ", o.num_threads, " tile_bytes ", o.tile_bytes);
 }
 
 // Runs the op on a distinct-valued input and checks it against the formula and the reference.
 inline void check_case(const SpaceBatchOp& op, DType dtype, const Shape& shape, const std::vector<std::int64_t>& block,
-                       const std::vector<std::int64_t>& offsets, const ExecOptions& options) {
-  SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
+                       const std::vector<std::int64_t>& paddings_or_crops, const ExecOptions& options) {
+  SCOPED_TRACE(describe(op, dtype, shape, block, paddings_or_crops, options));
   const Tensor input = distinct_tensor(dtype, shape);
   const auto m = static_cast<std::int64_t>(block.size());
-  const Tensor block_t = i64({m}, block), offsets_t = i64({m, 2}, offsets);
+  const Tensor block_t = i64({m}, block), paddings_or_crops_t = i64({m, 2}, paddings_or_crops);
   Tensor actual;
-  const Status status = op.optimized(input, block_t, offsets_t, &actual, options);
+  const Status status = op.optimized(input, block_t, paddings_or_crops_t, &actual, options);
   ASSERT_TRUE(status.ok()) << status;
-  EXPECT_TRUE(BitEqual(actual, op.formula(input, block, offsets)));
+  EXPECT_TRUE(BitEqual(actual, op.formula(input, block, paddings_or_crops)));
   Tensor expected;
-  ASSERT_TRUE(op.reference(input, block_t, offsets_t, &expected, {}).ok());
+  ASSERT_TRUE(op.reference(input, block_t, paddings_or_crops_t, &expected, {}).ok());
   EXPECT_TRUE(BitEqual(actual, expected));
 }
 
 // The kernel on any dtype (the ops register only real number types): a plan without
 // collapsing, compared with the formula, with cached and with streaming stores.
 inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape,
-                         const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& offsets,
+                         const std::vector<std::int64_t>& block, const std::vector<std::int64_t>& paddings_or_crops,
                          const ExecOptions& options) {
-  SCOPED_TRACE(describe(op, dtype, shape, block, offsets, options));
+  SCOPED_TRACE(describe(op, dtype, shape, block, paddings_or_crops, options));
   const Tensor input = distinct_bytes(dtype, shape);
-  const Tensor expected = op.formula(input, block, offsets);
+  const Tensor expected = op.formula(input, block, paddings_or_crops);
   const Shape& space_side = op.to_batch ? shape : expected.shape();
   const Shape& batch_side = op.to_batch ? expected.shape() : shape;
   optimized::space_batch::Plan plan;
@@ -113,7 +113,7 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
   for (std::size_t i = 0; i < block.size(); ++i) {
     plan.space.push_back(space_side[i + 1]);
     plan.block.push_back(block[i]);
-    plan.start.push_back(offsets[2 * i]);
+    plan.start.push_back(paddings_or_crops[2 * i]);
     plan.blocked.push_back(batch_side[i + 1]);
   }
   for (std::size_t d = block.size() + 1; d < shape.size(); ++d) plan.depth *= shape[d];
@@ -149,15 +149,15 @@ inline void check_identity(const SpaceBatchOp& op) {
 
 // The op's error on a case, having checked that the output is left untouched and that the
 // reference answers the same.
-inline Status expect_error(const SpaceBatchOp& op, const Tensor& input, const Tensor& block, const Tensor& offsets,
-                           ExecOptions o = {}) {
+inline Status expect_error(const SpaceBatchOp& op, const Tensor& input, const Tensor& block,
+                           const Tensor& paddings_or_crops, ExecOptions o = {}) {
   Tensor out = Tensor::from_values<float>({1}, {42.0f});
   const void* before = out.raw_data();
-  const Status status = op.optimized(input, block, offsets, &out, o);
+  const Status status = op.optimized(input, block, paddings_or_crops, &out, o);
   EXPECT_EQ(out.raw_data(), before);
   EXPECT_EQ(out.shape(), (Shape{1}));
   Tensor reference_out;
-  EXPECT_EQ(status, op.reference(input, block, offsets, &reference_out, o)) << "the reference disagrees";
+  EXPECT_EQ(status, op.reference(input, block, paddings_or_crops, &reference_out, o)) << "the reference disagrees";
   return status;
 }
 

@@ -8,7 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "opconform/generators/check_pairs.h"
-#include "opconform/generators/rules.h"
+#include "opconform/generators/checks.h"
 #include "support/allocation_probe.h"
 #include "support/run_and_check.h"
 
@@ -124,17 +124,17 @@ void differential_valid(const GeneratedCase& g) {
 
 void differential_invalid(const GeneratedCase& g) {
   const Outcome ref = run(reference_layer(), g.c);
-  const std::string_view rule = generators::classify(g.c.op, ref.status);
+  const std::string_view check = generators::failed_check(g.c.op, ref.status);
   require(
-      rule == g.rule, [&] { return expect_outcome(g.c, ref); },
-      "a case built to fail check '" + g.rule + "' first: the reference answers " + describe(ref));
+      check == g.check, [&] { return expect_outcome(g.c, ref); },
+      "a case built to fail check '" + g.check + "' first: the reference answers " + describe(ref));
   expect_conforms(optimized_layer(), expect_outcome(g.c, ref), {}, "optimized vs reference");
 }
 
 void allocation_bound(const GeneratedCase& g) {
   const auto reference_case = [&] { return expect_reference_outcome(g.c); };
   const std::int64_t in = input_storage(g.c);
-  const auto predicted = g.rule.empty() ? generators::predicted_outputs(g.c) : std::nullopt;
+  const auto predicted = g.check.empty() ? generators::predicted_outputs(g.c) : std::nullopt;
   std::int64_t out = 0, request = 0;
   if (predicted) {
     for (const auto& o : *predicted) out += storage_bytes(o.dtype, checked_num_elements(o.shape));
@@ -158,7 +158,7 @@ void allocation_bound(const GeneratedCase& g) {
     std::int64_t bound = 3 * in + allowance;
     if (outcome.status.ok()) {
       require(predicted.has_value(), reference_case,
-              std::string(layer->name) + " succeeded on a case built to fail check '" + g.rule + "'");
+              std::string(layer->name) + " succeeded on a case built to fail check '" + g.check + "'");
       const auto outputs = static_cast<std::int64_t>(flat_outputs(g.c.op, outcome.outputs).size());
       bound = (reference ? 6 * out + 3 * in : out + 2 * in) + kPerOutput * outputs + allowance;
     }
@@ -176,7 +176,7 @@ void allocation_bound(const GeneratedCase& g) {
       const Outcome o = conformance::run_case(*layer, tight);
       const std::int64_t peak_tight = probe.peak_bytes();
       classify_outcome(*layer, tight, o);
-      require(generators::classify(g.c.op, o.status) == "memory-limit", tight_case,
+      require(generators::failed_check(g.c.op, o.status) == "memory-limit", tight_case,
               std::string(layer->name) + " with memory_limit = request - 1 = " + std::to_string(request - 1) + ": " +
                   describe(o));
       require(peak_tight <= 3 * in + allowance, tight_case,
@@ -254,7 +254,7 @@ void check_order_sweep(Op op) {
     const auto answers_first = [&](const GeneratedCase& g) {
       c = g.c;
       ref = run(reference_layer(), c);
-      return generators::classify(op, ref.status) == pair.first;
+      return generators::failed_check(op, ref.status) == pair.first;
     };
     if (!generators::find_pair_case(op, pair, random, 50, kPairAttempts, answers_first)) {
       missed.push_back(std::string(pair.first) + " + " + std::string(pair.second));

@@ -1,5 +1,5 @@
 // main() of every property binary: RapidCheck defaults (run_and_check.h), buffer checks on for the
-// whole run (poisoned uninitialised buffers, guard regions), and the rule hits of each test
+// whole run (poisoned uninitialised buffers, guard regions), and the check hits of each test
 // written when it ends.
 #include <gtest/gtest.h>
 
@@ -8,9 +8,9 @@
 
 namespace {
 
-class RuleHitWriter : public ::testing::EmptyTestEventListener {
+class CheckHitWriter : public ::testing::EmptyTestEventListener {
   void OnTestEnd(const ::testing::TestInfo& info) override {
-    opconform::properties::write_rule_hits(std::string(info.test_suite_name()) + "." + info.name());
+    opconform::properties::write_check_hits(std::string(info.test_suite_name()) + "." + info.name());
   }
 };
 
@@ -20,6 +20,6 @@ int main(int argc, char** argv) {
   opconform::properties::set_default_rapidcheck_params();
   opconform::set_buffer_checks({.enabled = true, .poison_byte = 0xA5, .guard_bytes = 64});
   ::testing::InitGoogleTest(&argc, argv);
-  ::testing::UnitTest::GetInstance()->listeners().Append(new RuleHitWriter);
+  ::testing::UnitTest::GetInstance()->listeners().Append(new CheckHitWriter);
   return RUN_ALL_TESTS();
 }

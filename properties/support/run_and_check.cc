@@ -10,7 +10,7 @@
 
 #include "opconform/conformance/format.h"
 #include "opconform/optimized/op_table.h"
-#include "opconform/generators/rules.h"
+#include "opconform/generators/checks.h"
 #include "opconform/conformance/unspecified.h"
 #include "opconform/reference/op_table.h"
 
@@ -49,9 +49,9 @@ conformance::Outcome run(const OpTable& table, const conformance::Case& c, ExecO
 
 void classify_outcome(const OpTable& table, const conformance::Case& c, const conformance::Outcome& outcome) {
   if (outcome.status.ok()) return;
-  const std::string_view rule = generators::classify(c.op, outcome.status);
-  record_rule_hit(c.op, rule);
-  if (rule == generators::kUnclassified)
+  const std::string_view check = generators::failed_check(c.op, outcome.status);
+  record_check_hit(c.op, check);
+  if (check == generators::kUnclassified)
     fail_with_counterexample(expect_reference_outcome(c),
                              std::string(table.name) +
                                  " returned an error that matches no check of the spec: " + outcome.status.to_string());
@@ -93,8 +93,8 @@ conformance::Outcome expect_conforms(const OpTable& table, const conformance::Ca
 std::filesystem::path counterexample_dir() {
   return from_env("OPCONFORM_COUNTEREXAMPLES", OPCONFORM_DEFAULT_COUNTEREXAMPLES);
 }
-std::filesystem::path rule_coverage_dir() {
-  return from_env("OPCONFORM_RULE_COVERAGE_DIR", OPCONFORM_DEFAULT_RULE_COVERAGE);
+std::filesystem::path check_coverage_dir() {
+  return from_env("OPCONFORM_CHECK_COVERAGE_DIR", OPCONFORM_DEFAULT_CHECK_COVERAGE);
 }
 
 void fail_with_counterexample(const conformance::Case& c, const std::string& why) {
@@ -117,15 +117,15 @@ void require(bool ok, const conformance::Case& c, const std::string& why) {
   if (!ok) fail_with_counterexample(c, why);
 }
 
-void record_rule_hit(Op op, std::string_view rule) { ++hits()[op][std::string(rule)]; }
+void record_check_hit(Op op, std::string_view check) { ++hits()[op][std::string(check)]; }
 
-void write_rule_hits(const std::string& test_id) {
+void write_check_hits(const std::string& test_id) {
   for (const auto& [op, counts] : hits()) {
-    const std::filesystem::path dir = rule_coverage_dir() / op_name(op);
+    const std::filesystem::path dir = check_coverage_dir() / op_name(op);
     std::error_code ignored;
     std::filesystem::create_directories(dir, ignored);
     std::ofstream out(dir / (test_id + ".counts"));
-    for (const auto& [rule, count] : counts) out << rule << ' ' << count << '\n';
+    for (const auto& [check, count] : counts) out << check << ' ' << count << '\n';
   }
   hits().clear();
 }

@@ -1,6 +1,6 @@
 // What every property shares: the two layers, running a case through the shared comparison
 // routine (conformance/compare.h), saving a failing case as a conformance vector, and counting
-// which spec checks (generators/rules.h) the run exercised.
+// which spec checks (generators/checks.h) the run exercised.
 //
 //   conformance::Case c = expect_reference_outcome(g.c);   // expected = the reference's outcome
 //   expect_conforms(optimized::op_table(), c, {}, "optimized vs reference");
@@ -65,12 +65,12 @@ void require(bool ok, MakeCase&& counterexample, const std::string& why) {
 
 std::filesystem::path counterexample_dir();
 
-// Rule hits of the current test: rule id -> count, per op. Written by the property main after
-// each test to $OPCONFORM_RULE_COVERAGE_DIR/<Op>/<Suite>.<Test>.counts (one "rule count" per
-// line), read by the rule-coverage test.
-void record_rule_hit(Op op, std::string_view rule);
-void write_rule_hits(const std::string& test_id);
-std::filesystem::path rule_coverage_dir();
+// Check hits of the current test: check id -> count, per op. Written by the property main after
+// each test to $OPCONFORM_CHECK_COVERAGE_DIR/<Op>/<Suite>.<Test>.counts (one "check count" per
+// line), read by the check-coverage test.
+void record_check_hit(Op op, std::string_view check);
+void write_check_hits(const std::string& test_id);
+std::filesystem::path check_coverage_dir();
 
 // The property main's defaults: max_success = 1000 * $OPCONFORM_PROPERTY_SCALE unless
 // RC_PARAMS sets it. Call before RapidCheck reads its configuration.

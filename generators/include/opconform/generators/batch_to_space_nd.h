@@ -12,7 +12,7 @@
 // int64 where the value needs it, on an empty batch or remaining dim where input or output
 // would pass 512 elements.
 //
-// Invalid cases: one generator per rule of rules_of(Op::kBatchToSpaceND), each failing
+// Invalid cases: one generator per check of checks_of(Op::kBatchToSpaceND), each failing
 // exactly that check first (exact products just past int64, exactly -2^63, zero factors next
 // to huge ones, s_i * b_i - crops past either end of int64).
 #pragma once
@@ -26,7 +26,7 @@ namespace opconform::generators {
 
 // kSquareNHWC: rank 4 [N*b*b, H, W, C], block [b, b], zero crops (the depth_to_space law).
 rc::Gen<GeneratedCase> valid_batch_to_space_nd(SpaceBatchMode mode = SpaceBatchMode::kAny);
-rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view rule);
+rc::Gen<GeneratedCase> invalid_batch_to_space_nd(std::string_view check);
 
 std::optional<std::vector<PredictedOutput>> batch_to_space_nd_outputs(const conformance::Case& c);
 

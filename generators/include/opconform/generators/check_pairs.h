@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Inputs that break two checks of an op at once, so the order of the checks shows: the earlier
 // check must answer. A case for the pair (first, second) is a case failing `second` first
-// (invalid_case) with `first` broken on top by a breaker that changes only what `first`'s check
-// reads (a dtype, a rank, one value, an attr, one more list member), so `second` stays broken.
+// (invalid_case) with `first` broken on top by its breaker (a check's breaker changes only what
+// that check reads: a dtype, a rank, one value, an attr, one more list member), so `second` stays
+// broken.
 // An implementation that checks `second` before `first` answers `second`'s error instead.
 //
 //   for (const CheckPair& p : feasible_pairs(Op::kSpaceToBatchND))
-//     GeneratedCase g = *pair_case(Op::kSpaceToBatchND, p);   // g.rule == p.first
+//     GeneratedCase g = *pair_case(Op::kSpaceToBatchND, p);   // g.check == p.first
 //
-// The pairs of an op are the ordered pairs of its rules (rules.h, in check order) minus the
+// The pairs of an op are the ordered pairs of its checks (checks.h, in check order) minus the
 // ones no single input can break together; each of those has its reason (infeasible_pairs).
-// A pair is *hit* when the reference answers `first` on a pair case (classify() == first).
+// A pair is *hit* when the reference answers `first` on a pair case (failed_check() == first).
 #pragma once
 
 #include <cstdint>
@@ -24,7 +25,7 @@
 namespace opconform::generators {
 
 struct CheckPair {
-  std::string_view first, second;  // rule ids; `first` comes earlier in the check order
+  std::string_view first, second;  // check ids; `first` comes earlier in the check order
   friend bool operator<(const CheckPair& a, const CheckPair& b) {
     return a.first != b.first ? a.first < b.first : a.second < b.second;
   }
@@ -39,11 +40,11 @@ struct InfeasiblePair {
 std::vector<CheckPair> feasible_pairs(Op op);
 std::vector<InfeasiblePair> infeasible_pairs(Op op);
 
-// Whether the op has a breaker for `rule` (a rule id of rules_of(op)): every rule has one
-// unless each pair it comes first in is infeasible.
-bool has_breaker(Op op, std::string_view rule);
+// Whether `check` (a check id of checks_of(op)) has a breaker (a check's breaker): every check
+// has one unless each pair it comes first in is infeasible.
+bool has_breaker(Op op, std::string_view check);
 
-// A case breaking both rules of `pair` (GeneratedCase::rule = pair.first, ::also_breaks =
+// A case breaking both checks of `pair` (GeneratedCase::check = pair.first, ::also_breaks =
 // pair.second). Throws rc::GenerationFailure when the drawn case of `second` leaves `first`
 // no room (the caller draws again).
 rc::Gen<GeneratedCase> pair_case(Op op, CheckPair pair);

@@ -8,7 +8,7 @@
 // width-boundary case (index_boundaries.h): block_size at B - 1, B or B + 1 for B in 2^8, 2^16
 // (each of the 6 in at least 1 case of 48) on an empty input; 2^31 and 2^32 are excluded.
 //
-// Invalid cases: one generator per rule of the op, each failing exactly that check first
+// Invalid cases: one generator per check of the op, each failing exactly that check first
 // (block_size at 1, 0, int64 min, 2^31 and beyond; near-miss data_format strings; NCHW and
 // NCHW_VECT_C; ranks 0-3, 5, 6; spatial dims off a multiple of b, a depth off a multiple of b*b
 // (multiples of b among them), also with a huge block on an empty input; output dims and
@@ -22,7 +22,7 @@
 namespace opconform::generators {
 
 rc::Gen<GeneratedCase> valid_depth_space(Op op);
-rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view rule);
+rc::Gen<GeneratedCase> invalid_depth_space(Op op, std::string_view check);
 
 std::optional<std::vector<PredictedOutput>> depth_space_outputs(const conformance::Case& c);
 

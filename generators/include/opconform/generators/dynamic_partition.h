@@ -13,7 +13,7 @@
 // outputs (rarer than other ops' boundary cases: each costs the properties a second or more);
 // 2^31 and 2^32 are excluded (the registry says why).
 //
-// Invalid cases: one generator per rule of rules_of(Op::kDynamicPartition), each failing
+// Invalid cases: one generator per check of checks_of(Op::kDynamicPartition), each failing
 // exactly that check first (num_partitions at 0, int64 min, 2^31 and beyond; out-of-range
 // values at any flat position of any rank; num_partitions whose 64-byte headers alone pass
 // the memory limit).
@@ -26,7 +26,7 @@
 namespace opconform::generators {
 
 rc::Gen<GeneratedCase> valid_dynamic_partition();
-rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view rule);
+rc::Gen<GeneratedCase> invalid_dynamic_partition(std::string_view check);
 
 std::optional<std::vector<PredictedOutput>> dynamic_partition_outputs(const conformance::Case& c);
 

@@ -13,7 +13,7 @@
 // B - 1, B or B + 1 for B in 2^8, 2^16 (each of the 6 in at least 1 case of 48; int32 holds no
 // more), with rows of no element where [index + 1] + C would pass 512 elements.
 //
-// Invalid cases: one generator per rule of rules_of(op), each failing exactly that check first
+// Invalid cases: one generator per check of checks_of(op), each failing exactly that check first
 // (negative indices down to -2^31, output shapes whose element count reaches 2^63 only at the
 // last dim before a zero, requests past the memory limit).
 #pragma once
@@ -32,7 +32,7 @@ enum class StitchMode {
 
 // op: kDynamicStitch or kParallelDynamicStitch.
 rc::Gen<GeneratedCase> valid_dynamic_stitch(Op op, StitchMode mode = StitchMode::kAny);
-rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view rule);
+rc::Gen<GeneratedCase> invalid_dynamic_stitch(Op op, std::string_view check);
 
 std::optional<std::vector<PredictedOutput>> dynamic_stitch_outputs(const conformance::Case& c);
 

@@ -35,18 +35,18 @@ inline constexpr std::int64_t kInt32Min = std::numeric_limits<std::int32_t>::min
 inline constexpr std::int64_t kMaxCaseElements = 512;
 
 // A case of one op: its inputs, attrs and memory limit (c.expected is left empty: the
-// properties fill it from the reference or from a law). `rule` is the rule id (rules.h) of the
+// properties fill it from the reference or from a law). `check` is the check id (checks.h) of the
 // check the case must fail first, or empty for a valid case.
 struct GeneratedCase {
   conformance::Case c;
-  std::string rule;
-  std::string also_breaks;  // a pair case (check_pairs.h): the later rule it breaks too
+  std::string check;
+  std::string also_breaks;  // a pair case (check_pairs.h): the later check it breaks too
 };
-// "<Op> valid|fails <rule>", then the inputs as shapes and values (conformance/format.h).
+// "<Op> valid|fails <check>", then the inputs as shapes and values (conformance/format.h).
 void showValue(const GeneratedCase& g, std::ostream& os);
 
 GeneratedCase make_case(Op op, conformance::Values inputs, std::map<std::string, std::int64_t> attrs = {},
-                        std::string rule = {});
+                        std::string check = {});
 
 // Inputs of a case by name. Precondition: the case has that input of that kind.
 const Tensor& input_tensor(const conformance::Case& c, const std::string& name);

@@ -2,7 +2,7 @@
 // One entry point per kind of case, for any op: what properties, fuzzers and the validator
 // draw from. Also the execution options the optimized layer takes (threads, tile size).
 //
-//   GeneratedCase x = *any_invalid_case(Op::kSparseConcat);   // x.rule names the check
+//   GeneratedCase x = *any_invalid_case(Op::kSparseConcat);   // x.check names the check
 #pragma once
 
 #include <ostream>
@@ -13,10 +13,10 @@
 namespace opconform::generators {
 
 rc::Gen<GeneratedCase> valid_case(Op op);  // the op's full valid mix
-// Fails `rule` (a rule id of rules_of(op)) first; throws std::logic_error for an id the op has
-// no rule of.
-rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view rule);
-rc::Gen<GeneratedCase> any_invalid_case(Op op);  // a rule drawn uniformly
+// Fails `check` (a check id of checks_of(op)) first; throws std::logic_error for an id the op has
+// no check of.
+rc::Gen<GeneratedCase> invalid_case(Op op, std::string_view check);
+rc::Gen<GeneratedCase> any_invalid_case(Op op);  // a check drawn uniformly
 rc::Gen<GeneratedCase> any_case(Op op);          // valid or invalid, 1:1
 
 // Bytes of data a case must move for the optimized kernels to use more than one thread (they

@@ -14,7 +14,7 @@
 // least 1 case of 192), int64 where the value needs it, on an empty batch or remaining dim
 // where input or output would pass 512 elements.
 //
-// Invalid cases: one generator per rule of rules_of(Op::kSpaceToBatchND), each failing
+// Invalid cases: one generator per check of checks_of(Op::kSpaceToBatchND), each failing
 // exactly that check first, with the arithmetic edges (products that reach 2^63 only in the
 // last factor, sums past 2^63 - 1, dims around 2^31 and 2^62).
 #pragma once
@@ -33,7 +33,7 @@ enum class SpaceBatchMode {
 };
 
 rc::Gen<GeneratedCase> valid_space_to_batch_nd(SpaceBatchMode mode = SpaceBatchMode::kAny);
-rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view rule);
+rc::Gen<GeneratedCase> invalid_space_to_batch_nd(std::string_view check);
 
 // Output dtype and shape of a valid case (generated_case.h, predicted_outputs).
 std::optional<std::vector<PredictedOutput>> space_to_batch_nd_outputs(const conformance::Case& c);

@@ -12,7 +12,7 @@
 // (index_boundaries.h): a coordinate or a dense dim (each in 1 case of 16) at B - 1, B or
 // B + 1 for B in 2^8, 2^16, 2^31, 2^32 (each of the 12 in at least 1 case of 192).
 //
-// Invalid cases: one generator per rule of rules_of(Op::kSparseConcat), each failing exactly
+// Invalid cases: one generator per check of checks_of(Op::kSparseConcat), each failing exactly
 // that check first (shapes whose checked product overflows only at the last dim or holds a
 // negative dim after a zero, concat sizes and entry counts past int64, coordinates that
 // overflow only when offset).
@@ -31,7 +31,7 @@ enum class SparseMode {
 
 // At least `min_inputs` (2 to 4) inputs.
 rc::Gen<GeneratedCase> valid_sparse_concat(SparseMode mode = SparseMode::kAny, int min_inputs = 2);
-rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view rule);
+rc::Gen<GeneratedCase> invalid_sparse_concat(std::string_view check);
 
 std::optional<std::vector<PredictedOutput>> sparse_concat_outputs(const conformance::Case& c);
 

@@ -17,7 +17,7 @@
 //                                     SuiteOptions::profile are judged, the others are skipped
 //                                     with the reason; stable names
 //   MyKernels/Properties.<Op>_valid   generated valid cases (RapidCheck, opconform::generators)
-//   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation rule broken each
+//   MyKernels/Properties.<Op>_invalid generated invalid cases, one validation check broken each
 //   MyKernels/Properties.<Op>_check_pairs  one case per feasible pair of checks, both broken
 //                                     (opconform/generators/check_pairs.h): the earlier check
 //                                     must answer; prints the pairs hit / feasible

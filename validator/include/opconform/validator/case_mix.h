@@ -24,7 +24,7 @@ namespace opconform::validator {
 // valid ones are always drawn at this size, their own sizes come from the target above.
 inline constexpr int kValidatorCaseSize = 100;
 
-// A valid case (reshaped as above) or an invalid case (any rule of the op), one to one.
+// A valid case (reshaped as above) or an invalid case (any check of the op), one to one.
 rc::Gen<generators::GeneratedCase> validator_case(Op op);
 
 // A valid case of `op`, reshaped as above, at any RapidCheck size.

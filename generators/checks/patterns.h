@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
-// The pieces the rule lists (rules/<snake_name>.inc) build their message patterns from
-// (ECMAScript regexes, rules.h), for the files that expand a list into a Rule table. Private to
+// The pieces the check lists (checks/<snake_name>.inc) build their message patterns from
+// (ECMAScript regexes, checks.h), for the files that expand a list into a Check table. Private to
 // generators/.
 #pragma once
 

@@ -1,10 +1,10 @@
-// Rule tables: every rule of every op of the registry (kAllOps) has an invalid-case generator,
-// and a breaker or, for each later rule, a stated exclusion (generators/check_pairs.h).
+// Check tables: every check of every op of the registry (kAllOps) has an invalid-case generator,
+// and a breaker or, for each later check, a stated exclusion (generators/check_pairs.h).
 //
-// Rule coverage: every check of an op (generators/rules.h) was hit at least once by the
-// op's property run. ctest runs RuleCoverage.<Op> after all of the op's properties (its fixture's
+// Check coverage: every check of an op (generators/checks.h) was hit at least once by the
+// op's property run. ctest runs CheckCoverage.<Op> after all of the op's properties (its fixture's
 // setup, run also when the check is run alone) and reads the hit counts each property test wrote to
-// $OPCONFORM_RULE_COVERAGE_DIR/<Op>/<Suite>.<Test>.counts.
+// $OPCONFORM_CHECK_COVERAGE_DIR/<Op>/<Suite>.<Test>.counts.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -21,27 +21,27 @@
 
 #include "opconform/generators/check_pairs.h"
 #include "opconform/generators/op_generators.h"
-#include "opconform/generators/rules.h"
+#include "opconform/generators/checks.h"
 
 namespace opconform::properties {
 namespace {
 
-// The index of rule `id` in `rules`, or rules.size().
-std::size_t index_of(std::span<const generators::Rule> rules, std::string_view id) {
+// The index of check `id` in `checks`, or checks.size().
+std::size_t index_of(std::span<const generators::Check> checks, std::string_view id) {
   std::size_t i = 0;
-  while (i < rules.size() && rules[i].id != id) ++i;
+  while (i < checks.size() && checks[i].id != id) ++i;
   return i;
 }
 
-TEST(RuleTables, EveryRuleOfEveryOpHasAGeneratorAndABreakerOrAnExclusion) {
+TEST(CheckTables, EveryCheckOfEveryOpHasAGeneratorAndABreakerOrAnExclusion) {
   for (Op op : kAllOps) {
-    const std::span<const generators::Rule> rules = generators::rules_of(op);
-    EXPECT_FALSE(rules.empty()) << op_name(op) << " has no rules";
+    const std::span<const generators::Check> checks = generators::checks_of(op);
+    EXPECT_FALSE(checks.empty()) << op_name(op) << " has no checks";
     const std::vector<generators::InfeasiblePair> infeasible = generators::infeasible_pairs(op);
     for (const generators::InfeasiblePair& p : infeasible) {
-      const std::size_t first = index_of(rules, p.pair.first), second = index_of(rules, p.pair.second);
-      EXPECT_LT(first, rules.size()) << op_name(op) << ": an exclusion names no rule " << p.pair.first;
-      EXPECT_LT(second, rules.size()) << op_name(op) << ": an exclusion names no rule " << p.pair.second;
+      const std::size_t first = index_of(checks, p.pair.first), second = index_of(checks, p.pair.second);
+      EXPECT_LT(first, checks.size()) << op_name(op) << ": an exclusion names no check " << p.pair.first;
+      EXPECT_LT(second, checks.size()) << op_name(op) << ": an exclusion names no check " << p.pair.second;
       EXPECT_LT(first, second) << op_name(op) << ": exclusion (" << p.pair.first << ", " << p.pair.second
                                << ") is not in check order";
       EXPECT_FALSE(p.why.empty()) << op_name(op) << ": exclusion (" << p.pair.first << ", " << p.pair.second
@@ -53,26 +53,26 @@ TEST(RuleTables, EveryRuleOfEveryOpHasAGeneratorAndABreakerOrAnExclusion) {
       });
     };
     std::size_t pairs = 0;
-    for (std::size_t a = 0; a < rules.size(); ++a) {
-      const std::string_view id = rules[a].id;
-      EXPECT_EQ(index_of(rules, id), a) << op_name(op) << ": rule id " << id << " listed twice";
-      // The generator: one case drawn, naming the rule as the check it fails first.
+    for (std::size_t a = 0; a < checks.size(); ++a) {
+      const std::string_view id = checks[a].id;
+      EXPECT_EQ(index_of(checks, id), a) << op_name(op) << ": check id " << id << " listed twice";
+      // The generator: one case drawn, naming the check as the check it fails first.
       std::optional<generators::GeneratedCase> g;
       try {
         g = generators::invalid_case(op, id)(rc::Random(a + 1), 10).value();
       } catch (const std::exception& e) {
-        ADD_FAILURE() << op_name(op) << ": no case for rule " << id << ": " << e.what();
+        ADD_FAILURE() << op_name(op) << ": no case for check " << id << ": " << e.what();
       }
       if (g) {
-        EXPECT_EQ(g->rule, id) << op_name(op);
-        EXPECT_EQ(g->c.op, op) << op_name(op) << ": rule " << id;
+        EXPECT_EQ(g->check, id) << op_name(op);
+        EXPECT_EQ(g->c.op, op) << op_name(op) << ": check " << id;
       }
-      // The breaker, unless every pair the rule comes first in is excluded.
+      // The breaker, unless every pair the check comes first in is excluded.
       const bool breaker = generators::has_breaker(op, id);
-      for (std::size_t b = a + 1; b < rules.size(); ++b) {
-        if (!is_excluded(id, rules[b].id)) ++pairs;
-        EXPECT_TRUE(breaker || is_excluded(id, rules[b].id))
-            << op_name(op) << ": rule " << id << " has no breaker and the pair (" << id << ", " << rules[b].id
+      for (std::size_t b = a + 1; b < checks.size(); ++b) {
+        if (!is_excluded(id, checks[b].id)) ++pairs;
+        EXPECT_TRUE(breaker || is_excluded(id, checks[b].id))
+            << op_name(op) << ": check " << id << " has no breaker and the pair (" << id << ", " << checks[b].id
             << ") no exclusion";
       }
     }
@@ -81,8 +81,8 @@ TEST(RuleTables, EveryRuleOfEveryOpHasAGeneratorAndABreakerOrAnExclusion) {
 }
 
 std::filesystem::path coverage_dir() {
-  const char* value = std::getenv("OPCONFORM_RULE_COVERAGE_DIR");
-  return value && *value ? value : OPCONFORM_DEFAULT_RULE_COVERAGE;
+  const char* value = std::getenv("OPCONFORM_CHECK_COVERAGE_DIR");
+  return value && *value ? value : OPCONFORM_DEFAULT_CHECK_COVERAGE;
 }
 
 void check_coverage(Op op) {
@@ -92,28 +92,28 @@ void check_coverage(Op op) {
   if (std::filesystem::is_directory(dir)) {
     for (const auto& entry : std::filesystem::directory_iterator(dir)) {
       std::ifstream in(entry.path());
-      std::string rule;
+      std::string check;
       std::int64_t count = 0;
-      while (in >> rule >> count) total[rule] += count;
+      while (in >> check >> count) total[check] += count;
       ++files;
     }
   }
   ASSERT_GT(files, 0) << "no hit counts under " << dir << ": run the " << op_name(op)
                       << " properties first (ctest -L properties does)";
-  std::cout << op_name(op) << " rule hits (" << files << " property runs):\n";
-  for (const generators::Rule& r : generators::rules_of(op))
+  std::cout << op_name(op) << " check hits (" << files << " property runs):\n";
+  for (const generators::Check& r : generators::checks_of(op))
     std::cout << "  " << std::left << std::setw(26) << r.id << std::right << std::setw(8) << total[std::string(r.id)]
               << "  " << r.where << "\n";
-  for (const generators::Rule& r : generators::rules_of(op))
+  for (const generators::Check& r : generators::checks_of(op))
     EXPECT_GT(total[std::string(r.id)], 0)
         << op_name(op) << ": check '" << r.id << "' (" << r.where << ") was never exercised";
   EXPECT_EQ(total[std::string(generators::kUnclassified)], 0)
       << op_name(op) << ": errors that match no check of the spec";
 }
 
-// One test per op of the registry: RuleCoverage.<Op>.
+// One test per op of the registry: CheckCoverage.<Op>.
 #define OPCONFORM_OP(Name, snake_name, UPPER_NAME, Kernel) \
-  TEST(RuleCoverage, Name) { check_coverage(Op::k##Name); }
+  TEST(CheckCoverage, Name) { check_coverage(Op::k##Name); }
 #include "opconform/op_list.inc"
 #undef OPCONFORM_OP
 
