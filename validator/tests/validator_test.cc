@@ -442,13 +442,13 @@ TEST(Judge, XlaProfileDifferencesOfDepthSpace) {
     c.expected.error = std::move(error);
     return c;
   };
-  const RunResult value = answer_outputs(Tensor(DType::kFloat32, {1, 2, 2, 4}));
+  const WorkerOutcome value = answer_outputs(Tensor(DType::kFloat32, {1, 2, 2, 4}));
   for (Op op : {Op::kSpaceToDepth, Op::kDepthToSpace}) {
     SCOPED_TRACE(op_name(op));
     // The same check in XLA's words: the code must still agree.
     const conformance::Case rank3 = failing(op, {2, 2, 4}, DType::kFloat32, 2, "NHWC",
                                             Status(Code::kInvalidArgument, "Input rank should be 4 instead of 3"));
-    const RunResult xla_rank = answer_error(Status(Code::kInvalidArgument, "Input rank should be 4; got 3"));
+    const WorkerOutcome xla_rank = answer_error(Status(Code::kInvalidArgument, "Input rank should be 4; got 3"));
     EXPECT_EQ(judge(rank3, xla_rank, xla).verdict, Verdict::kProfileDifference);
     EXPECT_EQ(judge(rank3, xla_rank, tf_cpu).verdict, Verdict::kErrorMismatch);
     EXPECT_EQ(judge(rank3, answer_error(Status(Code::kInternal, "rank")), xla).verdict, Verdict::kErrorMismatch);
@@ -459,17 +459,17 @@ TEST(Judge, XlaProfileDifferencesOfDepthSpace) {
               Verdict::kProfileDifference);
     EXPECT_EQ(judge(failing(op, {1, 4, 2, 2}, DType::kFloat32, 2, "NCHW", nhwc_only), value, tf_cpu).verdict,
               Verdict::kErrorVsValue);
-    const RunResult vect_c = answer_error(Status(Code::kUnimplemented, "Expected last dimension to be 4; got 2"));
+    const WorkerOutcome vect_c = answer_error(Status(Code::kUnimplemented, "Expected last dimension to be 4; got 2"));
     EXPECT_EQ(judge(failing(op, {1, 1, 2, 2, 2}, DType::kFloat32, 2, "NCHW_VECT_C", nhwc_only), vect_c, xla).verdict,
               Verdict::kProfileDifference);
 
     // The XLA device's types: int32, int64, float32, float64 and bool in every version.
-    const RunResult rejected = answer_error(Status(Code::kInvalidArgument, "unsupported type"));
+    const WorkerOutcome rejected = answer_error(Status(Code::kInvalidArgument, "unsupported type"));
     EXPECT_EQ(judge(valid(op, DType::kFloat16), rejected, xla).verdict, Verdict::kProfileDifference);
     EXPECT_EQ(judge(valid(op, DType::kFloat32), rejected, xla).verdict, Verdict::kValueVsError);
     EXPECT_EQ(judge(valid(op, DType::kFloat16), rejected, tf_cpu).verdict, Verdict::kValueVsError);
     const Status no_kernel(Code::kUnimplemented, "No registered OpKernel for 'CPU' devices compatible with T=quint8");
-    const RunResult quantized = answer_outputs(Tensor(DType::kQUInt8, {1, 1, 1, 16}));
+    const WorkerOutcome quantized = answer_outputs(Tensor(DType::kQUInt8, {1, 1, 1, 16}));
     EXPECT_EQ(judge(failing(op, {1, 2, 2, 4}, DType::kQUInt8, 2, "NHWC", no_kernel), quantized, xla).verdict,
               Verdict::kProfileDifference);
     EXPECT_EQ(judge(failing(op, {1, 2, 2, 4}, DType::kQUInt8, 2, "NHWC", no_kernel), quantized, tf_cpu).verdict,
