@@ -13,12 +13,6 @@ Status invoke(const OpTable& table, const OpCall& call, Values* outputs, const E
 }
 constexpr std::pair<std::string_view, std::string_view> kDim0Pairs[] = {{"indices", "data"}};
 constexpr IndexLike kIndexLike[] = {{"indices", IndexLike::Kind::kInput}};
-// docs/contract/profiles.md
-using namespace profile_facts;  // NOLINT: the shared predicates
-constexpr ProfileDifference kProfileDifferences[] = {
-    {"xla", Disagreement::kErrorMismatch, &same_code, "XLA checks in another order and words its checks otherwise"},
-    {"xla", Disagreement::kValueVsError, &rejects_gaps, "older XLA rejects gaps: not all indices are used"},
-};
 }  // namespace
 
 extern const OpInfo kParallelDynamicStitchInfo = {
@@ -29,7 +23,7 @@ extern const OpInfo kParallelDynamicStitchInfo = {
     .index_like = kIndexLike,
     .unspecified = AnyListsLastWriter{"merged", "indices", "data"},
     .sibling = Op::kDynamicStitch,
-    .profile_differences = kProfileDifferences,
+    .profile_differences = profile_facts::kStitchDifferences,
 };
 
 }  // namespace opconform

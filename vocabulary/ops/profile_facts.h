@@ -1,5 +1,5 @@
-// Profile facts shared by sibling ops' registry entries (docs/contract/profiles.md): predicates
-// for ProfileDifference::applies and TensorFlow Lite's dtype lists. Included only by
+// Profile facts of sibling ops, stated once for both (docs/contract/profiles.md): the
+// predicates for ProfileDifference::applies and each pair's tables. Included only by
 // vocabulary/ops/*.cc.
 #pragma once
 
@@ -47,21 +47,42 @@ inline bool unchecked_block_or_paddings(const OpCall&, const Status* expected_er
 }
 
 // SpaceToBatchND and BatchToSpaceND under tflite: int8 or uint8 data with a non-zero entry in
-// `pads` (the paddings or crops), which TensorFlow Lite pads with the zero point.
-inline bool int8_padded(const OpCall& call, std::string_view pads) {
+// the paddings (SpaceToBatchND) or crops (BatchToSpaceND), which TensorFlow Lite pads with the
+// zero point.
+inline bool zero_point_padding(const OpCall& call, const Status*, const Status&) {
   const Tensor* input = call.find_tensor("input");
   if (!input || (input->dtype() != DType::kInt8 && input->dtype() != DType::kUInt8)) return false;
-  const Tensor* t = call.find_tensor(pads);
+  const Tensor* t = call.find_tensor("paddings");
+  if (t == nullptr) t = call.find_tensor("crops");
   if (t == nullptr || (t->dtype() != DType::kInt32 && t->dtype() != DType::kInt64)) return false;
   for (std::int64_t i = 0; i < t->num_elements(); ++i)
     if (t->index_value(i) != 0) return true;
   return false;
 }
 
+// The facts of SpaceToBatchND and BatchToSpaceND.
+inline constexpr ProfileDtypes kSpaceBatchDtypes[] = {
+    {"tflite", "input", kTfliteTypes, "TensorFlow Lite's kernel takes float32, uint8, int8, int32 and int64 only"}};
+inline constexpr ProfileDifference kSpaceBatchDifferences[] = {
+    {"xla", Disagreement::kErrorMismatch, &same_code, "XLA checks in another order and words its checks otherwise"},
+    {"xla", Disagreement::kErrorVsValue, &exceeds_four_block_dims, "XLA has no four-dim limit"},
+    {"tflite", Disagreement::kValueVsError | Disagreement::kErrorMismatch, &outside_tflite_ranks,
+     "TensorFlow Lite takes input rank 3 or 4 with rank - 2 block dims only"},
+    {"tflite", Disagreement::kErrorVsValue, &unchecked_block_or_paddings,
+     "TensorFlow Lite checks neither the sign of block values nor negative paddings"},
+    {"tflite", Disagreement::kMismatch, &zero_point_padding, "TensorFlow Lite pads int8 and uint8 with the zero point"},
+};
+
 // DynamicStitch and ParallelDynamicStitch under xla: older XLA rejects gaps.
 inline bool rejects_gaps(const OpCall&, const Status*, const Status& actual) {
   return contains(actual.message(), "not all indices are used");
 }
+
+// The facts of DynamicStitch and ParallelDynamicStitch.
+inline constexpr ProfileDifference kStitchDifferences[] = {
+    {"xla", Disagreement::kErrorMismatch, &same_code, "XLA checks in another order and words its checks otherwise"},
+    {"xla", Disagreement::kValueVsError, &rejects_gaps, "older XLA rejects gaps: not all indices are used"},
+};
 
 // SpaceToDepth and DepthToSpace: tf-cpu rejects the data_format (NCHW, NCHW_VECT_C).
 inline bool only_nhwc_on_cpu(const OpCall&, const Status* expected_error, const Status&) {
@@ -87,5 +108,23 @@ inline bool quantized_unregistered_on_cpu(const OpCall& call, const Status* expe
   return input && (input->dtype() == DType::kQUInt8 || input->dtype() == DType::kQInt32) && expected_error &&
          expected_error->code() == Code::kUnimplemented;
 }
+
+// The facts of SpaceToDepth and DepthToSpace.
+inline constexpr ProfileDtypes kDepthSpaceDtypes[] = {
+    {"tflite", "input", kTfliteTypes, "TensorFlow Lite's kernel takes float32, uint8, int8, int32 and int64 only"},
+    {"xla", "input", kXlaEveryVersionTypes,
+     "XLA takes the XLA device's types, which vary by version: int32, int64, float32, float64 and bool in all"},
+};
+inline constexpr ProfileDifference kDepthSpaceDifferences[] = {
+    {"xla", Disagreement::kErrorMismatch, &same_code,
+     "XLA words its rank and divisibility checks otherwise (tf2xla/kernels/spacetodepth_op.cc, depthtospace_op.cc)"},
+    {"xla", Disagreement::kErrorVsValue | Disagreement::kErrorMismatch, &only_nhwc_on_cpu,
+     "XLA lowers NCHW and NCHW_VECT_C too (the value is not checked)"},
+    {"xla", Disagreement::kErrorVsValue, &quantized_unregistered_on_cpu,
+     "newer XLA devices take quint8 and qint32, for which tf-cpu has no kernel"},
+    {"tflite", Disagreement::kErrorMismatch, &only_nhwc_on_cpu,
+     "TensorFlow Lite has no data_format: NCHW and NCHW_VECT_C cannot be expressed"},
+    {"tflite", Disagreement::kErrorVsValue, &block_size_one, "TensorFlow Lite does not check block_size >= 2"},
+};
 
 }  // namespace opconform::profile_facts
