@@ -77,7 +77,10 @@ int main(int argc, char** argv) {
       if (allocs) {
         Tensor copy = Tensor::uninitialized(DType::kFloat32, out_shape);
         std::memcpy(copy.raw_data(), src.raw_data(), static_cast<std::size_t>(src.num_elements()) * 4);
-        for (int k = 1; k < allocs; ++k) outs.push_back(Tensor::uninitialized(DType::kFloat32, {0}));
+        // alloc3 is SparseConcat's outputs: the third is the int64 shape vector [2], a real buffer.
+        for (int k = 1; k < allocs; ++k)
+          outs.push_back(allocs == 3 && k == 2 ? Tensor::uninitialized(DType::kInt64, {2})
+                                               : Tensor::uninitialized(DType::kFloat32, {0}));
         out = copy;
       }
       if (!ok) {
