@@ -1,26 +1,37 @@
-// opconform_call_loop [CALLS=10000] [OP]: CALLS 1-thread calls of every optimized kernel (or of
-// OP: s2b, b2s, stitch, pstitch, partition, sparse) at an empty and at a 4 KiB output, for
-// counting what a call costs besides its work with outside tools:
+// opconform_call_loop [CALLS=10000] [OP] [SIZE]: CALLS 1-thread calls of every optimized kernel
+// (or of OP: s2b, b2s, stitch, pstitch, partition, sparse, s2d, d2s) at an empty and at a 4 KiB
+// output (or only at SIZE: empty, 4k), for counting what a call costs besides its work with
+// outside tools (callgrind's instruction count, strace, gdb). OP alloc1, alloc3 or alloc4 is
+// the floor a kernel is measured against: allocating that many outputs (the first of the
+// output's shape, uninitialised) and one memcpy of the output's bytes. It prints "ok" and the
+// loop's wall-clock ns per call:
 //   strace -f -c build-bench/bench/opconform_call_loop 2000   (system calls: as for 10 calls)
 //   gdb -batch -ex "set breakpoint pending on" -ex "break GOMP_parallel" -ex run --args ...
 // (no OpenMP region is entered: the breakpoint is never hit).
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <vector>
 #include "opconform/optimized/batch_to_space_nd.h"
+#include "opconform/optimized/depth_to_space.h"
 #include "opconform/optimized/dynamic_partition.h"
 #include "opconform/optimized/dynamic_stitch.h"
 #include "opconform/optimized/space_to_batch_nd.h"
+#include "opconform/optimized/space_to_depth.h"
 #include "opconform/optimized/sparse_concat.h"
 using namespace opconform;
 int main(int argc, char** argv) {
   const int calls = argc > 1 ? std::atoi(argv[1]) : 10000;
   const char* only = argc > 2 ? argv[2] : "";
+  const char* size = argc > 3 ? argv[3] : "";
   ExecOptions o;
   o.num_threads = 1;
   for (std::int64_t h : {0, 8}) {
+    if (*size && std::strcmp(size, h == 0 ? "empty" : "4k")) continue;
     Tensor space(DType::kFloat32, {1, h, 8, 16}), batch(DType::kFloat32, {4, h / 2, 4, 16});
+    // SpaceToDepth [1, h, 8, 16] (4 KiB at h = 8) and DepthToSpace its output [1, h/2, 4, 64].
+    Tensor depth(DType::kFloat32, {1, h / 2, 4, 64});
     Tensor block = Tensor::from_values<std::int64_t>({2}, {2, 2});
     Tensor zeros = Tensor::from_values<std::int64_t>({2, 2}, {0, 0, 0, 0});
     std::vector<Tensor> idx, data;
@@ -43,6 +54,13 @@ int main(int argc, char** argv) {
       sval.push_back(Tensor(DType::kFloat32, {h * 8}));
       sshape.push_back(Tensor::from_values<std::int64_t>({2}, {h * 8, 1}));
     }
+    const Shape out_shape{4, h / 2, 4, 16};
+    Tensor src(DType::kFloat32, out_shape);
+    const int allocs = !std::strcmp(only, "alloc1")   ? 1
+                       : !std::strcmp(only, "alloc3") ? 3
+                       : !std::strcmp(only, "alloc4") ? 4
+                                                      : 0;
+    const auto start = std::chrono::steady_clock::now();
     for (int c = 0; c < calls; ++c) {
       Tensor out;
       std::vector<Tensor> outs;
@@ -54,11 +72,24 @@ int main(int argc, char** argv) {
       if (!*only || !std::strcmp(only, "pstitch")) ok &= optimized::ParallelDynamicStitch(idx, data, &out, o).ok();
       if (!*only || !std::strcmp(only, "partition")) ok &= optimized::DynamicPartition(pdata, parts, 4, &outs, o).ok();
       if (!*only || !std::strcmp(only, "sparse")) ok &= optimized::SparseConcat(sidx, sval, sshape, 1, &sp, o).ok();
+      if (!*only || !std::strcmp(only, "s2d")) ok &= optimized::SpaceToDepth(space, 2, "NHWC", &out, o).ok();
+      if (!*only || !std::strcmp(only, "d2s")) ok &= optimized::DepthToSpace(depth, 2, "NHWC", &out, o).ok();
+      if (allocs) {
+        Tensor copy = Tensor::uninitialized(DType::kFloat32, out_shape);
+        std::memcpy(copy.raw_data(), src.raw_data(), static_cast<std::size_t>(src.num_elements()) * 4);
+        // alloc3 is SparseConcat's outputs: the third is the int64 shape vector [2], a real buffer.
+        for (int k = 1; k < allocs; ++k)
+          outs.push_back(allocs == 3 && k == 2 ? Tensor::uninitialized(DType::kInt64, {2})
+                                               : Tensor::uninitialized(DType::kFloat32, {0}));
+        out = copy;
+      }
       if (!ok) {
         std::puts("error");
         return 1;
       }
     }
+    const double ns = std::chrono::duration<double, std::nano>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s %s: %.0f ns/call\n", *only ? only : "all", h == 0 ? "empty" : "4k", ns / (calls > 0 ? calls : 1));
   }
   std::puts("ok");
 }

@@ -4,6 +4,7 @@
 
 #include <limits>
 #include <optional>
+#include <optional>
 #include <utility>
 
 #include "space_batch_movers.h"
@@ -81,10 +82,10 @@ Status BatchToSpaceND(const Tensor& input, const Tensor& block_shape, const Tens
 
   // Memory, then the kernel writes every output element once. A negative block value (quirk)
   // only gets here with an empty output, which the kernel never touches.
-  Tensor result;
-  OPCONFORM_RETURN_IF_ERROR(space_batch::allocate_output(input.dtype(), shape.dims(), options, &result));
-  space_batch::batch_to_space(plan, input, result, options);
-  *output = std::move(result);
+  std::optional<Tensor> result;
+  OPCONFORM_RETURN_IF_ERROR(space_batch::allocate_output(input.dtype(), &shape.mutable_dims(), options, &result));
+  space_batch::batch_to_space(plan, input, *result, options);
+  *output = std::move(*result);
   return Status();
 }
 

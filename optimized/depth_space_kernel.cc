@@ -150,13 +150,13 @@ Status check_common(const char* op, const Tensor& input, std::int64_t block_size
   return Status();
 }
 
-Status allocate_output(DType dtype, const Shape& shape, const ExecOptions& options, Tensor* output) {
+Status allocate_output(DType dtype, Shape* shape, const ExecOptions& options, std::optional<Tensor>* output) {
   MemoryAccount account(options.memory_limit_bytes);
-  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape));
+  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, *shape));
   try {
-    *output = Tensor::uninitialized(dtype, shape);
+    output->emplace(Tensor::uninitialized_taking(dtype, shape));
   } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape), " and type ",
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(*shape), " and type ",
                               dtype_name(dtype));
   }
   return Status();

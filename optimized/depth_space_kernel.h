@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "opconform/ops.h"
@@ -25,9 +26,10 @@ struct Geometry {
   std::int64_t batch = 0, height = 0, width = 0, depth = 0, block = 2;
 };
 
-// The memory request for an output of `dtype` and `shape`, then the output, uninitialised
-// (the kernel writes every element).
-Status allocate_output(DType dtype, const Shape& shape, const ExecOptions& options, Tensor* output);
+// The memory request for an output of `dtype` and `*shape`, then the output, uninitialised
+// (the kernel writes every element); it takes *shape (no copy; intact on an error). An
+// optional, not a Tensor: a default-constructed Tensor costs a heap allocation of its own.
+Status allocate_output(DType dtype, Shape* shape, const ExecOptions& options, std::optional<Tensor>* output);
 
 // Moves every run from `src` to `dst`; `to_depth`: src is the space side (SpaceToDepth).
 // Works by depth-side rows (depth_space_kernel.cc): each is its b space rows interleaved in

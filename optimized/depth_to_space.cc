@@ -24,13 +24,13 @@ Status DepthToSpace(const Tensor& input, std::int64_t block_size, std::string_vi
     return invalid_argument("output width ", width, " * ", b, " overflows int64");
   // Step 5: the output shape.
   const depth_space::Geometry g{input.dim(0), out_height, out_width, depth / b2, b};
-  ShapeBuilder shape;
+  ShapeBuilder shape(4);
   for (std::int64_t d : {g.batch, g.height, g.width, g.depth}) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(d));
   // Step 6: memory; then every output element is written once.
-  Tensor result;
-  OPCONFORM_RETURN_IF_ERROR(depth_space::allocate_output(input.dtype(), shape.dims(), options, &result));
-  depth_space::move_runs(g, /*to_depth=*/false, input, result, options);
-  *output = std::move(result);
+  std::optional<Tensor> result;
+  OPCONFORM_RETURN_IF_ERROR(depth_space::allocate_output(input.dtype(), &shape.mutable_dims(), options, &result));
+  depth_space::move_runs(g, /*to_depth=*/false, input, *result, options);
+  *output = std::move(*result);
   return Status();
 }
 

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <limits>
 #include <new>
+#include <optional>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -57,7 +59,26 @@ Status out_of_range(const Tensor& partitions, std::int64_t position, std::int64_
 }
 
 // Shape of output p: [count] + the data's trailing dims.
-Shape output_shape(std::int64_t count, const Shape& trailing) {
+// Bookkeeping of `size` int64s, zeroed: on the stack when it is small (no allocation), else on
+// the heap (std::bad_alloc when refused).
+template <std::size_t kInline>
+class SmallBuffer {
+ public:
+  explicit SmallBuffer(std::size_t size, std::int64_t fill = 0) : size_(size) {
+    if (size > kInline)
+      heap_.assign(size, fill);
+    else
+      std::fill_n(inline_, size, fill);
+  }
+  std::span<std::int64_t> span() { return {size_ > kInline ? heap_.data() : inline_, size_}; }
+
+ private:
+  std::size_t size_;
+  std::int64_t inline_[kInline];
+  std::vector<std::int64_t> heap_;
+};
+
+Shape output_shape(std::int64_t count, std::span<const std::int64_t> trailing) {
   Shape shape;
   shape.reserve(trailing.size() + 1);
   shape.push_back(count);
@@ -80,8 +101,8 @@ std::int64_t count_at_most(const std::int32_t* partitions, std::int64_t n, std::
 // The memory check when num_partitions outputs of 64 bytes alone exceed the limit: returns
 // the RESOURCE_EXHAUSTED of the first output whose running total exceeds the limit, i.e. the
 // smallest p with 64 (p + 1) + row_bytes * count(partitions <= p) > limit (increasing in p).
-Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DType dtype, const Shape& trailing,
-                               std::int64_t row_bytes) {
+Status first_output_over_limit(const Tensor& partitions, std::int64_t limit, DType dtype,
+                               std::span<const std::int64_t> trailing, std::int64_t row_bytes) {
   const std::int32_t* part = partitions.data<std::int32_t>();
   const std::int64_t n = partitions.num_elements();
   auto over = [&](std::int64_t p) {
@@ -133,8 +154,8 @@ Status check_shapes(const Tensor& data, const Tensor& partitions) {
 // The problem after checks 0-1: n positions, each a row of the data, going to one of k outputs.
 struct Problem {
   DType dtype;
-  Shape trailing;            // the data's dims after the partitions' ones
-  const std::int32_t* part;  // [n]
+  std::span<const std::int64_t> trailing;  // the data's dims after the partitions' ones
+  const std::int32_t* part;                // [n]
   std::int64_t n;
   std::int64_t k;
   std::int64_t row_elems;
@@ -145,7 +166,7 @@ Problem problem_of(const Tensor& data, const Tensor& partitions, std::int64_t nu
   Problem pr;
   const Shape& data_shape = data.shape();
   pr.dtype = data.dtype();
-  pr.trailing.assign(data_shape.begin() + static_cast<std::ptrdiff_t>(partitions.shape().size()), data_shape.end());
+  pr.trailing = std::span<const std::int64_t>(data_shape).subspan(partitions.shape().size());
   pr.part = partitions.data<std::int32_t>();
   pr.n = partitions.num_elements();
   pr.k = num_partitions;
@@ -191,11 +212,12 @@ Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOption
 
 // Check 2 and counting, chunk by chunk: counts[c * stride + p] becomes the entries == p in
 // chunk c. Returns the first position out of range over all chunks, or n.
-std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts) {
+std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts) {
   const std::int32_t* part = pr.part;
   const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride;
   // Chunk c's first bad position, or n (each chunk writes its own entry: no reduction order).
-  std::vector<std::int64_t> first_bad(static_cast<std::size_t>(chunks), pr.n);
+  SmallBuffer<16> first_bad_buffer(static_cast<std::size_t>(chunks), pr.n);
+  const std::span<std::int64_t> first_bad = first_bad_buffer.span();
   thread_policy::run_threads(ch.threads, [&](std::int64_t t, std::int64_t n) {
     const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
     for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
@@ -215,20 +237,18 @@ std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::vector<s
 }
 
 // Turns each chunk's counts into its first slot in each output (a prefix sum over (partition,
-// chunk)) and returns the output sizes.
-std::vector<std::int64_t> assign_slots(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts) {
-  std::vector<std::int64_t> sizes(static_cast<std::size_t>(pr.k), 0);
+// chunk)) and writes the output sizes to `sizes` (k zeros).
+void assign_slots(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts, std::span<std::int64_t> sizes) {
   for (std::int64_t p = 0; p < pr.k; ++p)
     for (std::int64_t c = 0; c < ch.count; ++c) {
       const std::int64_t count = counts[static_cast<std::size_t>(c * ch.stride + p)];
       counts[static_cast<std::size_t>(c * ch.stride + p)] = sizes[p];
       sizes[p] += count;
     }
-  return sizes;
 }
 
 // Check 3: the outputs' memory, in output order.
-Status check_output_memory(const Problem& pr, const std::vector<std::int64_t>& sizes, std::int64_t limit) {
+Status check_output_memory(const Problem& pr, std::span<const std::int64_t> sizes, std::int64_t limit) {
   MemoryAccount account(limit);
   Shape shape = output_shape(0, pr.trailing);
   for (std::int64_t p = 0; p < pr.k; ++p) {
@@ -239,8 +259,7 @@ Status check_output_memory(const Problem& pr, const std::vector<std::int64_t>& s
 }
 
 // The k uninitialised outputs; *allocating counts those allocated (k when all were).
-std::vector<Tensor> allocate_outputs(const Problem& pr, const std::vector<std::int64_t>& sizes,
-                                     std::int64_t* allocating) {
+std::vector<Tensor> allocate_outputs(const Problem& pr, std::span<const std::int64_t> sizes, std::int64_t* allocating) {
   std::vector<Tensor> result;
   result.reserve(static_cast<std::size_t>(pr.k));
   for (*allocating = 0; *allocating < pr.k; ++*allocating)
@@ -250,7 +269,7 @@ std::vector<Tensor> allocate_outputs(const Problem& pr, const std::vector<std::i
 
 // Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
 // slot in each output, from assign_slots()).
-void scatter_rows(const Problem& pr, const Chunks& ch, std::vector<std::int64_t>& counts, const Tensor& data,
+void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts, const Tensor& data,
                   std::vector<Tensor>& result, std::int64_t output_bytes, const ExecOptions& options) {
   if (pr.row_elems == 0) return;
   const std::int32_t* part = pr.part;
@@ -310,15 +329,18 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
 
   const std::int64_t output_bytes = multiply_without_overflow(pr.n, pr.row_bytes);
   const Chunks ch = chunks_for(pr, output_bytes, options);
-  std::vector<std::int64_t> counts;
+  // The counters and the sizes on the stack for a few partitions, else on the heap.
+  std::optional<SmallBuffer<64>> counts_buffer, sizes_buffer;
   try {
-    counts.assign(static_cast<std::size_t>(ch.count * ch.stride), 0);
+    counts_buffer.emplace(static_cast<std::size_t>(ch.count * ch.stride));
+    sizes_buffer.emplace(static_cast<std::size_t>(pr.k));
   } catch (const std::bad_alloc&) {
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{pr.k}), " and type int64");
   }
+  const std::span<std::int64_t> counts = counts_buffer->span(), sizes = sizes_buffer->span();
   const std::int64_t bad = count_partitions(pr, ch, counts);
   if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
-  const std::vector<std::int64_t> sizes = assign_slots(pr, ch, counts);
+  assign_slots(pr, ch, counts, sizes);
   OPCONFORM_RETURN_IF_ERROR(check_output_memory(pr, sizes, limit));
 
   std::int64_t allocating = 0;

@@ -34,6 +34,7 @@
 #include <cstring>
 #include <limits>
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -53,6 +54,13 @@ struct StitchList {
   std::int64_t size;
   const void* rows;
 };
+
+// Whether a[0, n) == b[0, n): a plain loop, as shapes are short (std::equal calls memcmp).
+bool same_dims(const std::int64_t* a, const std::int64_t* b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
 
 // README pre-checks 1-3 and the page's checks 0-2. On success *max_index is the largest index
 // (-1 when there is none).
@@ -108,11 +116,11 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices, std
   for (std::int64_t m = 0; m < n; ++m) {
     const Shape& is = indices[m].shape();
     const Shape& ds = data[m].shape();
-    if (ds.size() < is.size() || !std::equal(is.begin(), is.end(), ds.begin()))
+    if (ds.size() < is.size() || !same_dims(is.data(), ds.data(), is.size()))
       return invalid_argument("data[", m, "].shape = ", shape_string(ds), " does not start with indices[", m,
                               "].shape = ", shape_string(is));
-    if (m > 0 && !std::equal(data0.begin() + static_cast<std::ptrdiff_t>(indices0.size()), data0.end(),
-                             ds.begin() + static_cast<std::ptrdiff_t>(is.size()), ds.end()))
+    if (m > 0 && (data0.size() - indices0.size() != ds.size() - is.size() ||
+                  !same_dims(data0.data() + indices0.size(), ds.data() + is.size(), data0.size() - indices0.size())))
       return invalid_argument("Need data[0].shape[", static_cast<std::int64_t>(indices0.size()), ":] = data[", m,
                               "].shape[", static_cast<std::int64_t>(is.size()),
                               ":], got data[0].shape = ", shape_string(data0), ", data[", m,
@@ -420,16 +428,27 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   // Check 3: output shape [max + 1] + C, then its memory request.
   const DType dtype = data[0].dtype();
   const int trailing_from = indices[0].rank();
-  ShapeBuilder shape;
+  ShapeBuilder shape(static_cast<std::size_t>(1 + std::max(0, data[0].rank() - trailing_from)));
   OPCONFORM_RETURN_IF_ERROR(shape.add_dim(max_index + 1));
   for (int d = trailing_from; d < data[0].rank(); ++d) OPCONFORM_RETURN_IF_ERROR(shape.add_dim(data[0].dim(d)));
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape.dims()));
 
   const std::int64_t rows = max_index + 1;
+  // The allocator refusing what the limit allowed (the output, or the list below) is reported
+  // like an over-limit request.
+  const auto refused = [&](const Shape& dims) {
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(dims), " and type ",
+                              dtype_name(dtype));
+  };
+  std::optional<Tensor> result;
   try {
-    Tensor result = Tensor::uninitialized(dtype, shape.dims());
-    const std::int64_t row_elems = rows > 0 ? result.num_elements() / rows : 0;
+    result.emplace(Tensor::uninitialized_taking(dtype, &shape.mutable_dims()));
+  } catch (const std::bad_alloc&) {
+    return refused(shape.dims());
+  }
+  try {
+    const std::int64_t row_elems = rows > 0 ? result->num_elements() / rows : 0;
     if (row_elems > 0) {
       // The lists on the stack when there are few (no allocation), else on the heap.
       constexpr std::size_t kFewLists = 16;
@@ -442,16 +461,14 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
         using T = typename decltype(tag)::type;
         with_row_mover<T>(row_elems, [&](const auto& mover) {
           using Element = typename std::decay_t<decltype(mover)>::Element;
-          stitch_rows(lists, rows, static_cast<Element*>(result.raw_data()), mover, options);
+          stitch_rows(lists, rows, static_cast<Element*>(result->raw_data()), mover, options);
         });
       });
     }
-    *merged = std::move(result);
   } catch (const std::bad_alloc&) {
-    // The allocator refused what the limit allowed: reported like an over-limit request.
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(shape.dims()), " and type ",
-                              dtype_name(dtype));
+    return refused(result->shape());
   }
+  *merged = std::move(*result);
   return Status();
 }
 

@@ -65,16 +65,11 @@ Status check_internal_block_dims(int internal) {
   return Status();
 }
 
-Status OutputShape::add_dim(std::int64_t size) {
+Status OutputShape::add_dim_error(std::int64_t size) const {
   if (size < 0) return invalid_argument("Expected a non-negative size, got ", size);
   if (static_cast<int>(dims_.size()) >= kMaxDims) return invalid_argument("Too many dimensions in tensor");
-  const std::int64_t product = multiply_without_overflow(num_elements_, size);
-  if (product < 0)
-    return invalid_argument("Encountered overflow when multiplying ", num_elements_, " with ", size,
-                            ", result: ", product);
-  dims_.push_back(size);
-  num_elements_ = product;
-  return Status();
+  return invalid_argument("Encountered overflow when multiplying ", num_elements_, " with ", size,
+                          ", result: ", multiply_without_overflow(num_elements_, size));
 }
 
 Status add_leading_dims(const Tensor& input, int prefix, OutputShape* shape, Plan* plan) {
@@ -93,13 +88,13 @@ Status add_trailing_dims(const Tensor& input, int first, OutputShape* shape, Pla
   return Status();
 }
 
-Status allocate_output(DType dtype, const Shape& dims, const ExecOptions& options, Tensor* output) {
+Status allocate_output(DType dtype, Shape* dims, const ExecOptions& options, std::optional<Tensor>* output) {
   MemoryAccount account(options.memory_limit_bytes);
-  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, dims));
+  OPCONFORM_RETURN_IF_ERROR(account.request(dtype, *dims));
   try {
-    *output = Tensor::uninitialized(dtype, dims);
+    output->emplace(Tensor::uninitialized_taking(dtype, dims));
   } catch (const std::bad_alloc&) {
-    return resource_exhausted("OOM when allocating tensor with shape", shape_string(dims), " and type ",
+    return resource_exhausted("OOM when allocating tensor with shape", shape_string(*dims), " and type ",
                               dtype_name(dtype));
   }
   return Status();

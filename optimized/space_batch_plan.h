@@ -15,6 +15,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 
 #include "opconform/exec.h"
@@ -89,10 +90,19 @@ struct Plan {
 class OutputShape {
  public:
   explicit OutputShape(int rank) { dims_.reserve(static_cast<std::size_t>(rank)); }
-  Status add_dim(std::int64_t size);
+  // Inline: the success path is a few compares; the errors are built out of line.
+  Status add_dim(std::int64_t size) {
+    const std::int64_t product = multiply_without_overflow(num_elements_, size);
+    if (size < 0 || static_cast<int>(dims_.size()) >= kMaxDims || product < 0) return add_dim_error(size);
+    dims_.push_back(size);
+    num_elements_ = product;
+    return Status();
+  }
   const Shape& dims() const { return dims_; }
+  Shape& mutable_dims() { return dims_; }
 
  private:
+  Status add_dim_error(std::int64_t size) const;
   Shape dims_;
   std::int64_t num_elements_ = 1;
 };
@@ -105,8 +115,10 @@ Status add_leading_dims(const Tensor& input, int prefix, OutputShape* shape, Pla
 // to `shape` and merged into plan->depth.
 Status add_trailing_dims(const Tensor& input, int first, OutputShape* shape, Plan* plan);
 
-// The memory check for an output of `dtype` and `dims`, then its uninitialised allocation;
-// an allocation the limit allowed but the allocator refused answers RESOURCE_EXHAUSTED too.
-Status allocate_output(DType dtype, const Shape& dims, const ExecOptions& options, Tensor* output);
+// The memory check for an output of `dtype` and `*dims`, then its uninitialised allocation,
+// which takes *dims (no copy; *dims is intact on an error); an allocation the limit allowed but
+// the allocator refused answers RESOURCE_EXHAUSTED too. An optional, not a Tensor: a
+// default-constructed Tensor costs a heap allocation of its own.
+Status allocate_output(DType dtype, Shape* dims, const ExecOptions& options, std::optional<Tensor>* output);
 
 }  // namespace opconform::optimized::space_batch

@@ -2,6 +2,7 @@
 // then the blocked kernel of space_batch_movers.h. Shares nothing with reference/.
 #include "opconform/optimized/space_to_batch_nd.h"
 
+#include <optional>
 #include <utility>
 
 #include "space_batch_movers.h"
@@ -66,10 +67,10 @@ Status SpaceToBatchND(const Tensor& input, const Tensor& block_shape, const Tens
   OPCONFORM_RETURN_IF_ERROR(space_batch::add_trailing_dims(input, dims - runs.suffix + 1, &shape, &plan));
 
   // Check 12: memory, then the kernel writes every output element once.
-  Tensor result;
-  OPCONFORM_RETURN_IF_ERROR(space_batch::allocate_output(input.dtype(), shape.dims(), options, &result));
-  space_batch::space_to_batch(plan, input, result, options);
-  *output = std::move(result);
+  std::optional<Tensor> result;
+  OPCONFORM_RETURN_IF_ERROR(space_batch::allocate_output(input.dtype(), &shape.mutable_dims(), options, &result));
+  space_batch::space_to_batch(plan, input, *result, options);
+  *output = std::move(*result);
   return Status();
 }
 

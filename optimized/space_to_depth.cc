@@ -23,14 +23,14 @@ Status SpaceToDepth(const Tensor& input, std::int64_t block_size, std::string_vi
   if (__builtin_mul_overflow(g.depth, g.block * g.block, &output_depth))
     return invalid_argument("output depth ", g.depth, " * ", g.block, " * ", g.block, " overflows int64");
   // Step 5: the output shape.
-  ShapeBuilder shape;
+  ShapeBuilder shape(4);
   for (std::int64_t d : {g.batch, g.height / g.block, g.width / g.block, output_depth})
     OPCONFORM_RETURN_IF_ERROR(shape.add_dim(d));
   // Step 6: memory; then every output element is written once.
-  Tensor result;
-  OPCONFORM_RETURN_IF_ERROR(depth_space::allocate_output(input.dtype(), shape.dims(), options, &result));
-  depth_space::move_runs(g, /*to_depth=*/true, input, result, options);
-  *output = std::move(result);
+  std::optional<Tensor> result;
+  OPCONFORM_RETURN_IF_ERROR(depth_space::allocate_output(input.dtype(), &shape.mutable_dims(), options, &result));
+  depth_space::move_runs(g, /*to_depth=*/true, input, *result, options);
+  *output = std::move(*result);
   return Status();
 }
 

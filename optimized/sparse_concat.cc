@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <new>
+#include <optional>
 #include <utility>
 
 #include "sparse_concat_plan.h"
@@ -42,32 +43,38 @@ Status SparseConcat(std::span<const Tensor> indices, std::span<const Tensor> val
   // Nothing is allocated before both passed.
   OPCONFORM_RETURN_IF_ERROR(sparse_concat::check_offsets(plan, threads, options));
   const DType dtype = values[0].dtype();
-  const Shape index_shape{plan.total, plan.rank}, values_shape{plan.total}, shape_shape{plan.rank};
+  Shape index_shape{plan.total, plan.rank}, values_shape{plan.total}, shape_shape{plan.rank};
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(DType::kInt64, index_shape));
   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, values_shape));
   OPCONFORM_RETURN_IF_ERROR(account.request(DType::kInt64, shape_shape));
 
+  // Each output takes its shape (no copy; intact when its allocation throws) and is built in
+  // place: no placeholder Tensor is allocated first.
+  std::optional<Tensor> out_indices, out_values, out_shape;
   const Shape* allocating = &index_shape;
   try {
-    SparseTensor result{Tensor::uninitialized(DType::kInt64, index_shape), Tensor(dtype, {0}),
-                        Tensor(DType::kInt64, {0})};
+    out_indices.emplace(Tensor::uninitialized_taking(DType::kInt64, &index_shape));
     allocating = &values_shape;
-    result.values = Tensor::uninitialized(dtype, values_shape);
+    out_values.emplace(Tensor::uninitialized_taking(dtype, &values_shape));
     allocating = &shape_shape;
-    result.shape = Tensor(DType::kInt64, shape_shape);
-    std::copy(plan.output_shape.begin(), plan.output_shape.end(), result.shape.data<std::int64_t>());
+    out_shape.emplace(Tensor::uninitialized_taking(DType::kInt64, &shape_shape));  // every element written next
+    allocating = &out_shape->shape();
+    std::copy(plan.output_shape.begin(), plan.output_shape.end(), out_shape->data<std::int64_t>());
     if (plan.total > 0) {
-      std::int64_t* out_index = result.indices.data<std::int64_t>();
-      if (!sparse_concat::merge_entries(plan, out_index, result.values, threads, options))
-        sparse_concat::sort_entries(plan, out_index, result.values, threads, options);
+      std::int64_t* out_index = out_indices->data<std::int64_t>();
+      if (!sparse_concat::merge_entries(plan, out_index, *out_values, threads, options))
+        sparse_concat::sort_entries(plan, out_index, *out_values, threads, options);
     }
-    *output = std::move(result);
   } catch (const std::bad_alloc&) {
-    // The allocator refused what the limit allowed: reported like an over-limit request.
+    // The allocator refused what the limit allowed: reported like an over-limit request (a
+    // refusal after the last output was allocated names that output, as before).
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(*allocating), " and type ",
                               dtype_name(allocating == &values_shape ? dtype : DType::kInt64));
   }
+  output->indices = std::move(*out_indices);
+  output->values = std::move(*out_values);
+  output->shape = std::move(*out_shape);
   return Status();
 }
 

@@ -28,9 +28,14 @@ std::optional<Code> code_from_name(std::string_view name) {
   return std::nullopt;
 }
 
+const std::string& Status::empty_message() {
+  static const std::string empty;
+  return empty;
+}
+
 std::string Status::to_string() const {
   if (ok()) return "OK";
-  return str_cat(code_name(code_), ": ", message_);
+  return str_cat(code_name(code()), ": ", message());
 }
 
 std::ostream& operator<<(std::ostream& os, const Status& status) { return os << status.to_string(); }

@@ -87,23 +87,26 @@ bool Tensor::guard_intact() const {
   return guard_ok(static_cast<const std::byte*>(data_) + bytes, guard_bytes_);
 }
 
-Tensor::Tensor(DType dtype, Shape shape) : Tensor(dtype, std::move(shape), Fill::kValueInitialize) {}
+Tensor::Tensor(DType dtype, Shape shape) : Tensor(dtype, shape, Fill::kValueInitialize) {}
 
-Tensor Tensor::uninitialized(DType dtype, Shape shape) { return Tensor(dtype, std::move(shape), Fill::kUninitialized); }
+Tensor Tensor::uninitialized(DType dtype, Shape shape) { return Tensor(dtype, shape, Fill::kUninitialized); }
 
-Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std::move(shape)) {
-  num_elements_ = checked_num_elements(shape_);
-  if (num_elements_ < 0 || static_cast<int>(shape_.size()) > kMaxDims)
-    throw std::length_error("Tensor: invalid shape " + shape_string(shape_));
+Tensor Tensor::uninitialized_taking(DType dtype, Shape* shape) { return Tensor(dtype, *shape, Fill::kUninitialized); }
+
+Tensor::Tensor(DType dtype, Shape& shape, Fill fill) : dtype_(dtype) {
+  num_elements_ = checked_num_elements(shape);
+  if (num_elements_ < 0 || static_cast<int>(shape.size()) > kMaxDims)
+    throw std::length_error("Tensor: invalid shape " + shape_string(shape));
   const auto max_bytes = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
   if (static_cast<std::uint64_t>(num_elements_) > max_bytes / dtype_storage_size(dtype))
-    throw std::length_error("Tensor: buffer size overflows for " + shape_string(shape_));
-  TensorAllocationLog::record(dtype, shape_);
+    throw std::length_error("Tensor: buffer size overflows for " + shape_string(shape));
+  TensorAllocationLog::record(dtype, shape);
   if (num_elements_ == 0 && !g_buffer_checks.enabled) {
     // No buffer for an empty tensor (DynamicPartition may return millions of them); data()
     // still points at valid, suitably aligned memory.
     alignas(kAlignment) static std::byte empty_buffer[kAlignment];
     data_ = empty_buffer;
+    shape_ = std::move(shape);
     return;
   }
   storage_ = visit_dtype(dtype, [&](auto tag) {
@@ -111,13 +114,10 @@ Tensor::Tensor(DType dtype, Shape shape, Fill fill) : dtype_(dtype), shape_(std:
   });
   data_ = storage_.get();
   if (dtype != DType::kString && g_buffer_checks.enabled) guard_bytes_ = g_buffer_checks.guard_bytes;
+  shape_ = std::move(shape);
 }
 
-std::int64_t Tensor::index_value(std::int64_t i) const {
-  if (dtype_ == DType::kInt32) return static_cast<const std::int32_t*>(data_)[i];
-  if (dtype_ == DType::kInt64) return static_cast<const std::int64_t*>(data_)[i];
-  throw std::logic_error("Tensor::index_value: not an int32/int64 tensor");
-}
+void Tensor::not_an_index_tensor() { throw std::logic_error("Tensor::index_value: not an int32/int64 tensor"); }
 
 Tensor Tensor::clone() const {
   Tensor copy(dtype_, shape_);

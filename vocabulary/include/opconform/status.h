@@ -24,21 +24,42 @@ enum class Code {
 std::string_view code_name(Code code);
 std::optional<Code> code_from_name(std::string_view name);
 
+// One pointer: OK is null, so an OK status costs no allocation and is checked with one
+// compare (every op returns and checks a dozen of them per call); an error holds its code and
+// message on the heap.
 class Status {
  public:
   Status() = default;  // OK
-  Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
+  Status(Code code, std::string message)
+      : rep_(code == Code::kOk && message.empty() ? nullptr : new Rep{code, std::move(message)}) {}
+  Status(const Status& other) : rep_(other.rep_ ? new Rep(*other.rep_) : nullptr) {}
+  Status(Status&& other) noexcept : rep_(std::exchange(other.rep_, nullptr)) {}
+  Status& operator=(const Status& other) {
+    if (this != &other) *this = Status(other);
+    return *this;
+  }
+  Status& operator=(Status&& other) noexcept {
+    std::swap(rep_, other.rep_);
+    return *this;
+  }
+  ~Status() { delete rep_; }
 
-  bool ok() const { return code_ == Code::kOk; }
-  Code code() const { return code_; }
-  const std::string& message() const { return message_; }
+  bool ok() const { return code() == Code::kOk; }
+  Code code() const { return rep_ ? rep_->code : Code::kOk; }
+  const std::string& message() const { return rep_ ? rep_->message : empty_message(); }
   std::string to_string() const;  // "INVALID_ARGUMENT: <message>" or "OK"
 
-  friend bool operator==(const Status& a, const Status& b) { return a.code_ == b.code_ && a.message_ == b.message_; }
+  friend bool operator==(const Status& a, const Status& b) {
+    return a.code() == b.code() && a.message() == b.message();
+  }
 
  private:
-  Code code_ = Code::kOk;
-  std::string message_;
+  struct Rep {
+    Code code;
+    std::string message;
+  };
+  static const std::string& empty_message();
+  Rep* rep_ = nullptr;
 };
 
 std::ostream& operator<<(std::ostream& os, const Status& status);

@@ -39,6 +39,10 @@ class Tensor {
   // (strings are still default-constructed). Only for kernels that then write every element:
   // it saves the zero-fill pass that would double their memory traffic.
   static Tensor uninitialized(DType dtype, Shape shape);
+  // As uninitialized(dtype, *shape), taking *shape's dims without a copy only when it
+  // succeeds: on an exception (std::bad_alloc, std::length_error) *shape is left as it was, so
+  // the caller can still name it in its error.
+  static Tensor uninitialized_taking(DType dtype, Shape* shape);
 
   template <class T>
   static Tensor from_values(Shape shape, const std::vector<T>& values) {
@@ -80,7 +84,11 @@ class Tensor {
   const void* raw_data() const { return data_; }
 
   // Element i of an int32 or int64 tensor, widened to int64. Precondition: that dtype.
-  std::int64_t index_value(std::int64_t i) const;
+  std::int64_t index_value(std::int64_t i) const {
+    if (dtype_ == DType::kInt32) return static_cast<const std::int32_t*>(data_)[i];
+    if (dtype_ == DType::kInt64) return static_cast<const std::int64_t*>(data_)[i];
+    not_an_index_tensor();
+  }
 
   Tensor clone() const;
 
@@ -93,7 +101,9 @@ class Tensor {
 
  private:
   enum class Fill { kValueInitialize, kUninitialized };
-  Tensor(DType dtype, Shape shape, Fill fill);
+  // Moves `shape` into the tensor once its buffer is allocated (on an exception it is intact).
+  Tensor(DType dtype, Shape& shape, Fill fill);
+  [[noreturn]] static void not_an_index_tensor();
 
   template <class T>
   void check_type() const {
