@@ -94,17 +94,20 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
 // lines that are fully overwritten, as memcpy does for large copies (rep movsb or
 // non-temporal stores). They pay off for outputs much larger than a core's cache; below,
 // cached stores win (the output stays in cache for its reader).
-// Threshold: 8x the per-core L2 (16 MiB where unknown), at least 4 MiB. The shared L3 is not
-// counted: other cores (and on a VM other tenants) share it. Measured on the 2-core reference
-// machine (2 MiB L2, 300 MiB shared L3): a 16-byte streaming copy beats a cached one from 4 MiB
-// up (4 MiB: 0.41 vs 0.64 ms, 64 MiB: 8.4 vs 11.4 ms; memcpy 8.9 ms).
+// Threshold: 8x the per-core L2 (16 MiB where unknown), at least 6 MiB. The shared L3 is not
+// counted: other cores (and on a VM other tenants) share it. Measured on a 2-core guest with
+// 2 MiB L2 and 300 MiB shared L3: a 16-byte streaming copy beats a cached one from 4 MiB up
+// (4 MiB: 0.41 vs 0.64 ms, 64 MiB: 8.4 vs 11.4 ms; memcpy 8.9 ms). On the 2-core guest with
+// 512 KiB L2 (bench/RESULTS.md), 1 thread, 512-byte S2B/B2S rows and 256-byte Stitch and
+// Partition rows: cached stores win at 4 MiB (S2B 0.78 vs 0.49 of memcpy, Stitch 0.51 vs 0.40),
+// the two are level at 6 MiB and streaming wins from 8 MiB (S2B 1.14 vs 0.92).
 inline std::int64_t default_streaming_min_bytes() {
   static const std::int64_t bytes = [] {
     long l2 = -1;
 #if defined(_SC_LEVEL2_CACHE_SIZE)
     l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-    return l2 > 0 ? std::max<std::int64_t>(std::int64_t{l2} * 8, std::int64_t{4} << 20) : std::int64_t{16} << 20;
+    return l2 > 0 ? std::max<std::int64_t>(std::int64_t{l2} * 8, std::int64_t{6} << 20) : std::int64_t{16} << 20;
   }();
   return bytes;
 }
