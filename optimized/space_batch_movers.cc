@@ -553,11 +553,20 @@ void prefetch(const void* p, std::size_t bytes) {
 
 // Work items [begin, end) when every item is one whole row (Geometry::whole_rows) through the
 // cache: one (de)interleave per group and the cursor's step, nothing else. Short rows are
-// where a per-group cost shows (a 512-byte row moves in about 20 ns in cache). No software
-// prefetch: measured on 512-byte rows from 64 KiB to 16 MiB it was level or slower.
+// where a per-group cost shows (a 512-byte row moves in about 20 ns in cache). Sources beyond
+// the last-level cache are prefetched kPrefetchAheadBytes ahead of each row read; measured on
+// 512-byte rows, 1 thread: at 1 GiB S2B 0.70 -> 0.94 and B2S 0.63 -> 0.73 of memcpy, while in
+// cache (64 KiB to 16 MiB) prefetching was level or slower.
 template <bool kToBatch, class Mover>
-void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst,
-                    std::int64_t begin, std::int64_t end) {
+void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std::int64_t src_units,
+                    typename Mover::Unit* dst, std::int64_t begin, std::int64_t end) {
+  constexpr std::int64_t kUnit = sizeof(typename Mover::Unit);
+  const bool fetch = src_units * kUnit >= staged_streaming_min_bytes();
+  const std::int64_t ahead = kPrefetchAheadBytes / kUnit;
+  // Prefetches source units [at + ahead, at + ahead + units) where they lie in the source.
+  const auto fetch_ahead = [&](std::int64_t at, std::int64_t units) {
+    if (at + ahead + units <= src_units) prefetch(src + at + ahead, static_cast<std::size_t>(units * kUnit));
+  };
   const std::int64_t cu = m.cu;
   const std::int64_t ss = g.stream_stride * cu;
   const std::int64_t n = g.row_blocked;
@@ -568,9 +577,12 @@ void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Uni
       if (c.space_row < 0) {
         for (std::int64_t o = 0; o < g.b; ++o) m.zero(d + o * ss, n);
       } else {
+        if (fetch) fetch_ahead(c.space_row * cu, g.row * cu);
         m.deinterleave(d, ss, src + c.space_row * cu, n);
       }
     } else {
+      if (fetch)
+        for (std::int64_t o = 0; o < g.b; ++o) fetch_ahead(c.batch_row * cu + o * ss, n * cu);
       m.interleave(dst + c.space_row * cu, src + c.batch_row * cu, ss, n);
     }
   }
@@ -581,7 +593,7 @@ void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Uni
 template <bool kToBatch, class Mover>
 void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std::int64_t src_units,
                typename Mover::Unit* dst, bool streaming, std::int64_t begin, std::int64_t end) {
-  if (g.whole_rows && !streaming) return run_whole_rows<kToBatch>(g, m, src, dst, begin, end);
+  if (g.whole_rows && !streaming) return run_whole_rows<kToBatch>(g, m, src, src_units, dst, begin, end);
   alignas(64) Byte staging[kStagingBytes];
   Cursor next(g, begin / g.tiles);  // one group ahead of the one being moved
   std::int64_t space_row = next.space_row;
