@@ -37,7 +37,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "row_copy.h"
@@ -60,6 +62,31 @@ bool same_dims(const std::int64_t* a, const std::int64_t* b, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
     if (a[i] != b[i]) return false;
   return true;
+}
+
+// The smallest and the largest of index[0, n), folded with 0 and -1. Eight independent lanes:
+// without SSE4.1 (the portable x86-64 build) a min/max reduction does not vectorise, and one
+// running min and max is a chain of dependent compares (about 2 ns an index on the reference
+// guest against 0.4 ns with the lanes).
+std::pair<std::int32_t, std::int32_t> index_range(const std::int32_t* index, std::int64_t n) {
+  constexpr int kLanes = 8;
+  std::int32_t lo[kLanes], hi[kLanes];
+  for (int k = 0; k < kLanes; ++k) {
+    lo[k] = 0;
+    hi[k] = -1;
+  }
+  std::int64_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (int k = 0; k < kLanes; ++k) {
+      const std::int32_t v = index[i + k];
+      lo[k] = v < lo[k] ? v : lo[k];
+      hi[k] = v > hi[k] ? v : hi[k];
+    }
+  for (; i < n; ++i) {
+    lo[0] = std::min(lo[0], index[i]);
+    hi[0] = std::max(hi[0], index[i]);
+  }
+  return {*std::min_element(lo, lo + kLanes), *std::max_element(hi, hi + kLanes)};
 }
 
 // README pre-checks 1-3 and the page's checks 0-2. On success *max_index is the largest index
@@ -91,17 +118,15 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices, std
     const std::int64_t size = t.num_elements();
     std::int32_t lo = 0, hi = -1;
     if (threads > 1 && size > (1 << 20)) {
-#pragma omp parallel for simd num_threads(threads) reduction(min : lo) reduction(max : hi)
-      for (std::int64_t i = 0; i < size; ++i) {
-        lo = std::min(lo, index[i]);
-        hi = std::max(hi, index[i]);
+#pragma omp parallel for num_threads(threads) reduction(min : lo) reduction(max : hi)
+      for (int t = 0; t < threads; ++t) {
+        const std::int64_t begin = thread_policy::share_begin(size, threads, t);
+        const auto [l, h] = index_range(index + begin, thread_policy::share_begin(size, threads, t + 1) - begin);
+        lo = std::min(lo, l);
+        hi = std::max(hi, h);
       }
     } else {
-#pragma omp simd reduction(min : lo) reduction(max : hi)
-      for (std::int64_t i = 0; i < size; ++i) {
-        lo = std::min(lo, index[i]);
-        hi = std::max(hi, index[i]);
-      }
+      std::tie(lo, hi) = index_range(index, size);
     }
     if (lo < 0) {
       const std::int64_t first = std::find_if(index, index + size, [](std::int32_t v) { return v < 0; }) - index;
