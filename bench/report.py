@@ -14,7 +14,7 @@ table goes to stdout (or --markdown FILE); --data writes the file bench/plot.gp 
 
 The table in bench/RESULTS.md is exactly what this prints for the raw files kept with it:
 
-  python3 bench/report.py bench/results/[ab]/run*.json.gz bench/results/[ab]/ref.json.gz
+  python3 bench/report.py bench/results/[abcd]/run*.json.gz bench/results/[abcd]/ref.json.gz
 """
 
 import argparse

@@ -267,6 +267,21 @@ std::vector<Tensor> allocate_outputs(const Problem& pr, std::span<const std::int
   return result;
 }
 
+// Software prefetch of the data rows (scatter_rows): outputs from kPrefetchMinOutputBytes up,
+// kPrefetchAheadBytes ahead. Measured on 256-byte rows to 4 partitions, 1 thread: 1 GiB 0.68 ->
+// 0.83 of memcpy, 256 MiB 0.63 -> 0.76 (two rounds each).
+constexpr std::int64_t kPrefetchMinOutputBytes = std::int64_t{32} << 20;
+constexpr std::int64_t kPrefetchAheadBytes = 8192;
+// Longer rows train the hardware prefetcher; a burst of prefetches for one (4 KiB rows: 64)
+// was slower (64 MiB output, 4 partitions: 1.07 against 1.30 of memcpy).
+constexpr std::int64_t kPrefetchMaxRowBytes = 2048;
+// Prefetches row j of `rows` (row_bytes each), line by line.
+template <class Element>
+void prefetch_row(const Element* rows, std::int64_t j, std::int64_t row_bytes) {
+  const auto* b = reinterpret_cast<const char*>(rows) + j * row_bytes;
+  for (std::int64_t i = 0; i < row_bytes; i += 64) __builtin_prefetch(b + i);
+}
+
 // Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
 // slot in each output, from assign_slots()).
 void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts, const Tensor& data,
@@ -282,6 +297,12 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       std::vector<Element*> out(static_cast<std::size_t>(k));
       for (std::int64_t p = 0; p < k; ++p) out[p] = static_cast<Element*>(result[p].raw_data());
       const auto* rows = static_cast<const Element*>(data.raw_data());
+      // Byte rows of a cache line to 2 KiB, in outputs beyond the last-level cache: each row is
+      // prefetched kPrefetchAheadBytes ahead (the hardware prefetcher alone left the scatter
+      // at about 0.68 of memcpy at 1 GiB).
+      const bool fetch = std::is_same_v<Element, std::byte> && row_bytes >= 64 && row_bytes <= kPrefetchMaxRowBytes &&
+                         output_bytes >= kPrefetchMinOutputBytes;
+      const std::int64_t fetch_rows = std::max<std::int64_t>(1, kPrefetchAheadBytes / row_bytes);
       auto scatter = [&](const auto& m) {
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
           const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
@@ -289,6 +310,7 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
             std::int64_t* slot = counts.data() + c * stride;
             const std::int64_t end = ch.begin(c + 1);
             for (std::int64_t j = ch.begin(c); j < end; ++j) {
+              if (fetch && j + fetch_rows < pr.n) prefetch_row(rows, j + fetch_rows, row_bytes);
               const std::int32_t p = part[j];
               m.copy(out[p], slot[p]++, rows, j);
             }
