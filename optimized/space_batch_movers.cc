@@ -546,10 +546,7 @@ void stream_copy(Byte* d, const Byte* s, std::int64_t n) {
 constexpr std::int64_t kPrefetchMaxRowBytes = 2048;
 constexpr std::int64_t kPrefetchAheadBytes = 8192;
 constexpr std::int64_t kPrefetchStreams = 8;
-void prefetch(const void* p, std::size_t bytes) {
-  const auto* b = static_cast<const char*>(p);
-  for (std::size_t i = 0; i < bytes; i += 64) __builtin_prefetch(b + i);
-}
+using row_copy::prefetch_lines;
 
 // Work items [begin, end) when every item is one whole row (Geometry::whole_rows) through the
 // cache: one (de)interleave per group and the cursor's step, nothing else. Short rows are
@@ -565,7 +562,7 @@ void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Uni
   const std::int64_t ahead = kPrefetchAheadBytes / kUnit;
   // Prefetches source units [at + ahead, at + ahead + units) where they lie in the source.
   const auto fetch_ahead = [&](std::int64_t at, std::int64_t units) {
-    if (at + ahead + units <= src_units) prefetch(src + at + ahead, static_cast<std::size_t>(units * kUnit));
+    if (at + ahead + units <= src_units) prefetch_lines(src + at + ahead, units * kUnit);
   };
   const std::int64_t cu = m.cu;
   const std::int64_t ss = g.stream_stride * cu;
@@ -616,12 +613,12 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
       if (space_row >= 0 && row_bytes <= kPrefetchMaxRowBytes) {
         const std::int64_t from = (space_row * cu) * kUnit + kPrefetchAheadBytes;
         const std::int64_t to = std::min(from + row_bytes, src_units * kUnit);
-        if (from < to) prefetch(src + from / kUnit, static_cast<std::size_t>(to - from));
+        if (from < to) prefetch_lines(src + from / kUnit, to - from);
       }
     } else if (has_next && g.row_blocked * cu * kUnit <= kPrefetchMaxRowBytes) {
       // The next group's batch rows (one per stream) lie elsewhere: fetch them now.
       for (std::int64_t o = 0; o < g.b && o < kPrefetchStreams; ++o)
-        prefetch(src + next_batch_row * cu + o * ss, static_cast<std::size_t>(g.row_blocked * cu * kUnit));
+        prefetch_lines(src + next_batch_row * cu + o * ss, g.row_blocked * cu * kUnit);
     }
     for (std::int64_t t = tile; t < tile_end; ++t) {
       const std::int64_t j0 = t * g.tile_j;
