@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -45,8 +47,12 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     const BufferChecks checks = g_buffer_checks;
     const std::size_t bytes = n * sizeof(T);
     const std::size_t guard_bytes = checks.enabled ? checks.guard_bytes : 0;
-    auto* p = static_cast<std::byte*>(
-        ::operator new (std::max<std::size_t>(bytes + guard_bytes, 1), std::align_val_t{kAlignment}));
+    // malloc and align by hand: glibc's aligned allocation splits the chunk and frees the
+    // pieces, which cost more than the malloc itself for the small buffers of small calls.
+    void* block = std::malloc(bytes + guard_bytes + kAlignment - 1);
+    if (block == nullptr) throw std::bad_alloc();
+    auto* p =
+        reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(block) + kAlignment - 1) & ~(kAlignment - 1));
     // T{} is all-zero bits for every trivially copyable dtype.
     if (zero_fill) {
       std::memset(p, 0, bytes);
@@ -54,9 +60,9 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
       std::memset(p, std::is_same_v<T, bool> ? 1 : checks.poison_byte, bytes);
     }
     std::memset(p + bytes, kGuardByte, guard_bytes);
-    return std::shared_ptr<void>(p, [bytes, guard_bytes](void* q) {
+    return std::shared_ptr<void>(p, [block, bytes, guard_bytes](void* q) {
       if (!guard_ok(static_cast<std::byte*>(q) + bytes, guard_bytes)) ++g_guard_violations;
-      ::operator delete (q, std::align_val_t{kAlignment});
+      std::free(block);
     });
   } else {
     return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());
