@@ -2,8 +2,9 @@
 // (or of OP: s2b, b2s, stitch, pstitch, partition, sparse, s2d, d2s) at an empty and at a 4 KiB
 // output (or only at SIZE: empty, 4k), for counting what a call costs besides its work with
 // outside tools (callgrind's instruction count, strace, gdb). OP alloc1, alloc3 or alloc4 is
-// the floor a kernel is measured against: allocating that many outputs (the first of the
-// output's shape, uninitialised) and one memcpy of the output's bytes. It prints "ok" and the
+// the floor a kernel is measured against: allocating the op's outputs at their shapes,
+// uninitialised (alloc1: the one-output ops', alloc3: SparseConcat's three, alloc4:
+// DynamicPartition's four), and copying their bytes with memcpy. It prints "ok" and the
 // loop's wall-clock ns per call:
 //   strace -f -c build-bench/bench/opconform_call_loop 2000   (system calls: as for 10 calls)
 //   gdb -batch -ex "set breakpoint pending on" -ex "break GOMP_parallel" -ex run --args ...
@@ -55,7 +56,11 @@ int main(int argc, char** argv) {
       sshape.push_back(Tensor::from_values<std::int64_t>({2}, {h * 8, 1}));
     }
     const Shape out_shape{4, h / 2, 4, 16};
-    Tensor src(DType::kFloat32, out_shape);
+    // The floors' source: as many bytes as the largest output (SparseConcat's indices).
+    const std::vector<std::byte> src(static_cast<std::size_t>(h * 8 * 4 * 2 * 8) + 1);
+    const auto copy_into = [&](Tensor& t) {
+      std::memcpy(t.raw_data(), src.data(), static_cast<std::size_t>(t.num_elements()) * dtype_storage_size(t.dtype()));
+    };
     const int allocs = !std::strcmp(only, "alloc1")   ? 1
                        : !std::strcmp(only, "alloc3") ? 3
                        : !std::strcmp(only, "alloc4") ? 4
@@ -75,13 +80,21 @@ int main(int argc, char** argv) {
       if (!*only || !std::strcmp(only, "s2d")) ok &= optimized::SpaceToDepth(space, 2, "NHWC", &out, o).ok();
       if (!*only || !std::strcmp(only, "d2s")) ok &= optimized::DepthToSpace(depth, 2, "NHWC", &out, o).ok();
       if (allocs) {
-        Tensor copy = Tensor::uninitialized(DType::kFloat32, out_shape);
-        std::memcpy(copy.raw_data(), src.raw_data(), static_cast<std::size_t>(src.num_elements()) * 4);
-        // alloc3 is SparseConcat's outputs: the third is the int64 shape vector [2], a real buffer.
-        for (int k = 1; k < allocs; ++k)
-          outs.push_back(allocs == 3 && k == 2 ? Tensor::uninitialized(DType::kInt64, {2})
-                                               : Tensor::uninitialized(DType::kFloat32, {0}));
-        out = copy;
+        // The op's own outputs at their shapes (uninitialised), then one memcpy of their bytes.
+        if (allocs == 1) {
+          out = Tensor::uninitialized(DType::kFloat32, out_shape);
+        } else if (allocs == 3) {  // SparseConcat: indices [N, 2], values [N], shape [2]
+          const std::int64_t entries = 4 * h * 8;
+          sp.indices = Tensor::uninitialized(DType::kInt64, {entries, 2});
+          sp.values = Tensor::uninitialized(DType::kFloat32, {entries});
+          sp.shape = Tensor::uninitialized(DType::kInt64, {2});
+        } else {  // DynamicPartition: 4 outputs of h / 2 rows of 64 floats
+          outs.reserve(4);
+          for (int k = 0; k < 4; ++k) outs.push_back(Tensor::uninitialized(DType::kFloat32, {h / 2, 64}));
+        }
+        for (Tensor* t : {&out, &sp.indices, &sp.values, &sp.shape})
+          if (t->num_elements() > 0) copy_into(*t);
+        for (Tensor& t : outs) copy_into(t);
       }
       if (!ok) {
         std::puts("error");
