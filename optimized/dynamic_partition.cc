@@ -58,26 +58,26 @@ Status out_of_range(const Tensor& partitions, std::int64_t position, std::int64_
                           ")");
 }
 
-// Shape of output p: [count] + the data's trailing dims.
-// Bookkeeping of `size` int64s, zeroed: on the stack when it is small (no allocation), else on
+// Bookkeeping of `size` Ts, each `fill`: on the stack when it is small (no allocation), else on
 // the heap (std::bad_alloc when refused).
-template <std::size_t kInline>
+template <class T, std::size_t kInline>
 class SmallBuffer {
  public:
-  explicit SmallBuffer(std::size_t size, std::int64_t fill = 0) : size_(size) {
+  explicit SmallBuffer(std::size_t size, T fill = T{}) : size_(size) {
     if (size > kInline)
       heap_.assign(size, fill);
     else
       std::fill_n(inline_, size, fill);
   }
-  std::span<std::int64_t> span() { return {size_ > kInline ? heap_.data() : inline_, size_}; }
+  std::span<T> span() { return {size_ > kInline ? heap_.data() : inline_, size_}; }
 
  private:
   std::size_t size_;
-  std::int64_t inline_[kInline];
-  std::vector<std::int64_t> heap_;
+  T inline_[kInline];
+  std::vector<T> heap_;
 };
 
+// Shape of output p: [count] + the data's trailing dims.
 Shape output_shape(std::int64_t count, std::span<const std::int64_t> trailing) {
   Shape shape;
   shape.reserve(trailing.size() + 1);
@@ -216,7 +216,7 @@ std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::span<std
   const std::int32_t* part = pr.part;
   const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride;
   // Chunk c's first bad position, or n (each chunk writes its own entry: no reduction order).
-  SmallBuffer<16> first_bad_buffer(static_cast<std::size_t>(chunks), pr.n);
+  SmallBuffer<std::int64_t, 16> first_bad_buffer(static_cast<std::size_t>(chunks), pr.n);
   const std::span<std::int64_t> first_bad = first_bad_buffer.span();
   thread_policy::run_threads(ch.threads, [&](std::int64_t t, std::int64_t n) {
     const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
@@ -288,7 +288,8 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
     using T = typename decltype(tag)::type;
     with_row_mover<T>(pr.row_elems, [&](const auto& mover) {
       using Element = typename std::decay_t<decltype(mover)>::Element;
-      std::vector<Element*> out(static_cast<std::size_t>(k));
+      SmallBuffer<Element*, 16> out_buffer(static_cast<std::size_t>(k));
+      const std::span<Element*> out = out_buffer.span();
       for (std::int64_t p = 0; p < k; ++p) out[p] = static_cast<Element*>(result[p].raw_data());
       const auto* rows = static_cast<const Element*>(data.raw_data());
       // Byte rows of a cache line to 2 KiB, in outputs beyond the last-level cache: each row is
@@ -348,7 +349,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   const std::int64_t output_bytes = multiply_without_overflow(pr.n, pr.row_bytes);
   const Chunks ch = chunks_for(pr, output_bytes, options);
   // The counters and the sizes on the stack for a few partitions, else on the heap.
-  std::optional<SmallBuffer<64>> counts_buffer, sizes_buffer;
+  std::optional<SmallBuffer<std::int64_t, 64>> counts_buffer, sizes_buffer;
   try {
     counts_buffer.emplace(static_cast<std::size_t>(ch.count * ch.stride));
     sizes_buffer.emplace(static_cast<std::size_t>(pr.k));
