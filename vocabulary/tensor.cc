@@ -4,7 +4,6 @@
 #include <array>
 #include <atomic>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <new>
@@ -47,10 +46,10 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     const BufferChecks checks = g_buffer_checks;
     const std::size_t bytes = n * sizeof(T);
     const std::size_t guard_bytes = checks.enabled ? checks.guard_bytes : 0;
-    // malloc and align by hand: glibc's aligned allocation splits the chunk and frees the
-    // pieces, which cost more than the malloc itself for the small buffers of small calls.
-    void* block = std::malloc(bytes + guard_bytes + kAlignment - 1);
-    if (block == nullptr) throw std::bad_alloc();
+    // Plain operator new (so replacement allocators still see every buffer) aligned by hand:
+    // glibc's aligned allocation splits the chunk and frees the pieces, which costs more than
+    // the allocation itself for the small buffers of small calls.
+    void* block = ::operator new(bytes + guard_bytes + kAlignment - 1);
     auto* p =
         reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(block) + kAlignment - 1) & ~(kAlignment - 1));
     // T{} is all-zero bits for every trivially copyable dtype.
@@ -62,7 +61,7 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     std::memset(p + bytes, kGuardByte, guard_bytes);
     return std::shared_ptr<void>(p, [block, bytes, guard_bytes](void* q) {
       if (!guard_ok(static_cast<std::byte*>(q) + bytes, guard_bytes)) ++g_guard_violations;
-      std::free(block);
+      ::operator delete(block);
     });
   } else {
     return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());

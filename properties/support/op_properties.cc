@@ -161,6 +161,14 @@ void allocation_bound(const GeneratedCase& g) {
               std::string(layer->name) + " succeeded on a case built to fail check '" + g.check + "'");
       const auto outputs = static_cast<std::int64_t>(flat_outputs(g.c.op, outcome.outputs).size());
       bound = (reference ? 6 * out + 3 * in : out + 2 * in) + kPerOutput * outputs + allowance;
+      // The outputs are alive when the probe reads: a peak below their buffers means the
+      // probe missed allocations and the upper bound above would prove nothing.
+      std::int64_t buffers = 0;
+      for (const auto& o : *predicted) buffers += storage_bytes(o.dtype, checked_num_elements(o.shape));
+      require(peak >= buffers, reference_case,
+              std::string(layer->name) + " allocated " + std::to_string(peak) +
+                  " bytes at peak, less than its output buffers' " + std::to_string(buffers) +
+                  ": the probe does not see the allocations");
     }
     require(peak <= bound, reference_case,
             std::string(layer->name) + " allocated " + std::to_string(peak) + " bytes at peak, bound " +
