@@ -247,17 +247,6 @@ void assign_slots(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
     }
 }
 
-// Check 3: the outputs' memory, in output order.
-Status check_output_memory(const Problem& pr, std::span<const std::int64_t> sizes, std::int64_t limit) {
-  MemoryAccount account(limit);
-  Shape shape = output_shape(0, pr.trailing);
-  for (std::int64_t p = 0; p < pr.k; ++p) {
-    shape[0] = sizes[p];
-    OPCONFORM_RETURN_IF_ERROR(account.request(pr.dtype, shape));
-  }
-  return Status();
-}
-
 // The k uninitialised outputs; *allocating counts those allocated (k when all were).
 std::vector<Tensor> allocate_outputs(const Problem& pr, std::span<const std::int64_t> sizes, std::int64_t* allocating) {
   std::vector<Tensor> result;
@@ -346,8 +335,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
     return first_output_over_limit(partitions, limit, pr.dtype, pr.trailing, pr.row_bytes);
   }
 
-  const std::int64_t output_bytes = multiply_without_overflow(pr.n, pr.row_bytes);
-  const Chunks ch = chunks_for(pr, output_bytes, options);
+  const Chunks ch = chunks_for(pr, rows_bytes, options);
   // The counters and the sizes on the stack for a few partitions, else on the heap.
   std::optional<SmallBuffer<std::int64_t, 64>> counts_buffer, sizes_buffer;
   try {
@@ -360,12 +348,13 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   const std::int64_t bad = count_partitions(pr, ch, counts);
   if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
   assign_slots(pr, ch, counts, sizes);
-  OPCONFORM_RETURN_IF_ERROR(check_output_memory(pr, sizes, limit));
+  // Check 3 (the outputs' memory, in output order) cannot fail here: output p requests
+  // 64 + sizes[p] * row_bytes, and all k together rows_bytes + 64 k, within the limit above.
 
   std::int64_t allocating = 0;
   try {
     std::vector<Tensor> result = allocate_outputs(pr, sizes, &allocating);
-    scatter_rows(pr, ch, counts, data, result, output_bytes, options);
+    scatter_rows(pr, ch, counts, data, result, rows_bytes, options);
     *outputs = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.
