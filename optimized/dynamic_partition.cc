@@ -195,7 +195,7 @@ struct Chunks {
 
 Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOptions& options) {
   const std::int64_t n = pr.n, k = pr.k;
-  int threads = thread_policy::threads_for(options, output_bytes + 4 * n);
+  int threads = thread_policy::threads_for(options, output_bytes + 4 * n, 2);  // counting, then the scatter
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
     const std::int64_t rows_per_tile =

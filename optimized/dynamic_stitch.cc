@@ -427,7 +427,9 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
-  const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4));
+  // Pull and scatter start two parallel regions (the last writers, then the copy); push one.
+  const int regions = row_bytes >= kPullMinRowBytes ? 2 : 1;
+  const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4), regions);
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
     if (threads == 1 && row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows &&
         rows * row_bytes < row_copy::streaming_min_bytes(options))

@@ -4,9 +4,9 @@
 // The decision weighs the bytes a call moves against the measured cost of starting and
 // joining a parallel region (region_start_ns(), measured once per process, on first need):
 // a second thread only runs when the time it saves, at kBytesPerNs per thread, is
-// kPayoffFactor times that cost. So two threads are never slower than one by more than the
-// region's start-up, whatever the thread count asked for. The thread count only ever changes
-// who runs the chunks, never the result.
+// kPayoffFactor times that cost for every region the call starts. So two threads are never
+// slower than one by more than the regions' start-up, whatever the thread count asked for.
+// The thread count only ever changes who runs the chunks, never the result.
 #pragma once
 
 #include <omp.h>
@@ -57,18 +57,19 @@ inline std::int64_t min_bytes_per_thread() {
   return std::max(kMinParallelBytes, kPayoffFactor * kBytesPerNs * region_start_ns());
 }
 
-// Worker threads for a call moving `work_bytes`, at least 1. The cap is
-// ExecOptions::num_threads (0: OpenMP's default), at most the processors OpenMP sees. Within
-// it, the work decides: one thread per min_bytes_per_thread(). An explicit thread count with
-// an explicit tile (tile_bytes > 0: tests and fuzzers injecting both to run the threaded paths
-// on small inputs) is honoured whatever the work.
-inline int threads_for(const Knobs& options, std::int64_t work_bytes) {
+// Worker threads for a call moving `work_bytes` through `regions` parallel regions (each one
+// costs region_start_ns() to start), at least 1. The cap is ExecOptions::num_threads (0:
+// OpenMP's default), at most the processors OpenMP sees. Within it, the work decides: one
+// thread per min_bytes_per_thread() of work per region. An explicit thread count with an
+// explicit tile (tile_bytes > 0: tests and fuzzers injecting both to run the threaded paths on
+// small inputs) is honoured whatever the work.
+inline int threads_for(const Knobs& options, std::int64_t work_bytes, int regions = 1) {
   const int cap =
       options.num_threads > 0 ? std::min(options.num_threads, processors()) : std::max(1, omp_get_max_threads());
   if (cap <= 1) return 1;
   if (options.num_threads > 0 && options.tile_bytes > 0) return cap;
-  if (work_bytes < 2 * kMinParallelBytes) return 1;
-  return static_cast<int>(std::clamp<std::int64_t>(work_bytes / min_bytes_per_thread(), 1, cap));
+  if (work_bytes < 2 * kMinParallelBytes * regions) return 1;
+  return static_cast<int>(std::clamp<std::int64_t>(work_bytes / regions / min_bytes_per_thread(), 1, cap));
 }
 
 // Runs body(t, count) for t in [0, count), count = `threads` (or fewer, as OpenMP grants):
