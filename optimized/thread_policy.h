@@ -68,8 +68,9 @@ inline int threads_for(const Knobs& options, std::int64_t work_bytes, int region
       options.num_threads > 0 ? std::min(options.num_threads, processors()) : std::max(1, omp_get_max_threads());
   if (cap <= 1) return 1;
   if (options.num_threads > 0 && options.tile_bytes > 0) return cap;
-  if (work_bytes < 2 * kMinParallelBytes * regions) return 1;
-  return static_cast<int>(std::clamp<std::int64_t>(work_bytes / regions / min_bytes_per_thread(), 1, cap));
+  const std::int64_t per_region = work_bytes / regions;
+  if (per_region < 2 * kMinParallelBytes) return 1;
+  return static_cast<int>(std::clamp<std::int64_t>(per_region / min_bytes_per_thread(), 1, cap));
 }
 
 // Runs body(t, count) for t in [0, count), count = `threads` (or fewer, as OpenMP grants):

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <cstdint>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <new>
 
 #include "opconform/allocation_log.h"
@@ -49,9 +49,10 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     // Plain operator new (so replacement allocators still see every buffer) aligned by hand:
     // glibc's aligned allocation splits the chunk and frees the pieces, which costs more than
     // the allocation itself for the small buffers of small calls.
-    void* block = ::operator new(bytes + guard_bytes + kAlignment - 1);
-    auto* p =
-        reinterpret_cast<std::byte*>((reinterpret_cast<std::uintptr_t>(block) + kAlignment - 1) & ~(kAlignment - 1));
+    std::size_t space = bytes + guard_bytes + kAlignment - 1;
+    void* block = ::operator new(space);
+    void* aligned = block;
+    auto* p = static_cast<std::byte*>(std::align(kAlignment, bytes + guard_bytes, aligned, space));
     // T{} is all-zero bits for every trivially copyable dtype.
     if (zero_fill) {
       std::memset(p, 0, bytes);

@@ -135,10 +135,10 @@ void allocation_bound(const GeneratedCase& g) {
   const auto reference_case = [&] { return expect_reference_outcome(g.c); };
   const std::int64_t in = input_storage(g.c);
   const auto predicted = g.check.empty() ? generators::predicted_outputs(g.c) : std::nullopt;
-  std::int64_t out = 0, request = 0;
+  std::int64_t buffers = 0, out = 0, request = 0;  // buffers: the outputs' element storage
   if (predicted) {
-    for (const auto& o : *predicted) out += storage_bytes(o.dtype, checked_num_elements(o.shape));
-    out += string_payload(g.c);
+    for (const auto& o : *predicted) buffers += storage_bytes(o.dtype, checked_num_elements(o.shape));
+    out = buffers + string_payload(g.c);
     request = generators::predicted_request_bytes(*predicted);
   }
   for (const OpTable* layer : layers()) {
@@ -163,8 +163,6 @@ void allocation_bound(const GeneratedCase& g) {
       bound = (reference ? 6 * out + 3 * in : out + 2 * in) + kPerOutput * outputs + allowance;
       // The outputs are alive when the probe reads: a peak below their buffers means the
       // probe missed allocations and the upper bound above would prove nothing.
-      std::int64_t buffers = 0;
-      for (const auto& o : *predicted) buffers += storage_bytes(o.dtype, checked_num_elements(o.shape));
       require(peak >= buffers, reference_case,
               std::string(layer->name) + " allocated " + std::to_string(peak) +
                   " bytes at peak, less than its output buffers' " + std::to_string(buffers) +
