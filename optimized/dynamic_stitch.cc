@@ -4,17 +4,20 @@
 // (string outputs start as empty strings, their zero). Extra memory stays within ~5% of the
 // output, so the winners are decided in one of these ways:
 //
-// - One thread, byte rows of kPullMinRowBytes or more, an output below the streaming
-//   threshold and few duplicates, "forward" (stitch_forward): every position's row copied in
-//   order, a later writer overwriting an earlier one, then the gaps zeroed from a bitmap.
+// - Byte rows of kPullMinRowBytes or more and at most kForwardMaxPositionsPerRow positions per
+//   row, "forward" (stitch_forward): every position's row copied in order, a later writer
+//   overwriting an earlier one, then the gaps zeroed from a bitmap: sequential reads, one bit
+//   per row and thread. Outputs in the core's cache go forward on one thread; outputs too
+//   large for it (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte
+//   pieces, on two or more threads, with streaming stores: threads split the positions, and a
+//   thread skips the rows a later thread's positions name.
 //   Elsewhere each output row is written exactly once:
-// - Rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a forward
-//   pass over the positions (m, i) records each row's last writer, then the output rows are
-//   written in order, each read from its winner: sequential writes, random reads. Byte rows
-//   of whole 16-byte pieces in outputs too large for the core's cache
-//   (row_copy::streaming_min_bytes(options)) instead "scatter": the same pass records each row's
-//   winning position, then the positions are walked in order and each winner's row is
-//   written with streaming stores: sequential reads, random writes that never wait for memory.
+// - Other rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a
+//   forward pass over the positions (m, i) records each row's last writer, then the output
+//   rows are written in order, each read from its winner: sequential writes, random reads.
+//   Byte rows of whole 16-byte pieces in outputs too large for the core's cache instead
+//   "scatter": the same pass records each row's winning position, then the positions are
+//   walked in order and each winner's row is written with streaming stores.
 // - Smaller rows, "push": the positions are walked from the last to the first, and the first
 //   visit of an output row is its last writer; a bitmap of written rows makes every later
 //   visit a skip, so a loser's data is never read. The rows no index names are then zeroed
@@ -22,9 +25,10 @@
 //   [lo, hi), each finished by one thread with its own bitmap of hi - lo bits (rows of 1-2
 //   bytes take several blocks, each a pass over the indices).
 //
-// Threads own disjoint output rows, so the result never depends on the thread count or the
-// block size. ParallelDynamicStitch takes the same path: the global last writer is one of
-// its allowed outcomes.
+// A row's final content is written by one thread (forward: the one holding its last writer;
+// elsewhere its owner), so the result never depends on the thread count or the block size.
+// ParallelDynamicStitch takes the same path: the global last writer is one of its allowed
+// outcomes.
 #include "opconform/optimized/dynamic_stitch.h"
 
 #include <algorithm>
@@ -37,10 +41,15 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#if defined(__SSE4_1__)
+#include <smmintrin.h>
+#elif defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "row_copy.h"
 #include "thread_policy.h"
@@ -64,29 +73,47 @@ bool same_dims(const std::int64_t* a, const std::int64_t* b, std::size_t n) {
   return true;
 }
 
-// The smallest and the largest of index[0, n), folded with 0 and -1. Eight independent lanes:
-// without SSE4.1 (the portable x86-64 build) a min/max reduction does not vectorise, and one
-// running min and max is a chain of dependent compares (about 2 ns an index on the reference
-// guest against 0.4 ns with the lanes).
-std::pair<std::int32_t, std::int32_t> index_range(const std::int32_t* index, std::int64_t n) {
-  constexpr int kLanes = 8;
-  std::int32_t lo[kLanes], hi[kLanes];
-  for (int k = 0; k < kLanes; ++k) {
-    lo[k] = 0;
-    hi[k] = -1;
-  }
+// Whether some index of index[0, n) is negative, and the largest (-1 when n is 0; meaningless
+// when one is negative). Every call scans every index: with SSE2, an OR for the sign and a
+// compare-and-select maximum, eight indices a step (GCC's own vectorisation of a lane-wise
+// min/max took about 0.4 ns an index on the reference guest, this about 0.1).
+struct IndexScan {
+  bool negative;
+  std::int32_t max;
+};
+IndexScan scan_indices(const std::int32_t* index, std::int64_t n) {
+  std::int32_t max = -1;
+  bool negative = false;
   std::int64_t i = 0;
-  for (; i + kLanes <= n; i += kLanes)
-    for (int k = 0; k < kLanes; ++k) {
-      const std::int32_t v = index[i + k];
-      lo[k] = v < lo[k] ? v : lo[k];
-      hi[k] = v > hi[k] ? v : hi[k];
-    }
-  for (; i < n; ++i) {
-    lo[0] = std::min(lo[0], index[i]);
-    hi[0] = std::max(hi[0], index[i]);
+#if defined(__SSE2__)
+  const auto vmax = [](__m128i a, __m128i b) {
+#if defined(__SSE4_1__)
+    return _mm_max_epi32(a, b);
+#else
+    const __m128i b_greater = _mm_cmpgt_epi32(b, a);
+    return _mm_or_si128(_mm_and_si128(b_greater, b), _mm_andnot_si128(b_greater, a));
+#endif
+  };
+  __m128i sign0 = _mm_setzero_si128(), sign1 = _mm_setzero_si128();
+  __m128i max0 = _mm_set1_epi32(-1), max1 = _mm_set1_epi32(-1);
+  for (; i + 8 <= n; i += 8) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(index + i));
+    const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(index + i + 4));
+    sign0 = _mm_or_si128(sign0, a);
+    sign1 = _mm_or_si128(sign1, b);
+    max0 = vmax(max0, a);
+    max1 = vmax(max1, b);
   }
-  return {*std::min_element(lo, lo + kLanes), *std::max_element(hi, hi + kLanes)};
+  negative = _mm_movemask_ps(_mm_castsi128_ps(_mm_or_si128(sign0, sign1))) != 0;
+  alignas(16) std::int32_t lanes[4];
+  _mm_store_si128(reinterpret_cast<__m128i*>(lanes), vmax(max0, max1));
+  max = std::max(std::max(lanes[0], lanes[1]), std::max(lanes[2], lanes[3]));
+#endif
+  for (; i < n; ++i) {
+    negative |= index[i] < 0;
+    max = std::max(max, index[i]);
+  }
+  return {negative, max};
 }
 
 // README pre-checks 1-3 and the page's checks 0-2. On success *max_index is the largest index
@@ -116,19 +143,22 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices, std
   for (const Tensor& t : indices) {
     const std::int32_t* index = t.data<std::int32_t>();
     const std::int64_t size = t.num_elements();
-    std::int32_t lo = 0, hi = -1;
+    bool negative = false;
+    std::int32_t hi = -1;
     if (threads > 1 && size > (1 << 20)) {
-#pragma omp parallel for num_threads(threads) reduction(min : lo) reduction(max : hi)
+#pragma omp parallel for num_threads(threads) reduction(|| : negative) reduction(max : hi)
       for (int t = 0; t < threads; ++t) {
         const std::int64_t begin = thread_policy::share_begin(size, threads, t);
-        const auto [l, h] = index_range(index + begin, thread_policy::share_begin(size, threads, t + 1) - begin);
-        lo = std::min(lo, l);
-        hi = std::max(hi, h);
+        const IndexScan scan = scan_indices(index + begin, thread_policy::share_begin(size, threads, t + 1) - begin);
+        negative = negative || scan.negative;
+        hi = std::max(hi, scan.max);
       }
     } else {
-      std::tie(lo, hi) = index_range(index, size);
+      const IndexScan scan = scan_indices(index, size);
+      negative = scan.negative;
+      hi = scan.max;
     }
-    if (lo < 0) {
+    if (negative) {
       const std::int64_t first = std::find_if(index, index + size, [](std::int32_t v) { return v < 0; }) - index;
       return invalid_argument("indices[", first, "] is out of range");
     }
@@ -398,27 +428,93 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows, typename 
   });
 }
 
-// The forward path, one thread, byte rows: every position's row copied to its index in order
-// (a later writer overwrites an earlier one, so each row ends as its last writer's), then the
-// rows no index named zeroed. No winner table and sequential reads; it copies every
-// duplicate's row too, so it is taken only for outputs that stay in cache and at most
-// kForwardMaxPositionsPerRow positions per row.
+// The forward path, byte rows: every position's row copied to its index in order (a later
+// writer overwrites an earlier one), then the rows no index named zeroed. No winner table:
+// sequential reads, one bit per row and thread. It copies every duplicate's row too, so it is
+// taken only for at most kForwardMaxPositionsPerRow positions per row.
+// Thread t copies its share of the positions in order, skipping the rows that a later
+// thread's positions name: claims[t] holds the rows thread t's positions name, and after the
+// first barrier claims[u] for u >= 1 holds those of threads u and later. `Mover` is a cached
+// one, or StreamedBytes for outputs beyond the core's cache (one thread's streaming stores to
+// one address stay in program order).
 constexpr std::int64_t kForwardMaxPositionsPerRow = 2;
 template <class Mover>
-void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, const Mover& mover) {
-  const auto words = static_cast<std::size_t>((rows + 63) / 64);
+void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, const Mover& mover,
+                    int threads) {
+  constexpr bool kStreams = std::is_same_v<Mover, row_copy::StreamedBytes>;
+  const std::int64_t row_bytes = mover.row_bytes();
+  const std::int64_t words = (rows + 63) / 64;
+  std::int64_t positions = 0;
+  for (const StitchList& list : lists) positions += list.size;
+  // One bitmap per thread, all of them within 5% of the output.
+  const std::int64_t budget_words = rows * row_bytes / 20 / 8;
+  threads = static_cast<int>(std::clamp<std::int64_t>(std::min<std::int64_t>(threads, budget_words / words), 1,
+                                                      std::max<std::int64_t>(positions, 1)));
+  const auto total = static_cast<std::size_t>(threads * words);
   std::uint64_t small[16] = {};
-  std::vector<std::uint64_t> large(words > 16 ? words : 0);
-  std::uint64_t* written = words > 16 ? large.data() : small;
-  for (const StitchList& list : lists) {
-    const auto* data = static_cast<const std::byte*>(list.rows);
-    for (std::int64_t i = 0; i < list.size; ++i) {
-      const std::int64_t r = list.index[i];
-      mover.copy(out, r, data, i);
-      written[r >> 6] |= std::uint64_t{1} << (r & 63);
+  std::vector<std::uint64_t> large(total > 16 ? total : 0);
+  std::uint64_t* const bits = total > 16 ? large.data() : small;
+  const auto claims = [&](std::int64_t t) { return bits + t * words; };
+
+  // Calls f(m, i, r) for the positions [first, last) in order (m the list, r = index).
+  const auto for_positions = [&](std::int64_t first, std::int64_t last, auto&& f) {
+    std::int64_t offset = 0;
+    for (std::size_t m = 0; m < lists.size() && offset < last; ++m) {
+      const std::int64_t to = std::min(last - offset, lists[m].size);
+      for (std::int64_t i = std::max<std::int64_t>(first - offset, 0); i < to; ++i) f(m, i, lists[m].index[i]);
+      offset += lists[m].size;
     }
-  }
-  zero_unwritten(written, 0, rows, out, mover.row_bytes());
+  };
+  const auto set = [](std::uint64_t* b, std::int64_t r) { b[r >> 6] |= std::uint64_t{1} << (r & 63); };
+  const auto copy = [&](std::size_t m, std::int64_t i, std::int64_t r) {
+    mover.copy(out, r, static_cast<const std::byte*>(lists[m].rows), i);
+  };
+  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
+    const std::int64_t first = thread_policy::share_begin(positions, n, t);
+    const std::int64_t last = thread_policy::share_begin(positions, n, t + 1);
+    const std::int64_t word_begin = thread_policy::share_begin(words, n, t);
+    const std::int64_t word_end = thread_policy::share_begin(words, n, t + 1);
+    std::uint64_t* const own = claims(t);
+    // A thread marks its claims before it copies: a later one's are needed by the earlier
+    // threads, and a cached store between streaming ones holds them up (1 thread, 64 MiB:
+    // 0.73 of memcpy marking while copying). Only thread 0 with cached stores marks as it goes.
+    const bool marks_first = kStreams || t > 0;
+    if (marks_first) for_positions(first, last, [&](std::size_t, std::int64_t, std::int64_t r) { set(own, r); });
+    if (n > 1) {
+#pragma omp barrier
+      if (n > 2) {
+        for (std::int64_t w = word_begin; w < word_end; ++w)  // claims[u] |= claims[u + 1], u from n - 2 to 1
+          for (std::int64_t u = n - 2; u >= 1; --u) claims(u)[w] |= claims(u + 1)[w];
+#pragma omp barrier
+      }
+    }
+    if (t + 1 < n) {
+      const std::uint64_t* later = claims(t + 1);
+      for_positions(first, last, [&](std::size_t m, std::int64_t i, std::int64_t r) {
+        if (later[r >> 6] >> (r & 63) & 1) return;
+        copy(m, i, r);
+        if (!marks_first) set(own, r);
+      });
+    } else {
+      for_positions(first, last, [&](std::size_t m, std::int64_t i, std::int64_t r) {
+        copy(m, i, r);
+        if (!marks_first) set(own, r);
+      });
+    }
+    // Every row some thread claimed is written; zero the others, word share by word share.
+    if (n > 1) {
+#pragma omp barrier
+      for (std::int64_t w = word_begin; w < word_end; ++w) claims(0)[w] |= claims(1)[w];
+    }
+    const std::int64_t lo = word_begin * 64, hi = std::min(rows, word_end * 64);
+    if constexpr (kStreams) {
+      for (std::int64_t r = find_bit(claims(0), lo, hi, false); r < hi; r = find_bit(claims(0), r + 1, hi, false))
+        for (std::int64_t b = 0; b < row_bytes; b += 16) row_copy::stream_zero16(out + r * row_bytes + b);
+      row_copy::stream_fence();
+    } else if (lo < hi) {
+      zero_unwritten(claims(0) + word_begin, lo, hi, out, row_bytes);
+    }
+  });
 }
 
 template <class Mover>
@@ -431,12 +527,28 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
   const int regions = row_bytes >= kPullMinRowBytes ? 2 : 1;
   const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4), regions);
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
-    if (threads == 1 && row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows &&
-        rows * row_bytes < row_copy::streaming_min_bytes(options))
-      return stitch_forward(lists, rows, out, mover);
-    if (row_bytes >= kPullMinRowBytes && row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-        rows * row_bytes >= row_copy::streaming_min_bytes(options))
-      return stitch_scatter(lists, rows, out, row_bytes, threads);
+    const bool streams = row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+                         rows * row_bytes >= row_copy::streaming_min_bytes(options);
+    if (row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows) {
+      // With streaming stores, when the call runs on two or more threads: one region and two
+      // barriers, each about as costly as a region (an injected thread count with an injected
+      // tile runs as asked, even past the processors). With cached stores, on one thread.
+      // Measured, memcpy/kernel, 256-byte rows: two threads writing rows all over one output
+      // in cache reach 0.35 at 4 MiB, where pull's reach 0.80; with streaming stores, scatter
+      // on one thread beats forward from 64 MiB (1.00 against 0.93, 256 MiB 0.71 against
+      // 0.60), and forward on two threads beats scatter on two (12 MiB 1.13 against 0.60,
+      // 64 MiB 1.44 against 0.97).
+      if (streams) {
+        const int forward_threads = options.num_threads > 0 && options.tile_bytes > 0
+                                        ? options.num_threads
+                                        : thread_policy::threads_for(options, positions * (row_bytes + 4), 3);
+        if (forward_threads > 1)
+          return stitch_forward(lists, rows, out, row_copy::StreamedBytes{row_bytes}, forward_threads);
+      } else if (threads == 1) {
+        return stitch_forward(lists, rows, out, mover, 1);
+      }
+    }
+    if (row_bytes >= kPullMinRowBytes && streams) return stitch_scatter(lists, rows, out, row_bytes, threads);
   }
   if (row_bytes >= kPullMinRowBytes)
     stitch_pull(lists, rows, out, mover, options, threads);

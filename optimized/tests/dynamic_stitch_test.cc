@@ -170,6 +170,29 @@ TEST_P(StitchTest, NegativeIndexNamesItsPositionInsideItsList) {
                         Code::kInvalidArgument, "indices[2] is out of range"));
 }
 
+// The index scan works eight indices a step: a negative or the largest index at any position
+// of a list longer than a few steps is found (and the first negative named).
+TEST_P(StitchTest, ScanFindsTheNegativeAndTheMaxAtEveryPosition) {
+  constexpr std::int64_t kLength = 37;
+  for (std::int64_t at = 0; at < kLength; ++at) {
+    for (const std::int32_t special : {-1, std::numeric_limits<std::int32_t>::min(), 40}) {
+      std::vector<std::int32_t> values(kLength);
+      for (std::int64_t i = 0; i < kLength; ++i) values[i] = static_cast<std::int32_t>(i % 7);
+      values[at] = special;
+      Tensor out;
+      const Status status = Run({i32({kLength}, values)},
+                                {Tensor::from_values<float>({kLength}, std::vector<float>(kLength, 1.5f))}, &out);
+      SCOPED_TRACE(::testing::Message() << "index " << special << " at " << at);
+      if (special < 0) {
+        EXPECT_TRUE(HasStatus(status, Code::kInvalidArgument, "indices[" + std::to_string(at) + "] is out of range"));
+      } else {
+        ASSERT_TRUE(status.ok());
+        EXPECT_EQ(out.shape(), Shape{41});
+      }
+    }
+  }
+}
+
 TEST_P(StitchTest, IndicesAreCheckedBeforeShapes) {
   Tensor out;
   EXPECT_TRUE(HasStatus(Run({i32({2}, {0, 1}), i32({1}, {-7})}, {i32({3}, {1, 2, 3}), i32({}, {1})}, &out),
@@ -329,8 +352,10 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   std::mt19937_64 rng(20261129);
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
   for (const DType dtype : kMatrixDtypes) {
-    // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the pull
-    // path; 48 elements of 4 bytes or more, with streaming stores forced, the scatter path.
+    // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the forward
+    // path on one thread with few duplicates, else the pull path; 48 elements of 4 bytes or
+    // more, with streaming stores forced, the streaming forward path on several threads with
+    // few duplicates, else the scatter path.
     for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}, Shape{4, 12}}) {
       const std::int64_t row_elems = trailing.empty() ? 1 : trailing[0] * (trailing.size() > 1 ? trailing[1] : 1);
       const auto row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(dtype));
@@ -367,50 +392,59 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   }
 }
 
-// Inputs large enough for real threads (small ones run on the calling thread). Rows of one
-// byte take several destination blocks (the bitmaps stay within 5% of the output); 4-byte
-// rows push, 256-byte rows pull, and 272-byte rows of an output just above the streaming
-// threshold scatter; half the positions duplicates; default and injected tiles.
+// Inputs large enough for real threads (small ones run on the calling thread). With one
+// position per row (half of them duplicates, so also gaps), 256-byte rows go forward on one
+// thread and pull on more, 272-byte rows of an output just above the streaming threshold
+// scatter on one thread and go forward with streaming stores on more; with three positions per
+// row, 256-byte rows pull and 272-byte rows scatter. Rows of one byte take several destination blocks (the
+// bitmaps stay within 5% of the output), 4-byte rows push. Default and injected tiles.
 TEST_P(StitchTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(7);
-  const std::int64_t scatter_rows = optimized::row_copy::default_streaming_min_bytes() / 272 + 11;
+  const std::int64_t streaming_rows = optimized::row_copy::default_streaming_min_bytes() / 272 + 11;
   for (const auto& [dtype, row_elems, rows] :
        {std::tuple{DType::kUInt8, 1, std::int64_t{1'000'003}}, std::tuple{DType::kFloat32, 1, std::int64_t{1'000'003}},
-        std::tuple{DType::kFloat32, 64, std::int64_t{20'011}}, std::tuple{DType::kFloat32, 68, scatter_rows}}) {
-    std::vector<std::int32_t> perm(static_cast<std::size_t>(rows));
-    for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>(r);
-    std::shuffle(perm.begin(), perm.end(), rng);
-    for (std::size_t i = 0; i < perm.size(); i += 2)
-      perm[i] = static_cast<std::int32_t>(rng() % rows);  // duplicates and gaps
-    perm[rng() % perm.size()] = static_cast<std::int32_t>(rows - 1);
-    std::vector<Tensor> indices, data;
-    const std::int64_t per_list = rows / 4;
-    for (int m = 0; m < 4; ++m) {
-      const std::int64_t begin = m * per_list, end = m == 3 ? rows : begin + per_list;
-      indices.push_back(i32({end - begin}, std::vector<std::int32_t>(perm.begin() + begin, perm.begin() + end)));
-      data.push_back(distinct_tensor(dtype, row_elems == 1 ? Shape{end - begin} : Shape{end - begin, row_elems},
-                                     static_cast<std::uint64_t>(begin * row_elems)));
-    }
-    const Tensor expected = naive_stitch(indices, data);
-    for (const int threads : {0, 1, 2, 3, 7}) {
-      for (const std::int64_t tile_bytes : {0, 300'007}) {
-        SCOPED_TRACE(::testing::Message()
-                     << dtype_name(dtype) << " x " << row_elems << " threads " << threads << " tile " << tile_bytes);
-        ExecOptions options;
-        options.num_threads = threads;
-        options.tile_bytes = tile_bytes;
-        Tensor out;
-        ASSERT_TRUE(Run(indices, data, &out, options).ok());
-        if (GetParam().optimized == &optimized::ParallelDynamicStitch)
-          EXPECT_TRUE(AllowedParallelOutcome(indices, data, out));
-        else
-          EXPECT_TRUE(BitEqual(out, expected));
+        std::tuple{DType::kFloat32, 64, std::int64_t{20'011}}, std::tuple{DType::kFloat32, 68, streaming_rows}}) {
+    for (const std::int64_t per_row : {1, 3}) {
+      std::vector<std::int32_t> perm(static_cast<std::size_t>(rows * per_row));
+      if (per_row == 1) {
+        for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>(r);
+        std::shuffle(perm.begin(), perm.end(), rng);
+        for (std::size_t i = 0; i < perm.size(); i += 2)
+          perm[i] = static_cast<std::int32_t>(rng() % rows);  // duplicates and gaps
+      } else {
+        for (std::int32_t& v : perm) v = static_cast<std::int32_t>(rng() % rows);
+      }
+      perm[rng() % perm.size()] = static_cast<std::int32_t>(rows - 1);
+      std::vector<Tensor> indices, data;
+      const auto positions = static_cast<std::int64_t>(perm.size());
+      const std::int64_t per_list = positions / 4;
+      for (int m = 0; m < 4; ++m) {
+        const std::int64_t begin = m * per_list, end = m == 3 ? positions : begin + per_list;
+        indices.push_back(i32({end - begin}, std::vector<std::int32_t>(perm.begin() + begin, perm.begin() + end)));
+        data.push_back(distinct_tensor(dtype, row_elems == 1 ? Shape{end - begin} : Shape{end - begin, row_elems},
+                                       static_cast<std::uint64_t>(begin * row_elems)));
+      }
+      const Tensor expected = naive_stitch(indices, data);
+      for (const int threads : {0, 1, 2, 3, 7}) {
+        for (const std::int64_t tile_bytes : {0, 300'007}) {
+          SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " x " << row_elems << " positions per row "
+                                            << per_row << " threads " << threads << " tile " << tile_bytes);
+          ExecOptions options;
+          options.num_threads = threads;
+          options.tile_bytes = tile_bytes;
+          Tensor out;
+          ASSERT_TRUE(Run(indices, data, &out, options).ok());
+          if (GetParam().optimized == &optimized::ParallelDynamicStitch)
+            EXPECT_TRUE(AllowedParallelOutcome(indices, data, out));
+          else
+            EXPECT_TRUE(BitEqual(out, expected));
+        }
       }
     }
   }
 }
 
-// Two lists sharing one data tensor (and one indices tensor) on the scatter path: equal rows
+// Three lists sharing one data tensor (and one indices tensor) on the scatter path: equal rows
 // at equal addresses, yet each output row has one winning position and is written once.
 TEST_P(StitchTest, SharedDataOnTheScatterPath) {
   const std::int64_t rows = optimized::row_copy::default_streaming_min_bytes() / 256 + 5;
@@ -418,7 +452,7 @@ TEST_P(StitchTest, SharedDataOnTheScatterPath) {
   for (std::int64_t r = 0; r < rows; ++r) perm[r] = static_cast<std::int32_t>((r * 7919) % rows);
   const Tensor index = i32({rows}, perm);
   const Tensor data = distinct_tensor(DType::kFloat32, {rows, 64});
-  const std::vector<Tensor> indices = {index, index}, datas = {data, data};
+  const std::vector<Tensor> indices = {index, index, index}, datas = {data, data, data};
   const Tensor expected = naive_stitch(indices, datas);
   for (const int threads : {1, 2, 3}) {
     ExecOptions options;
