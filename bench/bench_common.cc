@@ -11,6 +11,7 @@
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 
 #include <benchmark/benchmark.h>
 
@@ -141,13 +142,14 @@ void register_case(Case c) {
     floor->UseRealTime()->Unit(benchmark::kMillisecond);
     if (shared->min_time > 0) floor->MinTime(shared->min_time);
   }
-  if (shared->naive) {
-    auto* naive = benchmark::RegisterBenchmark((prefix + "naive").c_str(), [shared](benchmark::State& state) {
+  for (const auto& [name, loop] : {std::pair{"naive", &Case::naive}, std::pair{"naive_stream", &Case::naive_stream}}) {
+    if (!((*shared).*loop)) continue;
+    auto* bench = benchmark::RegisterBenchmark((prefix + name).c_str(), [shared, loop](benchmark::State& state) {
       if (shared->prepare) shared->prepare();
-      run_op(state, *shared, shared->naive, ExecOptions{});
+      run_op(state, *shared, (*shared).*loop, ExecOptions{});
     });
-    naive->UseRealTime()->Unit(benchmark::kMillisecond);
-    if (shared->min_time > 0) naive->MinTime(shared->min_time);
+    bench->UseRealTime()->Unit(benchmark::kMillisecond);
+    if (shared->min_time > 0) bench->MinTime(shared->min_time);
   }
 }
 

@@ -5,7 +5,8 @@
 //   <Op>/<case>/reference (few iterations: the reference materialises copies; only when the
 //   case has a reference function, as have all but the sweep's large sizes),
 //   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers),
-//   <Op>/<case>/alloc_memcpy and <Op>/<case>/naive where the case has them (Case below),
+//   <Op>/<case>/alloc_memcpy, <Op>/<case>/naive and <Op>/<case>/naive_stream where the case
+//   has them (Case below),
 //   <Op>/<case>/verify (untimed check: optimized on 1 and 2 threads equals the reference bit
 //   for bit, dtype and shape included; fails the benchmark otherwise; also only with a
 //   reference function),
@@ -71,6 +72,9 @@ struct Case {
   // When set, <prefix>naive: a plain row-copy loop into freshly allocated outputs, without
   // validation (what the kernel's data movement must at least match).
   RunFn naive = {};
+  // When set, <prefix>naive_stream: the same loop writing with streaming stores (the floor of
+  // writing rows to random destinations around the caches).
+  RunFn naive_stream = {};
 };
 
 // Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main

@@ -8,7 +8,10 @@
 //   SpaceToBatchND  float32 input [1, H, 8, 16], block [2, 2], no padding (64 B chunks);
 //   BatchToSpaceND  the SpaceToBatchND output of the same size, [4, H/2, 4, 16], crops 0;
 //   DynamicStitch, ParallelDynamicStitch
-//                   a random permutation of N float32 rows of 256 B in 4 equal index lists;
+//                   a random permutation of N float32 rows of 256 B in 4 equal index lists
+//                   (DynamicStitch also has naive_stream: the plain loop with streaming
+//                   stores, the floor of writing rows to random destinations around the
+//                   caches);
 //   DynamicPartition
 //                   N rows of 256 B, each to a uniformly random one of 4 partitions;
 //   SparseConcat    4 inputs of rank 3, shape [D, 16, 16], n entries each at distinct random
@@ -26,6 +29,10 @@
 //   bench/measure.sh --sweep build-bench bench/results
 //   python3 bench/sweep_report.py bench/results/sweep.json.gz
 #include <benchmark/benchmark.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -237,10 +244,33 @@ void register_rows(std::int64_t bytes) {
       }
       return keep_outputs(Status(), keep, out);
     };
+#if defined(__SSE2__)
+    // The same loop with streaming stores: rows written to random destinations around the
+    // caches, the floor of the kernel's streaming paths.
+    const RunFn naive_stream = [stitch_inputs, rows](const ExecOptions&, std::vector<Tensor>* keep) {
+      StitchInputs& in = stitch_inputs();
+      Tensor out;
+      out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
+      auto* d = static_cast<char*>(out.raw_data());
+      constexpr std::int64_t kRow = kRowFloats * 4;
+      for (std::size_t m = 0; m < in.indices.size(); ++m) {
+        const std::int32_t* index = in.indices[m].data<std::int32_t>();
+        const auto* s = static_cast<const char*>(in.data[m].raw_data());
+        for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i)
+          for (std::int64_t b = 0; b < kRow; b += 16)
+            _mm_stream_si128(reinterpret_cast<__m128i*>(d + index[i] * kRow + b),
+                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i * kRow + b)));
+      }
+      _mm_sfence();
+      return keep_outputs(Status(), keep, out);
+    };
+#else
+    const RunFn naive_stream;
+#endif
     register_case({parallel ? "ParallelDynamicStitch" : "DynamicStitch", name_of(bytes, shape_name + "_perm"), bytes,
                    run(true), with_reference ? RunFn(run(false)) : RunFn(), [stitch_inputs] { stitch_inputs(); }, 1,
                    kMinTime, true, with_reference ? std::vector<Shape>{{rows, kRowFloats}} : std::vector<Shape>{},
-                   parallel ? RunFn() : naive});
+                   parallel ? RunFn() : naive, parallel ? RunFn() : naive_stream});
   }
 
   auto partition_inputs = [key = "partition/" + std::to_string(bytes), rows]() -> PartitionInputs& {

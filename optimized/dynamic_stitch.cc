@@ -9,8 +9,8 @@
 //   overwriting an earlier one, then the gaps zeroed from a bitmap: sequential reads, one bit
 //   per row and thread. Outputs in the core's cache go forward on one thread; outputs too
 //   large for it (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte
-//   pieces, on two or more threads, with streaming stores: threads split the positions, and a
-//   thread skips the rows a later thread's positions name.
+//   pieces, on any number of threads, with streaming stores: threads split the positions, and
+//   a thread skips the rows a later thread's positions name.
 //   Elsewhere each output row is written exactly once:
 // - Other rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a
 //   forward pass over the positions (m, i) records each row's last writer, then the output
@@ -456,30 +456,37 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
   std::uint64_t* const bits = total > 16 ? large.data() : small;
   const auto claims = [&](std::int64_t t) { return bits + t * words; };
 
-  // Calls f(m, i, r) for the positions [first, last) in order (m the list, r = index).
-  const auto for_positions = [&](std::int64_t first, std::int64_t last, auto&& f) {
+  // Calls f(rows, index, from, to) for each list's part of the positions [first, last), in
+  // order (positions i in [from, to) of the list with data `rows`). Lists, output and mover
+  // are read into locals: a streaming store may alias any memory, so the compiler reloads what
+  // lies in memory after each one.
+  const auto for_lists = [lists](std::int64_t first, std::int64_t last, auto&& f) {
     std::int64_t offset = 0;
-    for (std::size_t m = 0; m < lists.size() && offset < last; ++m) {
-      const std::int64_t to = std::min(last - offset, lists[m].size);
-      for (std::int64_t i = std::max<std::int64_t>(first - offset, 0); i < to; ++i) f(m, i, lists[m].index[i]);
-      offset += lists[m].size;
+    for (const StitchList& list : lists) {
+      if (offset >= last) break;
+      const std::int64_t from = std::max<std::int64_t>(first - offset, 0);
+      const std::int64_t to = std::min(last - offset, list.size);
+      if (from < to) f(static_cast<const std::byte*>(list.rows), list.index, from, to);
+      offset += list.size;
     }
   };
   const auto set = [](std::uint64_t* b, std::int64_t r) { b[r >> 6] |= std::uint64_t{1} << (r & 63); };
-  const auto copy = [&](std::size_t m, std::int64_t i, std::int64_t r) {
-    mover.copy(out, r, static_cast<const std::byte*>(lists[m].rows), i);
-  };
   thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
     const std::int64_t first = thread_policy::share_begin(positions, n, t);
     const std::int64_t last = thread_policy::share_begin(positions, n, t + 1);
     const std::int64_t word_begin = thread_policy::share_begin(words, n, t);
     const std::int64_t word_end = thread_policy::share_begin(words, n, t + 1);
     std::uint64_t* const own = claims(t);
-    // A thread marks its claims before it copies: a later one's are needed by the earlier
-    // threads, and a cached store between streaming ones holds them up (1 thread, 64 MiB:
-    // 0.73 of memcpy marking while copying). Only thread 0 with cached stores marks as it goes.
-    const bool marks_first = kStreams || t > 0;
-    if (marks_first) for_positions(first, last, [&](std::size_t, std::int64_t, std::int64_t r) { set(own, r); });
+    const auto mark = [own, set](const std::int32_t* index, std::int64_t from, std::int64_t to) {
+      for (std::int64_t i = from; i < to; ++i) set(own, index[i]);
+    };
+    // Thread 0 marks its claims as it goes; with streaming stores a chunk at a time, before the
+    // chunk's copies (a cached store between streaming ones holds them up: 1 thread, 64 MiB,
+    // 0.73 of memcpy marking while copying). Later threads mark all theirs before the barrier:
+    // the earlier threads need them.
+    if (t > 0)
+      for_lists(first, last,
+                [&](const std::byte*, const std::int32_t* index, auto from, auto to) { mark(index, from, to); });
     if (n > 1) {
 #pragma omp barrier
       if (n > 2) {
@@ -488,19 +495,25 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
 #pragma omp barrier
       }
     }
-    if (t + 1 < n) {
-      const std::uint64_t* later = claims(t + 1);
-      for_positions(first, last, [&](std::size_t m, std::int64_t i, std::int64_t r) {
-        if (later[r >> 6] >> (r & 63) & 1) return;
-        copy(m, i, r);
-        if (!marks_first) set(own, r);
-      });
-    } else {
-      for_positions(first, last, [&](std::size_t m, std::int64_t i, std::int64_t r) {
-        copy(m, i, r);
-        if (!marks_first) set(own, r);
-      });
-    }
+    const std::uint64_t* const later = t + 1 < n ? claims(t + 1) : nullptr;
+    const bool marks_while_copying = t == 0 && !kStreams;
+    const auto copy = [=, target = out, m = mover](const std::byte* rows, const std::int32_t* index, std::int64_t from,
+                                                   std::int64_t to) {
+      for (std::int64_t i = from; i < to; ++i) {
+        const std::int64_t r = index[i];
+        if (later != nullptr && (later[r >> 6] >> (r & 63) & 1)) continue;
+        m.copy(target, r, rows, i);
+        if (marks_while_copying) set(own, r);
+      }
+    };
+    for_lists(first, last, [&](const std::byte* rows, const std::int32_t* index, auto from, auto to) {
+      if (t > 0 || !kStreams) return copy(rows, index, from, to);
+      for (std::int64_t chunk = from; chunk < to; chunk += kFilterChunk) {
+        const std::int64_t chunk_end = std::min(to, chunk + kFilterChunk);
+        mark(index, chunk, chunk_end);
+        copy(rows, index, chunk, chunk_end);
+      }
+    });
     // Every row some thread claimed is written; zero the others, word share by word share.
     if (n > 1) {
 #pragma omp barrier
@@ -530,23 +543,18 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
     const bool streams = row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
                          rows * row_bytes >= row_copy::streaming_min_bytes(options);
     if (row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows) {
-      // With streaming stores, when the call runs on two or more threads: one region and two
+      // With streaming stores, on any thread count: one region and, with two threads, two
       // barriers, each about as costly as a region (an injected thread count with an injected
-      // tile runs as asked, even past the processors). With cached stores, on one thread.
-      // Measured, memcpy/kernel, 256-byte rows: two threads writing rows all over one output
-      // in cache reach 0.35 at 4 MiB, where pull's reach 0.80; with streaming stores, scatter
-      // on one thread beats forward from 64 MiB (1.00 against 0.93, 256 MiB 0.71 against
-      // 0.60), and forward on two threads beats scatter on two (12 MiB 1.13 against 0.60,
-      // 64 MiB 1.44 against 0.97).
+      // tile runs as asked, even past the processors). With cached stores, on one thread: two
+      // threads writing rows all over one output in cache were measured at 0.35 of memcpy at
+      // 4 MiB (256-byte rows), where pull's two threads reach 0.80.
       if (streams) {
         const int forward_threads = options.num_threads > 0 && options.tile_bytes > 0
                                         ? options.num_threads
                                         : thread_policy::threads_for(options, positions * (row_bytes + 4), 3);
-        if (forward_threads > 1)
-          return stitch_forward(lists, rows, out, row_copy::StreamedBytes{row_bytes}, forward_threads);
-      } else if (threads == 1) {
-        return stitch_forward(lists, rows, out, mover, 1);
+        return stitch_forward(lists, rows, out, row_copy::StreamedBytes{row_bytes}, forward_threads);
       }
+      if (threads == 1) return stitch_forward(lists, rows, out, mover, 1);
     }
     if (row_bytes >= kPullMinRowBytes && streams) return stitch_scatter(lists, rows, out, row_bytes, threads);
   }

@@ -354,8 +354,8 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   for (const DType dtype : kMatrixDtypes) {
     // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the forward
     // path on one thread with few duplicates, else the pull path; 48 elements of 4 bytes or
-    // more, with streaming stores forced, the streaming forward path on several threads with
-    // few duplicates, else the scatter path.
+    // more, with streaming stores forced, the streaming forward path with few duplicates, else
+    // the scatter path.
     for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}, Shape{4, 12}}) {
       const std::int64_t row_elems = trailing.empty() ? 1 : trailing[0] * (trailing.size() > 1 ? trailing[1] : 1);
       const auto row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(dtype));
@@ -394,9 +394,9 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 
 // Inputs large enough for real threads (small ones run on the calling thread). With one
 // position per row (half of them duplicates, so also gaps), 256-byte rows go forward on one
-// thread and pull on more, 272-byte rows of an output just above the streaming threshold
-// scatter on one thread and go forward with streaming stores on more; with three positions per
-// row, 256-byte rows pull and 272-byte rows scatter. Rows of one byte take several destination blocks (the
+// thread and pull on more, 272-byte rows of an output just above the streaming threshold go
+// forward with streaming stores; with three positions per row, 256-byte rows pull and 272-byte
+// rows scatter. Rows of one byte take several destination blocks (the
 // bitmaps stay within 5% of the output), 4-byte rows push. Default and injected tiles.
 TEST_P(StitchTest, LargeInputsOnThreads) {
   std::mt19937_64 rng(7);
