@@ -44,7 +44,7 @@ def load(paths, clock="real"):
     """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
     for key, (op, case, impl, threads), ns, _ in iterations(paths, clock):
-        if impl in ("optimized", "memcpy", "alloc_memcpy", "naive") and "B_" in case:
+        if impl in ("optimized", "memcpy", "alloc_memcpy", "naive", "naive_stream") and "B_" in case:
             runs[(op, int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
     return runs
 
@@ -163,17 +163,22 @@ def main():
                      + " | ".join(cells) + " |")
     # The plain row-copy loop (naive, 1 thread, allocation included) against memcpy, beside the
     # kernel's 1-thread ratio: where the kernel moves data slower than the loop, it shows.
+    # Where the case has it, the same loop with streaming stores (naive_stream) too.
     naive_ops = [op for op in ops if any(("naive", None) in runs[k] for k in runs if k[0] == op)]
-    lines += ["", "| output | " + " | ".join(f"{SHORT[op]} kernel 1T / naive loop" for op in naive_ops) + " |",
+    streamed = {op for op in naive_ops if any(("naive_stream", None) in runs[k] for k in runs if k[0] == op)}
+    lines += ["", "| output | " + " | ".join(f"{SHORT[op]} kernel 1T / naive loop"
+                                            + (" / streaming loop" if op in streamed else "")
+                                            for op in naive_ops) + " |",
               "|" + "---|" * (1 + len(naive_ops))]
     for size in shown:
         cells = []
         for op in naive_ops:
             impls = runs.get((op, size), {})
-            memcpy, naive = impls.get(("memcpy", None), {}), impls.get(("naive", None), {})
+            memcpy = impls.get(("memcpy", None), {})
+            loops = [impls.get((impl, None), {}) for impl in ("naive", "naive_stream") if impl == "naive" or op in streamed]
             one = stats.get((op, 1, size))
-            n = median_or_nan(paired(memcpy, naive)) if memcpy and naive else None
-            cells.append("-" if one is None or n is None else f"{ratio(one)} / {ratio(n)}")
+            ns = [median_or_nan(paired(memcpy, loop)) if memcpy and loop else None for loop in loops]
+            cells.append("-" if one is None or None in ns else " / ".join([ratio(one)] + [ratio(n) for n in ns]))
         lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
     lines += [""] + fixed_cost_table(all_runs, ops)
     write_table(lines, args.markdown)
