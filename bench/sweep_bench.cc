@@ -229,48 +229,48 @@ void register_rows(std::int64_t bytes) {
       };
     };
     // The plain loop: every position's row copied to its index, in order (the indices are a
-    // permutation: no gaps to zero).
-    const RunFn naive = [stitch_inputs, rows](const ExecOptions&, std::vector<Tensor>* keep) {
-      StitchInputs& in = stitch_inputs();
-      Tensor out;
-      out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
-      auto* d = static_cast<char*>(out.raw_data());
-      constexpr std::int64_t kRow = kRowFloats * 4;
-      for (std::size_t m = 0; m < in.indices.size(); ++m) {
-        const std::int32_t* index = in.indices[m].data<std::int32_t>();
-        const auto* s = static_cast<const char*>(in.data[m].raw_data());
-        for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i)
-          std::memcpy(d + index[i] * kRow, s + i * kRow, kRow);
-      }
-      return keep_outputs(Status(), keep, out);
+    // permutation: no gaps to zero). With `streaming`, the rows are written with streaming
+    // stores (around the caches, the floor of the kernel's streaming paths).
+    const auto plain_loop = [stitch_inputs, rows](bool streaming) -> RunFn {
+      return [stitch_inputs, rows, streaming](const ExecOptions&, std::vector<Tensor>* keep) {
+        StitchInputs& in = stitch_inputs();
+        Tensor out;
+        out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
+        auto* d = static_cast<char*>(out.raw_data());
+        constexpr std::int64_t kRow = kRowFloats * 4;
+        for (std::size_t m = 0; m < in.indices.size(); ++m) {
+          const std::int32_t* index = in.indices[m].data<std::int32_t>();
+          const auto* s = static_cast<const char*>(in.data[m].raw_data());
+          for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i) {
+            char* row = d + index[i] * kRow;
+            const char* from = s + i * kRow;
+#if defined(__SSE2__)
+            if (streaming) {
+              for (std::int64_t b = 0; b < kRow; b += 16)
+                _mm_stream_si128(reinterpret_cast<__m128i*>(row + b),
+                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + b)));
+              continue;
+            }
+#endif
+            std::memcpy(row, from, kRow);
+          }
+        }
+#if defined(__SSE2__)
+        if (streaming) _mm_sfence();
+#endif
+        return keep_outputs(Status(), keep, out);
+      };
     };
 #if defined(__SSE2__)
-    // The same loop with streaming stores: rows written to random destinations around the
-    // caches, the floor of the kernel's streaming paths.
-    const RunFn naive_stream = [stitch_inputs, rows](const ExecOptions&, std::vector<Tensor>* keep) {
-      StitchInputs& in = stitch_inputs();
-      Tensor out;
-      out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
-      auto* d = static_cast<char*>(out.raw_data());
-      constexpr std::int64_t kRow = kRowFloats * 4;
-      for (std::size_t m = 0; m < in.indices.size(); ++m) {
-        const std::int32_t* index = in.indices[m].data<std::int32_t>();
-        const auto* s = static_cast<const char*>(in.data[m].raw_data());
-        for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i)
-          for (std::int64_t b = 0; b < kRow; b += 16)
-            _mm_stream_si128(reinterpret_cast<__m128i*>(d + index[i] * kRow + b),
-                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + i * kRow + b)));
-      }
-      _mm_sfence();
-      return keep_outputs(Status(), keep, out);
-    };
+    constexpr bool kHasStreamingLoop = true;
 #else
-    const RunFn naive_stream;
+    constexpr bool kHasStreamingLoop = false;
 #endif
     register_case({parallel ? "ParallelDynamicStitch" : "DynamicStitch", name_of(bytes, shape_name + "_perm"), bytes,
                    run(true), with_reference ? RunFn(run(false)) : RunFn(), [stitch_inputs] { stitch_inputs(); }, 1,
                    kMinTime, true, with_reference ? std::vector<Shape>{{rows, kRowFloats}} : std::vector<Shape>{},
-                   parallel ? RunFn() : naive, parallel ? RunFn() : naive_stream});
+                   parallel ? RunFn() : plain_loop(false),
+                   parallel || !kHasStreamingLoop ? RunFn() : plain_loop(true)});
   }
 
   auto partition_inputs = [key = "partition/" + std::to_string(bytes), rows]() -> PartitionInputs& {
