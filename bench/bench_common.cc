@@ -40,7 +40,16 @@ std::string first_difference(const std::vector<Tensor>& expected, const std::vec
 }
 
 // Runs `run` once per iteration; the counters hold the worst peak over the iterations.
-void run_op(benchmark::State& state, const Case& c, const RunFn& run, const ExecOptions& options) {
+// `warm_up`: one untimed call first, which builds lazy inputs and warms the allocator (else
+// the first timed call page-faults its fresh outputs, and a call over min_time is the only
+// one timed).
+void run_op(benchmark::State& state, const Case& c, const RunFn& run, const ExecOptions& options, bool warm_up) {
+  if (warm_up) {
+    if (const Status status = run(options, nullptr); !status.ok()) {
+      state.SkipWithError(status.to_string().c_str());
+      return;
+    }
+  }
   std::int64_t peak_extra = 0;
   for (auto _ : state) {
     const std::int64_t before = live_heap_bytes();
@@ -75,12 +84,7 @@ void register_case(Case c) {
   auto* optimized = benchmark::RegisterBenchmark((prefix + "optimized").c_str(), [shared](benchmark::State& state) {
     ExecOptions options;
     options.num_threads = static_cast<int>(state.range(0));
-    // Untimed first call: builds lazy inputs and warms the allocator.
-    if (const Status status = shared->optimized(options, nullptr); !status.ok()) {
-      state.SkipWithError(status.to_string().c_str());
-      return;
-    }
-    run_op(state, *shared, shared->optimized, options);
+    run_op(state, *shared, shared->optimized, options, true);
   });
   optimized->ArgName("threads")->Arg(1)->Arg(2)->UseRealTime()->Unit(benchmark::kMillisecond);
   if (shared->min_time > 0) optimized->MinTime(shared->min_time);
@@ -125,7 +129,7 @@ void register_case(Case c) {
   if (!shared->output_shapes.empty()) {
     auto* floor = benchmark::RegisterBenchmark((prefix + "alloc_memcpy").c_str(), [shared](benchmark::State& state) {
       std::vector<float> source(static_cast<std::size_t>(shared->output_bytes / 4) + 1, 1.0f);
-      for (auto _ : state) {
+      const auto call = [&] {
         const float* from = source.data();
         for (const Shape& shape : shared->output_shapes) {
           Tensor out;  // as a caller holds an output before the call
@@ -136,7 +140,9 @@ void register_case(Case c) {
           benchmark::DoNotOptimize(out.raw_data());
           benchmark::ClobberMemory();
         }
-      }
+      };
+      call();  // untimed: warms the allocator, as run_op's warm-up does for the ops
+      for (auto _ : state) call();
       state.SetBytesProcessed(state.iterations() * shared->output_bytes);
     });
     floor->UseRealTime()->Unit(benchmark::kMillisecond);
@@ -145,8 +151,7 @@ void register_case(Case c) {
   for (const auto& [name, loop] : {std::pair{"naive", &Case::naive}, std::pair{"naive_stream", &Case::naive_stream}}) {
     if (!((*shared).*loop)) continue;
     auto* bench = benchmark::RegisterBenchmark((prefix + name).c_str(), [shared, loop](benchmark::State& state) {
-      if (shared->prepare) shared->prepare();
-      run_op(state, *shared, (*shared).*loop, ExecOptions{});
+      run_op(state, *shared, (*shared).*loop, ExecOptions{}, true);
     });
     bench->UseRealTime()->Unit(benchmark::kMillisecond);
     if (shared->min_time > 0) bench->MinTime(shared->min_time);
@@ -159,7 +164,7 @@ void register_reference_and_verify(const std::shared_ptr<const Case>& shared, co
   benchmark::RegisterBenchmark((prefix + "reference").c_str(),
                                [shared](benchmark::State& state) {
                                  if (shared->prepare) shared->prepare();
-                                 run_op(state, *shared, shared->reference, ExecOptions{});
+                                 run_op(state, *shared, shared->reference, ExecOptions{}, false);
                                })
       ->Iterations(shared->reference_iterations)
       ->UseRealTime()
