@@ -395,7 +395,7 @@ struct Cursor {
     return std::max<std::int64_t>(1, (limit - x + step - 1) / step);
   }
   // Calls f(space_row, batch_row) for `count` groups from this one (1 <= count <=
-  // run_length()), stepping in locals, and leaves the cursor on the group after them.
+  // run_length()), stepping in locals, and leaves the cursor on the last of them.
   template <class F>
   [[gnu::always_inline]] void walk(const Geometry& g, std::int64_t count, F&& f) {
     std::int64_t space = space_row, batch = batch_row;
@@ -434,7 +434,6 @@ struct Cursor {
     }
     space_row = space;
     batch_row = batch;
-    advance(g);
   }
 
  private:
@@ -632,6 +631,7 @@ template <bool kToBatch, class Mover>
   const std::int64_t streams = g.b;
   Cursor c(g, begin);
   for (std::int64_t group = begin; group < end;) {
+    if (group > begin) c.advance(g);
     const std::int64_t count = std::min(end - group, c.run_length(g));
     group += count;
     c.walk(g, count, [&](std::int64_t space_row, std::int64_t batch_row) {
