@@ -383,56 +383,65 @@ struct Cursor {
     advance_across(g);
   }
 
-  // Groups from this one on that the fast step reaches: the same outer group dims and, along
-  // the innermost one, the same side of the padding (in the padding or not). At least 1.
+  // Groups from this one to the end of its line (the innermost group dim, or its phase there):
+  // the outer group dims stay, so the rows follow by constant steps. At least 1.
   std::int64_t run_length(const Geometry& g) const {
     if (g.last == 0) return g.groups - n;
     const int i = g.last - 1;
-    const std::int64_t step = g.by_phase ? g.block[i] : 1;
-    const std::int64_t x = y[i] - g.start[i];
-    const std::int64_t line_end = g.first[i] + g.extent[i] - g.start[i];
-    const std::int64_t limit = std::min(x < 0 ? 0 : x < g.space[i] ? g.space[i] : line_end, line_end);
-    return std::max<std::int64_t>(1, (limit - x + step - 1) / step);
+    const std::int64_t left = g.first[i] + g.extent[i] - y[i];
+    return g.by_phase ? (left + g.block[i] - 1) / g.block[i] : left;
   }
   // Calls f(space_row, batch_row) for `count` groups from this one (1 <= count <=
-  // run_length()), stepping in locals, and leaves the cursor on the last of them.
-  template <class F>
+  // run_length()), stepping in locals, and leaves the cursor on the last of them. Only
+  // SpaceToBatch's groups reach into the padding (kPadded); BatchToSpace's are space rows.
+  template <bool kPadded, class F>
   [[gnu::always_inline]] void walk(const Geometry& g, std::int64_t count, F&& f) {
-    std::int64_t space = space_row, batch = batch_row;
+    std::int64_t batch = batch_row;
     if (g.last == 0) {
+      std::int64_t space = space_row;
       for (std::int64_t k = 0;; space += g.row, batch += g.row_blocked) {
         f(space, batch);
         if (++k == count) break;
       }
       n += count - 1;
+      space_row = space;
     } else {
       const int i = g.last - 1;
-      const std::int64_t b = g.block[i];
-      const std::int64_t space_step = space < 0 ? 0 : (g.by_phase ? b : 1) * g.row;
+      const std::int64_t b = g.block[i], row = g.row;
+      // Along the line the space row is line + x * row inside the space dim, -1 in its padding.
+      const std::int64_t line = line_space_row(g);
+      const auto space_x = static_cast<std::uint64_t>(g.space[i]);
+      std::int64_t x = y[i] - g.start[i];
+      const auto space_at = [&] {
+        return !kPadded || (line >= 0 && static_cast<std::uint64_t>(x) < space_x) ? line + x * row : -1;
+      };
       if (g.by_phase) {
-        for (std::int64_t k = 0;; space += space_step, batch += g.row_blocked) {
-          f(space, batch);
+        for (std::int64_t k = 0;; x += b, batch += g.row_blocked) {
+          f(space_at(), batch);
           if (++k == count) break;
         }
         y[i] += (count - 1) * b;
         p[i] += count - 1;
       } else {
         const std::int64_t phase_step = g.phase_stride, wrap_step = g.row_blocked - (b - 1) * g.phase_stride;
-        std::int64_t phase = o[i];
-        for (std::int64_t k = 0;; space += space_step) {
-          f(space, batch);
+        std::int64_t phase = o[i], wraps = 0;
+        for (std::int64_t k = 0;; ++x) {
+          f(space_at(), batch);
           if (++k == count) break;
           if (++phase == b) {
             phase = 0;
+            ++wraps;
             batch += wrap_step;
           } else {
             batch += phase_step;
           }
         }
-        set(g, i, y[i] + count - 1);
+        y[i] += count - 1;
+        o[i] = phase;
+        p[i] += wraps;
       }
+      space_row = space_at();
     }
-    space_row = space;
     batch_row = batch;
   }
 
@@ -469,13 +478,21 @@ struct Cursor {
     batch_row = batch_row_of(g);
   }
   std::int64_t space_row_of(const Geometry& g) const {
+    if (g.last == 0) return n * g.row;
+    const std::int64_t line = line_space_row(g);
+    const std::int64_t x = y[g.last - 1] - g.start[g.last - 1];
+    return line < 0 || x < 0 || x >= g.space[g.last - 1] ? -1 : line + x * g.row;
+  }
+  // The space row at position 0 of the innermost group dim, for this group's outer dims; -1
+  // where one of them lies in the padding. Precondition: g.last >= 1.
+  std::int64_t line_space_row(const Geometry& g) const {
     std::int64_t offset = n;
-    for (int i = 0; i < g.last; ++i) {
+    for (int i = 0; i + 1 < g.last; ++i) {
       const std::int64_t x = y[i] - g.start[i];
       if (x < 0 || x >= g.space[i]) return -1;
       offset = offset * g.space[i] + x;
     }
-    return offset * g.row;
+    return offset * g.space[g.last - 1] * g.row;
   }
   std::int64_t batch_row_of(const Geometry& g) const {
     std::int64_t k = 0;
@@ -634,7 +651,7 @@ template <bool kToBatch, class Mover>
     if (group > begin) c.advance(g);
     const std::int64_t count = std::min(end - group, c.run_length(g));
     group += count;
-    c.walk(g, count, [&](std::int64_t space_row, std::int64_t batch_row) {
+    c.walk<kToBatch>(g, count, [&](std::int64_t space_row, std::int64_t batch_row) {
       if constexpr (kToBatch) {
         typename Mover::Unit* d = dst + batch_row * cu;
         if (space_row < 0) {
