@@ -265,12 +265,45 @@ constexpr std::int64_t kPrefetchAheadBytes = 8192;
 // was slower (64 MiB output, 4 partitions: 1.07 against 1.30 of memcpy).
 constexpr std::int64_t kPrefetchMaxRowBytes = 2048;
 
+// Destinations are taken kLookahead rows before their copies (scatter_chunk): one loaded from
+// the slot counters right before its copy waits behind the previous row's stores. Measured
+// (whole call, 1 thread, ratio to memcpy, 256-byte rows to 4 partitions, 64 / 256 KiB): 0.33 /
+// 0.38 with the destination taken per row through references, 0.39 / 0.45 by value, 0.43 /
+// 0.51 by value four rows ahead, 0.36 / 0.43 eight rows ahead.
+constexpr int kLookahead = 4;
+
+// Copies rows [begin, end) of the data, in order, to their outputs; slot[p] is the chunk's next
+// slot in output p. Everything arrives by value: the copies' byte stores may alias anything
+// reached through a reference, which would be reloaded after every row.
+// Rows before fetch_end are prefetched from fetch_from (fetch_rows rows ahead).
+template <class Mover>
+void scatter_chunk(const Mover m, const std::int32_t* const part, typename Mover::Element* const* const out,
+                   std::int64_t* const slot, const typename Mover::Element* const rows, const std::int64_t begin,
+                   const std::int64_t end, const std::byte* const fetch_from, const std::int64_t fetch_end) {
+  using Element = typename Mover::Element;
+  const std::int64_t row_bytes = m.row_bytes();
+  const std::int64_t row_units = row_bytes / static_cast<std::int64_t>(sizeof(Element));
+  const auto take = [&](std::int64_t i) -> Element* {
+    if (i >= end) return nullptr;
+    const std::int32_t p = part[i];
+    return out[p] + slot[p]++ * row_units;
+  };
+  Element* to[kLookahead];
+  for (int a = 0; a < kLookahead; ++a) to[a] = take(begin + a);
+  for (std::int64_t j = begin; j < end; ++j) {
+    if (j < fetch_end) row_copy::prefetch_lines(fetch_from + j * row_bytes, row_bytes);
+    Element* const next = take(j + kLookahead);
+    m.copy(to[0], 0, rows, j);
+    for (int a = 0; a + 1 < kLookahead; ++a) to[a] = to[a + 1];
+    to[kLookahead - 1] = next;
+  }
+}
+
 // Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
 // slot in each output, from assign_slots()).
 void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts, const Tensor& data,
                   std::vector<Tensor>& result, std::int64_t output_bytes, const ExecOptions& options) {
   if (pr.row_elems == 0) return;
-  const std::int32_t* part = pr.part;
   const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride, row_bytes = pr.row_bytes;
   const int threads = ch.threads;
   visit_dtype(pr.dtype, [&](auto tag) {
@@ -287,20 +320,15 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       const bool fetch = std::is_same_v<Element, std::byte> && row_bytes >= 64 && row_bytes <= kPrefetchMaxRowBytes &&
                          output_bytes >= kPrefetchMinOutputBytes;
       const std::int64_t fetch_rows = std::max<std::int64_t>(1, kPrefetchAheadBytes / row_bytes);
+      const std::int64_t fetch_end = fetch ? pr.n - fetch_rows : 0;
+      const std::byte* fetch_from =
+          static_cast<const std::byte*>(data.raw_data()) + (fetch ? fetch_rows * row_bytes : 0);
       auto scatter = [&](const auto& m) {
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
           const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
-          for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
-            std::int64_t* slot = counts.data() + c * stride;
-            const std::int64_t end = ch.begin(c + 1);
-            for (std::int64_t j = ch.begin(c); j < end; ++j) {
-              if (fetch && j + fetch_rows < pr.n)
-                row_copy::prefetch_lines(static_cast<const std::byte*>(data.raw_data()) + (j + fetch_rows) * row_bytes,
-                                         row_bytes);
-              const std::int32_t p = part[j];
-              m.copy(out[p], slot[p]++, rows, j);
-            }
-          }
+          for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c)
+            scatter_chunk(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
+                          fetch_from, fetch_end);
           row_copy::stream_fence();  // orders StreamedBytes stores, harmless after others
         });
       };
