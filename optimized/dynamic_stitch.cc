@@ -438,6 +438,7 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows, typename 
 // one, or StreamedBytes for outputs beyond the core's cache (one thread's streaming stores to
 // one address stay in program order).
 constexpr std::int64_t kForwardMaxPositionsPerRow = 2;
+constexpr int kForwardLookahead = 4;
 template <class Mover>
 void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, const Mover& mover,
                     int threads) {
@@ -497,10 +498,16 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
     }
     const std::uint64_t* const later = t + 1 < n ? claims(t + 1) : nullptr;
     const bool marks_while_copying = t == 0 && !kStreams;
+    // Each destination row is read kForwardLookahead positions before its copy: read right
+    // before, it waits behind the previous row's stores.
     const auto copy = [=, target = out, m = mover](const std::byte* rows, const std::int32_t* index, std::int64_t from,
                                                    std::int64_t to) {
+      std::int64_t ahead[kForwardLookahead];
+      for (int a = 0; a < kForwardLookahead; ++a) ahead[a] = from + a < to ? index[from + a] : 0;
       for (std::int64_t i = from; i < to; ++i) {
-        const std::int64_t r = index[i];
+        const std::int64_t r = ahead[0];
+        for (int a = 0; a + 1 < kForwardLookahead; ++a) ahead[a] = ahead[a + 1];
+        ahead[kForwardLookahead - 1] = i + kForwardLookahead < to ? index[i + kForwardLookahead] : 0;
         if (later != nullptr && (later[r >> 6] >> (r & 63) & 1)) continue;
         m.copy(target, r, rows, i);
         if (marks_while_copying) set(own, r);
