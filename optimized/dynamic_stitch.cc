@@ -498,16 +498,24 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
     }
     const std::uint64_t* const later = t + 1 < n ? claims(t + 1) : nullptr;
     const bool marks_while_copying = t == 0 && !kStreams;
-    // Each destination row is read kForwardLookahead positions before its copy: read right
-    // before, it waits behind the previous row's stores.
+    // With cached stores each destination row is read kForwardLookahead positions before its
+    // copy: read right before, it waits behind the previous row's stores. Streaming stores
+    // read it in place (read ahead, one thread measured 0.55 -> 0.39 of memcpy at 256 MiB).
+    constexpr int kAhead = kStreams ? 0 : kForwardLookahead;
+    constexpr int kAheadSlots = kStreams ? 1 : kForwardLookahead;
     const auto copy = [=, target = out, m = mover](const std::byte* rows, const std::int32_t* index, std::int64_t from,
                                                    std::int64_t to) {
-      std::int64_t ahead[kForwardLookahead];
-      for (int a = 0; a < kForwardLookahead; ++a) ahead[a] = from + a < to ? index[from + a] : 0;
+      std::int64_t ahead[kAheadSlots] = {};
+      for (int a = 0; a < kAhead; ++a) ahead[a] = from + a < to ? index[from + a] : 0;
       for (std::int64_t i = from; i < to; ++i) {
-        const std::int64_t r = ahead[0];
-        for (int a = 0; a + 1 < kForwardLookahead; ++a) ahead[a] = ahead[a + 1];
-        ahead[kForwardLookahead - 1] = i + kForwardLookahead < to ? index[i + kForwardLookahead] : 0;
+        std::int64_t r = 0;
+        if constexpr (kAhead == 0) {
+          r = index[i];
+        } else {
+          r = ahead[0];
+          for (int a = 0; a + 1 < kAhead; ++a) ahead[a] = ahead[a + 1];
+          ahead[kAhead - 1] = i + kAhead < to ? index[i + kAhead] : 0;
+        }
         if (later != nullptr && (later[r >> 6] >> (r & 63) & 1)) continue;
         m.copy(target, r, rows, i);
         if (marks_while_copying) set(own, r);
