@@ -274,8 +274,8 @@ constexpr int kLookahead = 4;
 
 // Copies rows [begin, end) of the data, in order, to their outputs; slot[p] is the chunk's next
 // slot in output p. Everything arrives by value: the copies' byte stores may alias anything
-// reached through a reference, which would be reloaded after every row.
-// Rows before fetch_end are prefetched from fetch_from (fetch_rows rows ahead).
+// reached through a reference, which would be reloaded after every row. Row j < fetch_end
+// prefetches the later row at fetch_from + j * row_bytes.
 template <class Mover>
 void scatter_chunk(const Mover m, const std::int32_t* const part, typename Mover::Element* const* const out,
                    std::int64_t* const slot, const typename Mover::Element* const rows, const std::int64_t begin,
