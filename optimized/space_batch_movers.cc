@@ -327,6 +327,12 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
   return g;
 }
 
+// Cursor::walk hands runs of at least this many groups along a line to one call; shorter
+// ones go group by group. Measured on rows of 64 bytes, [N,H,4,4] b[2,2] (1 MiB, ratio to
+// memcpy, S2B / B2S, group by group against line calls): lines of 4 groups 0.29 / 0.30
+// against 0.25 / 0.28 (the line's set-up), of 8 level, of 32 0.56 / 0.58 against 0.76 / 0.82.
+constexpr std::int64_t kMinLineGroups = 8;
+
 // The current group of a worker, advanced in row-major order (the innermost group dim phase by
 // phase when g.by_phase), with its space-side row (-1 in the padding) and the batch-side row of
 // its stream 0, in positions. A step along the innermost group dim updates both rows by
@@ -391,20 +397,22 @@ struct Cursor {
     const std::int64_t left = g.first[i] + g.extent[i] - y[i];
     return g.by_phase ? (left + g.block[i] - 1) / g.block[i] : left;
   }
-  // Calls f(space_row, batch_row) for `count` groups from this one (1 <= count <=
-  // run_length()), stepping in locals, and leaves the cursor on the last of them. Only
-  // SpaceToBatch's groups reach into the padding (kPadded); BatchToSpace's are space rows.
-  template <bool kPadded, class F>
-  [[gnu::always_inline]] void walk(const Geometry& g, std::int64_t count, F&& f) {
+  // Visits `count` groups from this one (1 <= count <= run_length()) and leaves the cursor on
+  // the last of them. Batch entries, and from kMinLineGroups groups those inside the space
+  // dim along the innermost group dim (not by phase), go as one call
+  // line_of_rows(space_row, batch_row, rows, phase, b, phase_step, wrap_step): `rows` groups
+  // from the given one, space rows g.row apart, batch rows phase_step apart but wrap_step
+  // after each b-th (phase: the first group's place among them); every other group as
+  // f(space_row, batch_row). Only SpaceToBatch's groups reach into the padding (kPadded);
+  // BatchToSpace's are space rows.
+  template <bool kPadded, class F, class Line>
+  [[gnu::always_inline]] void walk(const Geometry& g, std::int64_t count, F&& f, Line&& line_of_rows) {
     std::int64_t batch = batch_row;
-    if (g.last == 0) {
-      std::int64_t space = space_row;
-      for (std::int64_t k = 0;; space += g.row, batch += g.row_blocked) {
-        f(space, batch);
-        if (++k == count) break;
-      }
+    if (g.last == 0) {  // batch entries: whole rows, one after the other on both sides
+      line_of_rows(space_row, batch, count, 0, 1, g.row_blocked, g.row_blocked);
       n += count - 1;
-      space_row = space;
+      space_row += (count - 1) * g.row;
+      batch += (count - 1) * g.row_blocked;
     } else {
       const int i = g.last - 1;
       const std::int64_t b = g.block[i], row = g.row;
@@ -424,21 +432,56 @@ struct Cursor {
         p[i] += count - 1;
       } else {
         const std::int64_t phase_step = g.phase_stride, wrap_step = g.row_blocked - (b - 1) * g.phase_stride;
-        std::int64_t phase = o[i], wraps = 0;
-        for (std::int64_t k = 0;; ++x) {
-          f(space_at(), batch);
-          if (++k == count) break;
-          if (++phase == b) {
-            phase = 0;
-            ++wraps;
-            batch += wrap_step;
-          } else {
-            batch += phase_step;
+        if (count < kMinLineGroups) {  // group by group: less to set up than a line
+          for (std::int64_t k = 0;; ++x) {
+            f(space_at(), batch);
+            if (++k == count) break;
+            if (++o[i] == b) {
+              o[i] = 0;
+              ++p[i];
+              batch += wrap_step;
+            } else {
+              batch += phase_step;
+            }
           }
+          y[i] += count - 1;
+          space_row = space_at();
+          batch_row = batch;
+          return;
         }
+        const std::int64_t phase = o[i];
+        // Group k's phase and batch row: k phase steps, wrap steps instead where the phase
+        // wraps (no division within the first wrap, as in lines of one block).
+        struct Group {
+          std::int64_t phase, batch, wraps;
+        };
+        const auto at = [&](std::int64_t k) {
+          const std::int64_t wraps = phase + k < b ? 0 : (phase + k) / b;
+          return Group{phase + k - wraps * b, batch + k * phase_step + wraps * (wrap_step - phase_step), wraps};
+        };
+        // Groups [inside, beyond) lie inside the space dim (all of them without padding).
+        std::int64_t inside = 0, beyond = count;
+        if constexpr (kPadded) {
+          if (line < 0) {
+            inside = beyond = count;
+          } else {
+            inside = std::clamp<std::int64_t>(-x, 0, count);
+            beyond = std::clamp<std::int64_t>(static_cast<std::int64_t>(space_x) - x, inside, count);
+          }
+          for (std::int64_t k = 0; k < inside; ++k) f(std::int64_t{-1}, at(k).batch);
+        }
+        if (inside < beyond) {
+          const Group first = at(inside);
+          line_of_rows(line + (x + inside) * row, first.batch, beyond - inside, first.phase, b, phase_step, wrap_step);
+        }
+        if constexpr (kPadded)
+          for (std::int64_t k = beyond; k < count; ++k) f(std::int64_t{-1}, at(k).batch);
+        const Group last = at(count - 1);
+        batch = last.batch;
+        x += count - 1;
         y[i] += count - 1;
-        o[i] = phase;
-        p[i] += wraps;
+        o[i] = last.phase;
+        p[i] += last.wraps;
       }
       space_row = space_at();
     }
@@ -619,6 +662,40 @@ constexpr std::int64_t kPrefetchAheadBytes = 8192;
 constexpr std::int64_t kPrefetchStreams = 8;
 using row_copy::prefetch_lines;
 
+// `rows` whole rows along one line of groups, without padding: space rows space_step units
+// apart from `space`, batch rows phase_step units apart from `batch` but wrap_step after each
+// b-th (phase: the first row's place among them). A function of its own, so that its loop
+// keeps everything in registers: a bare loop of 512-byte B2S rows that reloads its steps from
+// memory after each row's stores ran at 0.58 of memcpy in cache, against 0.74 without.
+template <bool kToBatch, class Mover>
+[[gnu::noinline]] void move_line(const Mover m, typename Mover::Unit* dst, const typename Mover::Unit* src,
+                                 std::int64_t space, std::int64_t batch, std::int64_t rows, std::int64_t phase,
+                                 std::int64_t b, std::int64_t space_step, std::int64_t phase_step,
+                                 std::int64_t wrap_step, std::int64_t ss, std::int64_t n) {
+  using Unit = typename Mover::Unit;
+  Unit* d = dst + (kToBatch ? batch : space);
+  const Unit* s = src + (kToBatch ? space : batch);
+  for (;;) {
+    if constexpr (kToBatch)
+      m.deinterleave(d, ss, s, n);
+    else
+      m.interleave(d, s, ss, n);
+    if (--rows == 0) return;
+    std::int64_t batch_step = phase_step;
+    if (++phase == b) {
+      phase = 0;
+      batch_step = wrap_step;
+    }
+    if constexpr (kToBatch) {
+      s += space_step;
+      d += batch_step;
+    } else {
+      d += space_step;
+      s += batch_step;
+    }
+  }
+}
+
 // Work items [begin, end) when every item is one whole row (Geometry::whole_rows) through the
 // cache: one (de)interleave per group and the cursor's step, nothing else. Short rows are
 // where a per-group cost shows (a 512-byte row moves in about 20 ns in cache). Sources beyond
@@ -627,9 +704,12 @@ using row_copy::prefetch_lines;
 // cache (64 KiB to 16 MiB) prefetching was level or slower.
 // The cursor walks runs of groups in locals (Cursor::walk), and the function stays out of
 // run_items: inlined there, the copy loop lost registers to the tiled path and reloaded its
-// strides from the stack, and each step went through the cursor's arrays. Measured on
-// 512-byte rows (ratio to memcpy, 1 thread, medians of 5 interleaved runs): S2B 64 KiB 0.33
-// -> 0.47, 256 KiB 0.38 -> 0.57; B2S 64 KiB 0.34 -> 0.39, 256 KiB 0.39 -> 0.46.
+// strides from the stack, and each step went through the cursor's arrays (512-byte rows,
+// ratio to memcpy, 1 thread: S2B 64 KiB 0.33 -> 0.47, 256 KiB 0.38 -> 0.57; B2S 64 KiB 0.34
+// -> 0.39, 256 KiB 0.39 -> 0.46). The rows of a line then go to move_line, whose loop holds
+// everything in registers (the walk's loop still reloaded five steps from the stack after
+// each row's stores): S2B 64 KiB 0.46 -> 0.53, 256 KiB 0.55 -> 0.67; B2S 64 KiB 0.39 ->
+// 0.52, 256 KiB 0.43 -> 0.68 (medians of 4 runs alternating the builds).
 template <bool kToBatch, class Mover>
 [[gnu::noinline]] void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Unit* src,
                                       std::int64_t src_units, typename Mover::Unit* dst, std::int64_t begin,
@@ -646,26 +726,42 @@ template <bool kToBatch, class Mover>
   const std::int64_t n = g.row_blocked;
   const std::int64_t space_row_units = g.row * cu;
   const std::int64_t streams = g.b;
+  const auto one_row = [&](std::int64_t space_row, std::int64_t batch_row) {
+    if constexpr (kToBatch) {
+      typename Mover::Unit* d = dst + batch_row * cu;
+      if (space_row < 0) {
+        for (std::int64_t o = 0; o < streams; ++o) m.zero(d + o * ss, n);
+      } else {
+        if (fetch) fetch_ahead(space_row * cu, space_row_units);
+        m.deinterleave(d, ss, src + space_row * cu, n);
+      }
+    } else {
+      if (fetch)
+        for (std::int64_t o = 0; o < streams; ++o) fetch_ahead(batch_row * cu + o * ss, n * cu);
+      m.interleave(dst + space_row * cu, src + batch_row * cu, ss, n);
+    }
+  };
+  const auto line_of_rows = [&](std::int64_t space_row, std::int64_t batch_row, std::int64_t rows, std::int64_t phase,
+                                std::int64_t b, std::int64_t phase_step, std::int64_t wrap_step) {
+    if (!fetch)
+      return move_line<kToBatch>(m, dst, src, space_row * cu, batch_row * cu, rows, phase, b, space_row_units,
+                                 phase_step * cu, wrap_step * cu, ss, n);
+    for (std::int64_t k = 0; k < rows; ++k, space_row += g.row) {
+      one_row(space_row, batch_row);
+      if (++phase == b) {
+        phase = 0;
+        batch_row += wrap_step;
+      } else {
+        batch_row += phase_step;
+      }
+    }
+  };
   Cursor c(g, begin);
   for (std::int64_t group = begin; group < end;) {
     if (group > begin) c.advance(g);
     const std::int64_t count = std::min(end - group, c.run_length(g));
     group += count;
-    c.walk<kToBatch>(g, count, [&](std::int64_t space_row, std::int64_t batch_row) {
-      if constexpr (kToBatch) {
-        typename Mover::Unit* d = dst + batch_row * cu;
-        if (space_row < 0) {
-          for (std::int64_t o = 0; o < streams; ++o) m.zero(d + o * ss, n);
-        } else {
-          if (fetch) fetch_ahead(space_row * cu, space_row_units);
-          m.deinterleave(d, ss, src + space_row * cu, n);
-        }
-      } else {
-        if (fetch)
-          for (std::int64_t o = 0; o < streams; ++o) fetch_ahead(batch_row * cu + o * ss, n * cu);
-        m.interleave(dst + space_row * cu, src + batch_row * cu, ss, n);
-      }
-    });
+    c.walk<kToBatch>(g, count, one_row, line_of_rows);
   }
   if constexpr (kStreamsDirectly<Mover>) row_copy::stream_fence();
 }

@@ -106,6 +106,19 @@ TEST(OptimizedBatchToSpaceND, TileBoundaryMatrix) {
   }
 }
 
+// Whole rows (one tile per row) along lines of groups cropped at both ends, split between
+// threads so that a thread's first group sits at any phase of the block.
+TEST(OptimizedBatchToSpaceND, WholeRowLinesSplitMidBlock) {
+  for (std::int64_t b : {2, 3, 4})
+    for (const auto& crop : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 2 * b - 1}, {b + 1, b - 1}, {0, b}})
+      for (int threads : {1, 2, 3, 5, 7}) {
+        check_case(kOp, DType::kFloat32, {2 * b * 2, 8, 4, 3}, {b, 2}, {crop.first, crop.second, 0, 0},
+                   exec(threads, 1 << 20));
+        check_kernel(kOp, DType::kFloat32, {2 * b * 2, 8, 4, 3}, {b, 2}, {crop.first, crop.second, 0, 0},
+                     exec(threads, 1 << 20));
+      }
+}
+
 // M = 1..6 with trivial dims (block 1, no crops) leading, in the middle and trailing.
 TEST(OptimizedBatchToSpaceND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat32, {4, 3, 3}, {2}, {0, 0}, exec(1, 0));

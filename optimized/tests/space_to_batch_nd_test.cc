@@ -103,6 +103,19 @@ TEST(OptimizedSpaceToBatchND, TileBoundaryMatrix) {
   }
 }
 
+// Whole rows (one tile per row) along lines of groups padded at both ends, split between
+// threads so that a thread's first group sits at any phase of the block: the padded groups
+// after the line's rows get their batch rows counted across the phase wraps.
+TEST(OptimizedSpaceToBatchND, WholeRowLinesSplitMidBlock) {
+  for (std::int64_t b : {2, 3, 4})
+    for (const auto& pad : std::vector<std::pair<std::int64_t, std::int64_t>>{{1, 2 * b - 1}, {b + 1, b - 1}, {0, b}})
+      for (int threads : {1, 2, 3, 5, 7}) {
+        const std::int64_t h = 8 * b - pad.first - pad.second;
+        check_case(kOp, DType::kFloat32, {2, h, 4, 3}, {b, 2}, {pad.first, pad.second, 0, 0}, exec(threads, 1 << 20));
+        check_kernel(kOp, DType::kFloat32, {2, h, 4, 3}, {b, 2}, {pad.first, pad.second, 0, 0}, exec(threads, 1 << 20));
+      }
+}
+
 // M = 1..6 with trivial dims (block 1, no padding) leading, in the middle and trailing.
 TEST(OptimizedSpaceToBatchND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat32, {2, 6, 3}, {2}, {0, 0}, exec(1, 0));
