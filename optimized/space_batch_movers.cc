@@ -451,7 +451,7 @@ struct Cursor {
         }
         const std::int64_t phase = o[i];
         // Group k's phase and batch row: k phase steps, wrap steps instead where the phase
-        // wraps (no division within the first wrap, as in lines of one block).
+        // wraps (a division only once it does).
         struct Group {
           std::int64_t phase, batch, wraps;
         };
@@ -708,8 +708,8 @@ template <bool kToBatch, class Mover>
 // ratio to memcpy, 1 thread: S2B 64 KiB 0.33 -> 0.47, 256 KiB 0.38 -> 0.57; B2S 64 KiB 0.34
 // -> 0.39, 256 KiB 0.39 -> 0.46). The rows of a line then go to move_line, whose loop holds
 // everything in registers (the walk's loop still reloaded five steps from the stack after
-// each row's stores): S2B 64 KiB 0.46 -> 0.53, 256 KiB 0.55 -> 0.67; B2S 64 KiB 0.39 ->
-// 0.52, 256 KiB 0.43 -> 0.68 (medians of 4 runs alternating the builds).
+// each row's stores): S2B 64 KiB 0.46 -> 0.53, 256 KiB 0.56 -> 0.67; B2S 64 KiB 0.33 ->
+// 0.47, 256 KiB 0.43 -> 0.59 (medians of 4 runs alternating the builds).
 template <bool kToBatch, class Mover>
 [[gnu::noinline]] void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Unit* src,
                                       std::int64_t src_units, typename Mover::Unit* dst, std::int64_t begin,
