@@ -37,7 +37,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <memory>
 #include <numeric>
 #include <random>
@@ -67,11 +66,13 @@ constexpr std::int64_t kReferenceMaxBytes = std::int64_t{4} << 20;
 constexpr double kMinTime = 0.05;
 
 // The inputs of the case being measured, the only ones alive: asking for another key drops
-// the held inputs before building the new ones. Benchmarks call it from the main thread only.
+// the held inputs before building the new ones. Benchmarks call it from the main thread only,
+// once per timed call: `make` is taken as it is (a std::function built from a lambda holding
+// a shape allocated twice per call, inside the timing).
 class CurrentInputs {
  public:
-  template <class T>
-  T& get(const std::string& key, const std::function<T()>& make) {
+  template <class T, class Make>
+  T& get(const std::string& key, const Make& make) {
     if (key != key_) {
       held_.reset();
       key_.clear();
