@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -327,8 +328,8 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
   return g;
 }
 
-// Cursor::walk hands runs of at least this many groups along a line to one call; shorter
-// ones go group by group. Measured on rows of 64 bytes, [N,H,4,4] b[2,2] (1 MiB, ratio to
+// run_whole_rows hands runs of at least this many groups along a line to one call
+// (Cursor::walk); shorter ones go group by group. Measured on rows of 64 bytes, [N,H,4,4] b[2,2] (1 MiB, ratio to
 // memcpy, S2B / B2S, group by group against line calls): lines of 4 groups 0.29 / 0.30
 // against 0.25 / 0.28 (the line's set-up), of 8 level, of 32 0.56 / 0.58 against 0.76 / 0.82.
 constexpr std::int64_t kMinLineGroups = 8;
@@ -398,18 +399,23 @@ struct Cursor {
     return g.by_phase ? (left + g.block[i] - 1) / g.block[i] : left;
   }
   // Visits `count` groups from this one (1 <= count <= run_length()) and leaves the cursor on
-  // the last of them. Batch entries, and from kMinLineGroups groups those inside the space
-  // dim along the innermost group dim (not by phase), go as one call
+  // the last of them. From min_line groups, the batch entries or the groups inside the space
+  // dim along the innermost group dim (not by phase) go as one call
   // line_of_rows(space_row, batch_row, rows, phase, b, phase_step, wrap_step): `rows` groups
   // from the given one, space rows g.row apart, batch rows phase_step apart but wrap_step
   // after each b-th (phase: the first group's place among them); every other group as
   // f(space_row, batch_row). Only SpaceToBatch's groups reach into the padding (kPadded);
   // BatchToSpace's are space rows.
   template <bool kPadded, class F, class Line>
-  [[gnu::always_inline]] void walk(const Geometry& g, std::int64_t count, F&& f, Line&& line_of_rows) {
+  [[gnu::always_inline]] void walk(const Geometry& g, std::int64_t count, std::int64_t min_line, F&& f,
+                                   Line&& line_of_rows) {
     std::int64_t batch = batch_row;
     if (g.last == 0) {  // batch entries: whole rows, one after the other on both sides
-      line_of_rows(space_row, batch, count, 0, 1, g.row_blocked, g.row_blocked);
+      if (count >= min_line) {
+        line_of_rows(space_row, batch, count, 0, 1, g.row_blocked, g.row_blocked);
+      } else {
+        for (std::int64_t k = 0; k < count; ++k) f(space_row + k * g.row, batch + k * g.row_blocked);
+      }
       n += count - 1;
       space_row += (count - 1) * g.row;
       batch += (count - 1) * g.row_blocked;
@@ -423,6 +429,7 @@ struct Cursor {
       const auto space_at = [&] {
         return !kPadded || (line >= 0 && static_cast<std::uint64_t>(x) < space_x) ? line + x * row : -1;
       };
+      const std::int64_t phase_step = g.phase_stride, wrap_step = g.row_blocked - (b - 1) * g.phase_stride;
       if (g.by_phase) {
         for (std::int64_t k = 0;; x += b, batch += g.row_blocked) {
           f(space_at(), batch);
@@ -430,25 +437,20 @@ struct Cursor {
         }
         y[i] += (count - 1) * b;
         p[i] += count - 1;
-      } else {
-        const std::int64_t phase_step = g.phase_stride, wrap_step = g.row_blocked - (b - 1) * g.phase_stride;
-        if (count < kMinLineGroups) {  // group by group: less to set up than a line
-          for (std::int64_t k = 0;; ++x) {
-            f(space_at(), batch);
-            if (++k == count) break;
-            if (++o[i] == b) {
-              o[i] = 0;
-              ++p[i];
-              batch += wrap_step;
-            } else {
-              batch += phase_step;
-            }
+      } else if (count < min_line) {
+        for (std::int64_t k = 0;; ++x) {
+          f(space_at(), batch);
+          if (++k == count) break;
+          if (++o[i] == b) {
+            o[i] = 0;
+            ++p[i];
+            batch += wrap_step;
+          } else {
+            batch += phase_step;
           }
-          y[i] += count - 1;
-          space_row = space_at();
-          batch_row = batch;
-          return;
         }
+        y[i] += count - 1;
+      } else {
         const std::int64_t phase = o[i];
         // Group k's phase and batch row: k phase steps, wrap steps instead where the phase
         // wraps (a division only once it does).
@@ -743,25 +745,17 @@ template <bool kToBatch, class Mover>
   };
   const auto line_of_rows = [&](std::int64_t space_row, std::int64_t batch_row, std::int64_t rows, std::int64_t phase,
                                 std::int64_t b, std::int64_t phase_step, std::int64_t wrap_step) {
-    if (!fetch)
-      return move_line<kToBatch>(m, dst, src, space_row * cu, batch_row * cu, rows, phase, b, space_row_units,
-                                 phase_step * cu, wrap_step * cu, ss, n);
-    for (std::int64_t k = 0; k < rows; ++k, space_row += g.row) {
-      one_row(space_row, batch_row);
-      if (++phase == b) {
-        phase = 0;
-        batch_row += wrap_step;
-      } else {
-        batch_row += phase_step;
-      }
-    }
+    move_line<kToBatch>(m, dst, src, space_row * cu, batch_row * cu, rows, phase, b, space_row_units, phase_step * cu,
+                        wrap_step * cu, ss, n);
   };
+  // Rows that prefetch go group by group (move_line does not prefetch).
+  const std::int64_t min_line = fetch ? std::numeric_limits<std::int64_t>::max() : kMinLineGroups;
   Cursor c(g, begin);
   for (std::int64_t group = begin; group < end;) {
     if (group > begin) c.advance(g);
     const std::int64_t count = std::min(end - group, c.run_length(g));
     group += count;
-    c.walk<kToBatch>(g, count, one_row, line_of_rows);
+    c.walk<kToBatch>(g, count, min_line, one_row, line_of_rows);
   }
   if constexpr (kStreamsDirectly<Mover>) row_copy::stream_fence();
 }
