@@ -67,8 +67,8 @@ constexpr double kMinTime = 0.05;
 
 // The inputs of the case being measured, the only ones alive: asking for another key drops
 // the held inputs before building the new ones. Benchmarks call it from the main thread only,
-// once per timed call: `make` is taken as it is (a std::function built from a lambda holding
-// a shape allocated twice per call, inside the timing).
+// once per timed call, so it allocates nothing when the key is held: `make` is taken as it is
+// (as a std::function it would copy the caller's lambda and its captures on every call).
 class CurrentInputs {
  public:
   template <class T, class Make>
