@@ -222,27 +222,53 @@ Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOption
   return {n, chunks, threads, k + 8};
 }
 
+// Partition counts up to this many are counted into four tables in turn (count_range).
+constexpr std::int64_t kInterleavedMaxPartitions = 16;
+
+// Check 2 and counting over positions [begin, end): count[p] += the entries == p. Returns the
+// first position out of range, or end. With few partitions, consecutive positions often name
+// the same one, and each increment of a counter in memory waits for the one before; four
+// tables in turn break that chain. Measured (the counting alone, one table / four): 256
+// positions to 4 partitions 143 / 95 ns, 1024 to 2 partitions 1080 / 483 ns; whole calls, 256-byte
+// rows to 4 partitions, 1 thread, ratio to memcpy: 256 KiB 0.45 -> 0.53, 512 KiB 0.52 -> 0.60.
+std::int64_t count_range(const std::int32_t* part, std::int64_t begin, std::int64_t end, std::int64_t k,
+                         std::int64_t* count) {
+  const auto limit = static_cast<std::uint32_t>(k);  // negative entries wrap to >= limit
+  std::int64_t j = begin;
+  if (k <= kInterleavedMaxPartitions) {
+    std::int64_t table[4][kInterleavedMaxPartitions] = {};
+    for (; j + 4 <= end; j += 4) {
+      const auto p0 = static_cast<std::uint32_t>(part[j]), p1 = static_cast<std::uint32_t>(part[j + 1]);
+      const auto p2 = static_cast<std::uint32_t>(part[j + 2]), p3 = static_cast<std::uint32_t>(part[j + 3]);
+      if ((p0 >= limit) | (p1 >= limit) | (p2 >= limit) | (p3 >= limit)) break;  // the tail finds which
+      ++table[0][p0];
+      ++table[1][p1];
+      ++table[2][p2];
+      ++table[3][p3];
+    }
+    for (std::int64_t p = 0; p < k; ++p) count[p] += table[0][p] + table[1][p] + table[2][p] + table[3][p];
+  }
+  for (; j < end; ++j) {
+    const auto p = static_cast<std::uint32_t>(part[j]);
+    if (p >= limit) return j;
+    ++count[p];
+  }
+  return end;
+}
+
 // Check 2 and counting, chunk by chunk: counts[c * stride + p] becomes the entries == p in
 // chunk c. Returns the first position out of range over all chunks, or n.
 std::int64_t count_partitions(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts) {
-  const std::int32_t* part = pr.part;
-  const std::int64_t k = pr.k, chunks = ch.count, stride = ch.stride;
+  const std::int64_t chunks = ch.count, stride = ch.stride;
   // Chunk c's first bad position, or n (each chunk writes its own entry: no reduction order).
   SmallBuffer<std::int64_t, 16> first_bad_buffer(static_cast<std::size_t>(chunks), pr.n);
   const std::span<std::int64_t> first_bad = first_bad_buffer.span();
   thread_policy::run_threads(ch.threads, [&](std::int64_t t, std::int64_t n) {
     const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
     for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
-      std::int64_t* count = counts.data() + c * stride;
       const std::int64_t end = ch.begin(c + 1);
-      for (std::int64_t j = ch.begin(c); j < end; ++j) {
-        const std::int32_t p = part[j];
-        if (p < 0 || p >= k) {
-          first_bad[static_cast<std::size_t>(c)] = j;
-          break;
-        }
-        ++count[p];
-      }
+      const std::int64_t bad = count_range(pr.part, ch.begin(c), end, pr.k, counts.data() + c * stride);
+      if (bad < end) first_bad[static_cast<std::size_t>(c)] = bad;
     }
   });
   return *std::min_element(first_bad.begin(), first_bad.end());
