@@ -1,4 +1,4 @@
-// SpaceToBatchND and BatchToSpaceND benchmarks (float32): four cases per op, each
+// SpaceToBatchND and BatchToSpaceND benchmarks (float32): six cases per op, each
 // as optimized/threads:1|2, reference and memcpy of the output bytes (bench_common.h).
 // BatchToSpaceND takes the SpaceToBatchND output shape of the same case, crops = paddings.
 //
@@ -78,6 +78,9 @@ const bool registered = [] {
       {"f32_8x1024x1024x1_b2x2", {8, 1024, 1024, 1}, {2, 2}, {0, 0, 0, 0}},
       {"f32_1x2048x2048x1_b4x4_pad1x3x2x2", {1, 2048, 2048, 1}, {4, 4}, {1, 3, 2, 2}},
       {"f32_64x64x64x64x4_b2x2x2", {64, 64, 64, 64, 4}, {2, 2, 2}, {0, 0, 0, 0, 0, 0}},
+      // Many small maps: lines of 2 and 4 groups, rows of 64 and 512 bytes.
+      {"f32_8192x2x4x4_b2x2", {8192, 2, 4, 4}, {2, 2}, {0, 0, 0, 0}},
+      {"f32_1024x4x4x32_b2x2", {1024, 4, 4, 32}, {2, 2}, {0, 0, 0, 0}},
   };
   for (const SpaceBatchCase& c : cases) register_space_batch(c);
   return true;

@@ -293,6 +293,11 @@ struct Geometry {
   // Every item is one whole row: one tile per row and no padding or crop in the row's dim
   // (row_start = 0, row = row_blocked * b).
   bool whole_rows = false;
+  // One group dim (L = 1), walked in order and covered whole by its blocks (space = blocked *
+  // block: no padding or crop): the next batch entry's line then follows the last group of a
+  // line by the same steps as a wrap within it (space rows g.row apart, batch rows a wrap step
+  // apart), so Cursor::walk goes across lines.
+  bool lines_chain = false;
 };
 
 Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes, const ExecOptions& options) {
@@ -325,6 +330,7 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
   g.tile_j = std::max<std::int64_t>(1, tile_bytes / std::max<std::int64_t>(1, chunk_bytes * g.b));
   g.tiles = g.row_blocked == 0 ? 0 : (g.row_blocked + g.tile_j - 1) / g.tile_j;
   g.whole_rows = g.tiles == 1 && g.row_start == 0 && g.row == g.row_blocked * g.b;
+  g.lines_chain = g.last == 1 && !g.by_phase && plan.space[0] == plan.blocked[0] * plan.block[0];
   return g;
 }
 
@@ -390,17 +396,21 @@ struct Cursor {
     advance_across(g);
   }
 
-  // Groups from this one to the end of its line (the innermost group dim, or its phase there):
-  // the outer group dims stay, so the rows follow by constant steps. At least 1.
+  // Groups from this one to the end of its line (the innermost group dim, or its phase there;
+  // the last group when lines chain): the outer group dims stay, so the rows follow by constant
+  // steps. At least 1.
   std::int64_t run_length(const Geometry& g) const {
     if (g.last == 0) return g.groups - n;
     const int i = g.last - 1;
+    if (g.lines_chain) return g.groups - (n * g.extent[i] + y[i] - g.first[i]);
     const std::int64_t left = g.first[i] + g.extent[i] - y[i];
     return g.by_phase ? (left + g.block[i] - 1) / g.block[i] : left;
   }
   // Visits `count` groups from this one (1 <= count <= run_length()) and leaves the cursor on
-  // the last of them. From min_line groups, the batch entries or the groups inside the space
-  // dim along the innermost group dim (not by phase) go as one call
+  // the last of them (across chained lines only its rows: run_length() then reaches the last
+  // group, so the cursor is not advanced after such a walk). From min_line groups, the batch
+  // entries or the groups inside the space dim along the innermost group dim (not by phase),
+  // across chained lines, go as one call
   // line_of_rows(space_row, batch_row, rows, phase, b, phase_step, wrap_step): `rows` groups
   // from the given one, space rows g.row apart, batch rows phase_step apart but wrap_step
   // after each b-th (phase: the first group's place among them); every other group as
@@ -422,12 +432,14 @@ struct Cursor {
     } else {
       const int i = g.last - 1;
       const std::int64_t b = g.block[i], row = g.row;
-      // Along the line the space row is line + x * row inside the space dim, -1 in its padding.
+      // Along the line the space row is line + x * row inside the space dim, -1 in its padding
+      // (chained lines have none, and x runs on past the first line).
       const std::int64_t line = line_space_row(g);
       const auto space_x = static_cast<std::uint64_t>(g.space[i]);
+      const bool padded = kPadded && !g.lines_chain;
       std::int64_t x = y[i] - g.start[i];
       const auto space_at = [&] {
-        return !kPadded || (line >= 0 && static_cast<std::uint64_t>(x) < space_x) ? line + x * row : -1;
+        return !padded || (line >= 0 && static_cast<std::uint64_t>(x) < space_x) ? line + x * row : -1;
       };
       const std::int64_t phase_step = g.phase_stride, wrap_step = g.row_blocked - (b - 1) * g.phase_stride;
       if (g.by_phase) {
@@ -463,7 +475,7 @@ struct Cursor {
         };
         // Groups [inside, beyond) lie inside the space dim (all of them without padding).
         std::int64_t inside = 0, beyond = count;
-        if constexpr (kPadded) {
+        if (padded) {
           if (line < 0) {
             inside = beyond = count;
           } else {

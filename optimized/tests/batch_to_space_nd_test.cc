@@ -119,6 +119,19 @@ TEST(OptimizedBatchToSpaceND, WholeRowLinesSplitMidBlock) {
       }
 }
 
+// Whole rows along short lines without crops: the walk goes on from one batch entry's line to
+// the next (fewer than 8 groups group by group, more through one line call), from any group a
+// thread starts at.
+TEST(OptimizedBatchToSpaceND, WholeRowLinesChainAcrossBatchEntries) {
+  for (std::int64_t b : {2, 3})
+    for (std::int64_t blocked : {1, 2, 3})
+      for (std::int64_t n : {1, 2, 3, 9})
+        for (int threads : {1, 2, 3, 5, 7}) {
+          check_case(kOp, DType::kFloat32, {n * b * 2, blocked, 4, 3}, {b, 2}, {0, 0, 0, 0}, exec(threads, 1 << 20));
+          check_kernel(kOp, DType::kFloat32, {n * b * 2, blocked, 4, 3}, {b, 2}, {0, 0, 0, 0}, exec(threads, 1 << 20));
+        }
+}
+
 // M = 1..6 with trivial dims (block 1, no crops) leading, in the middle and trailing.
 TEST(OptimizedBatchToSpaceND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat32, {4, 3, 3}, {2}, {0, 0}, exec(1, 0));
