@@ -46,12 +46,13 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     const BufferChecks checks = g_buffer_checks;
     const std::size_t bytes = n * sizeof(T);
     const std::size_t guard_bytes = checks.enabled ? checks.guard_bytes : 0;
-    // Plain operator new (so replacement allocators still see every buffer) aligned by hand:
-    // glibc's aligned allocation splits the chunk and frees the pieces, which costs more than
-    // the allocation itself for the small buffers of small calls.
+    // One allocation holds the buffer and its reference counts (std::allocator: plain operator
+    // new, so replacement allocators still see every buffer), aligned by hand: glibc's aligned
+    // allocation splits the chunk and frees the pieces, which costs more than the allocation
+    // itself for the small buffers of small calls.
     std::size_t space = bytes + guard_bytes + kAlignment - 1;
-    void* block = ::operator new(space);
-    void* aligned = block;
+    std::shared_ptr<std::byte[]> block = std::make_shared_for_overwrite<std::byte[]>(space);
+    void* aligned = block.get();
     auto* p = static_cast<std::byte*>(std::align(kAlignment, bytes + guard_bytes, aligned, space));
     // T{} is all-zero bits for every trivially copyable dtype.
     if (zero_fill) {
@@ -59,10 +60,12 @@ std::shared_ptr<void> allocate_elements(std::int64_t count, bool zero_fill) {
     } else if (checks.enabled) {
       std::memset(p, std::is_same_v<T, bool> ? 1 : checks.poison_byte, bytes);
     }
+    if (guard_bytes == 0) return std::shared_ptr<void>(std::move(block), p);
+    // The guard is checked when the last owner lets go (a second control block: checks are a
+    // testing mode).
     std::memset(p + bytes, kGuardByte, guard_bytes);
-    return std::shared_ptr<void>(p, [block, bytes, guard_bytes](void* q) {
+    return std::shared_ptr<void>(p, [block = std::move(block), bytes, guard_bytes](void* q) {
       if (!guard_ok(static_cast<std::byte*>(q) + bytes, guard_bytes)) ++g_guard_violations;
-      ::operator delete(block);
     });
   } else {
     return std::shared_ptr<T[]>(new T[n == 0 ? 1 : n]());
