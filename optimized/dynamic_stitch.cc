@@ -553,22 +553,26 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
   const std::int64_t row_bytes = mover.row_bytes();
+  const bool forward = std::is_same_v<typename Mover::Element, std::byte> && row_bytes >= kPullMinRowBytes &&
+                       positions <= kForwardMaxPositionsPerRow * rows;
   // Pull and scatter start two parallel regions (the last writers, then the copy); push one.
-  const int regions = row_bytes >= kPullMinRowBytes ? 2 : 1;
+  // Where one thread goes forward, two threads on the pull path pay for a third: forward
+  // moves a byte for less (no winner table, sequential reads). Measured, 256-byte rows, 1
+  // thread forward / 2 threads pull, ratio to memcpy, 3 runs: 5 MiB 0.75-0.79 / 0.61-0.64,
+  // 6 MiB 0.72-0.81 / 0.62-0.69, 8 MiB 0.69-0.82 / 0.74-0.79, 10 MiB 0.77-0.86 / 0.82-0.94.
+  const int regions = row_bytes >= kPullMinRowBytes ? (forward ? 3 : 2) : 1;
   const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4), regions);
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
     const bool streams = row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
                          rows * row_bytes >= row_copy::streaming_min_bytes(options);
-    if (row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows) {
+    if (forward) {
       // With streaming stores, on any thread count: one region and, with two threads, two
       // barriers, each about as costly as a region (an injected thread count with an injected
       // tile runs as asked, even past the processors). With cached stores, on one thread: two
       // threads writing rows all over one output in cache were measured at 0.35 of memcpy at
       // 4 MiB (256-byte rows), where pull's two threads reach 0.80.
       if (streams) {
-        const int forward_threads = options.num_threads > 0 && options.tile_bytes > 0
-                                        ? options.num_threads
-                                        : thread_policy::threads_for(options, positions * (row_bytes + 4), 3);
+        const int forward_threads = options.num_threads > 0 && options.tile_bytes > 0 ? options.num_threads : threads;
         return stitch_forward(lists, rows, out, row_copy::StreamedBytes{row_bytes}, forward_threads);
       }
       // Rows of 256 bytes or more by a memcpy call each: glibc's picks the widest vector moves
