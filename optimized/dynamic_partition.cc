@@ -222,8 +222,10 @@ Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOption
   return {n, chunks, threads, k + 8};
 }
 
-// Partition counts up to this many are counted into four tables in turn (count_range).
+// Chunks of this many positions or more, to up to this many partitions, are counted into four
+// tables in turn (count_range); shorter ones would spend more on the tables than they save.
 constexpr std::int64_t kInterleavedMaxPartitions = 16;
+constexpr std::int64_t kInterleavedMinPositions = 64;
 
 // Check 2 and counting over positions [begin, end): count[p] += the entries == p. Returns the
 // first position out of range, or end. With few partitions, consecutive positions often name
@@ -235,8 +237,9 @@ std::int64_t count_range(const std::int32_t* part, std::int64_t begin, std::int6
                          std::int64_t* count) {
   const auto limit = static_cast<std::uint32_t>(k);  // negative entries wrap to >= limit
   std::int64_t j = begin;
-  if (k <= kInterleavedMaxPartitions) {
-    std::int64_t table[4][kInterleavedMaxPartitions] = {};
+  if (k <= kInterleavedMaxPartitions && end - begin >= kInterleavedMinPositions) {
+    std::int64_t table[4][kInterleavedMaxPartitions];
+    for (auto& t : table) std::fill_n(t, k, 0);
     for (; j + 4 <= end; j += 4) {
       const auto p0 = static_cast<std::uint32_t>(part[j]), p1 = static_cast<std::uint32_t>(part[j + 1]);
       const auto p2 = static_cast<std::uint32_t>(part[j + 2]), p3 = static_cast<std::uint32_t>(part[j + 3]);
