@@ -335,9 +335,10 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
 }
 
 // run_whole_rows hands runs of at least this many groups along a line to one call
-// (Cursor::walk); shorter ones go group by group. Measured on rows of 64 bytes, [N,H,4,4] b[2,2] (1 MiB, ratio to
-// memcpy, S2B / B2S, group by group against line calls): lines of 4 groups 0.29 / 0.30
-// against 0.25 / 0.28 (the line's set-up), of 8 level, of 32 0.56 / 0.58 against 0.76 / 0.82.
+// (Cursor::walk); shorter ones go group by group. Measured on rows of 64 bytes, [N,H,4,4]
+// b[2,2] (1 MiB, ratio to memcpy, S2B / B2S, group by group against line calls): lines of 4
+// groups 0.29 / 0.30 against 0.25 / 0.28 (the line's set-up), of 8 level, of 32 0.56 / 0.58
+// against 0.76 / 0.82.
 constexpr std::int64_t kMinLineGroups = 8;
 
 // The current group of a worker, advanced in row-major order (the innermost group dim phase by
