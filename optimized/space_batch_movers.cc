@@ -218,6 +218,12 @@ struct StreamMover {
   void deinterleave(Byte* d, std::int64_t ss, const Byte* s, std::int64_t n) const {
     for (std::int64_t o = 0; o < block; ++o) gather(d + o * ss, s + o * bytes(), n, block);
   }
+  // Stream o's n chunks of one row to their places in the row d (interleave's stores for that
+  // stream alone). With chunks of whole 64-byte lines every store fills a line on its own.
+  void scatter_stream(Byte* d, const Byte* s, std::int64_t o, std::int64_t n) const {
+    const std::int64_t b = block, w = bytes();
+    for (std::int64_t j = 0; j < n; ++j) copy(d + (j * b + o) * w, s + j * w, 1);
+  }
   // The destination is one stream written in order. The members are read into locals once:
   // through Byte* stores the compiler would reload them after every store. Two 16-byte
   // streams (block 2) are the common depth-4 float case: measured on rank 5
@@ -288,7 +294,7 @@ struct Geometry {
   // streams instead of alternating between block_{L-1} sets of them. Measured (ratio to
   // memcpy, 1 thread): b[4,4] padded [1,2048,2048,1] 0.71 -> 0.89; with a block of 2 the
   // alternation costs nothing and the phase order lost (0.61 -> 0.56 on rank 5), so it is
-  // used from a block of 3.
+  // used from a block of 3, and for any block where BatchToSpace reads in bursts.
   bool by_phase = false;
   // Every item is one whole row: one tile per row and no padding or crop in the row's dim
   // (row_start = 0, row = row_blocked * b).
@@ -298,6 +304,8 @@ struct Geometry {
   // line by the same steps as a wrap within it (space rows g.row apart, batch rows a wrap step
   // apart), so Cursor::walk goes across lines.
   bool lines_chain = false;
+  // > 0: BatchToSpace reads its streams in bursts of this many groups (read_in_bursts()).
+  std::int64_t burst_groups = 0;
 };
 
 Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes, const ExecOptions& options) {
@@ -332,6 +340,28 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
   g.whole_rows = g.tiles == 1 && g.row_start == 0 && g.row == g.row_blocked * g.b;
   g.lines_chain = g.last == 1 && !g.by_phase && plan.space[0] == plan.blocked[0] * plan.block[0];
   return g;
+}
+
+// BatchToSpace far beyond the caches, whole rows of whole 64-byte chunks streamed out: each
+// group reads one row from each of b streams in batch entries far apart, and consecutive
+// groups alternate between the outer phases' sets of entries, so a row-by-row walk reads 2b or
+// more places a few hundred bytes at a time. Instead the groups walk phase by phase
+// (consecutive groups read consecutive rows of the same streams), and run_stream_bursts()
+// collects burst_groups of them, then moves stream 0's rows of all of them (about kBurstBytes
+// read in a row), then stream 1's, and so on (whole-line streaming stores in any order: no
+// partial lines to combine). Measured on [4,H/2,4,16] b[2,2] (ratio to memcpy, 1 thread, sweep
+// binary, medians of 4 rounds alternating the builds): 256 MiB 0.99 -> 1.38, 512 MiB 1.19 ->
+// 1.49, 1 GiB 0.86 -> 1.43. A bare loop of the same moves at 1 GiB: row by row 0.69-0.86,
+// bursts of 2 KiB 0.85-0.88, of 8 KiB and more 1.33-1.53.
+constexpr std::int64_t kBurstBytes = 8192;
+constexpr std::int64_t kMaxBurstGroups = 128;
+
+void read_in_bursts(Geometry& g, std::int64_t chunk_bytes) {
+  if (g.last >= 1) {
+    g.by_phase = true;
+    g.lines_chain = false;
+  }
+  g.burst_groups = std::clamp<std::int64_t>(kBurstBytes / (g.row_blocked * chunk_bytes), 1, kMaxBurstGroups);
 }
 
 // run_whole_rows hands runs of at least this many groups along a line to one call
@@ -711,12 +741,45 @@ template <bool kToBatch, class Mover>
   }
 }
 
+// BatchToSpace's groups [begin, end) in bursts (read_in_bursts()): whole rows, streaming stores.
+template <class Mover>
+[[gnu::noinline]] void run_stream_bursts(const Geometry& g, const Mover& m, const Byte* src, Byte* dst,
+                                         std::int64_t begin, std::int64_t end) {
+  std::array<std::int64_t, kMaxBurstGroups> space_rows, batch_rows;
+  std::int64_t held = 0;
+  const std::int64_t cu = m.cu;
+  const std::int64_t ss = g.stream_stride * cu;
+  const auto move_held = [&] {
+    for (std::int64_t o = 0; o < g.b; ++o)
+      for (std::int64_t k = 0; k < held; ++k)
+        m.scatter_stream(dst + space_rows[k] * cu, src + batch_rows[k] * cu + o * ss, o, g.row_blocked);
+    held = 0;
+  };
+  const auto hold = [&](std::int64_t space_row, std::int64_t batch_row) {
+    space_rows[held] = space_row;
+    batch_rows[held] = batch_row;
+    if (++held == g.burst_groups) move_held();
+  };
+  const auto no_line = [](std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
+                          std::int64_t) {};
+  Cursor c(g, begin);
+  for (std::int64_t group = begin; group < end;) {
+    if (group > begin) c.advance(g);
+    const std::int64_t count = std::min(end - group, c.run_length(g));
+    group += count;
+    c.walk<false>(g, count, std::numeric_limits<std::int64_t>::max(), hold, no_line);
+  }
+  move_held();
+  row_copy::stream_fence();
+}
+
 // Work items [begin, end) when every item is one whole row (Geometry::whole_rows) through the
 // cache: one (de)interleave per group and the cursor's step, nothing else. Short rows are
 // where a per-group cost shows (a 512-byte row moves in about 20 ns in cache). Sources beyond
 // the last-level cache are prefetched kPrefetchAheadBytes ahead of each row read; measured on
 // 512-byte rows, 1 thread: at 1 GiB S2B 0.70 -> 0.94 and B2S 0.63 -> 0.73 of memcpy, while in
-// cache (64 KiB to 16 MiB) prefetching was level or slower.
+// cache (64 KiB to 16 MiB) prefetching was level or slower. (BatchToSpace with chunks of whole
+// lines streamed out reads in bursts there instead: run_stream_bursts.)
 // The cursor walks runs of groups in locals (Cursor::walk), and the function stays out of
 // run_items: inlined there, the copy loop lost registers to the tiled path and reloaded its
 // strides from the stack, and each step went through the cursor's arrays (512-byte rows,
@@ -729,6 +792,8 @@ template <bool kToBatch, class Mover>
 [[gnu::noinline]] void run_whole_rows(const Geometry& g, const Mover& m, const typename Mover::Unit* src,
                                       std::int64_t src_units, typename Mover::Unit* dst, std::int64_t begin,
                                       std::int64_t end) {
+  if constexpr (!kToBatch && kStreamsDirectly<Mover>)
+    if (g.burst_groups > 0) return run_stream_bursts(g, m, src, dst, begin, end);
   constexpr std::int64_t kUnit = sizeof(typename Mover::Unit);
   const bool fetch = src_units * kUnit >= staged_streaming_min_bytes();
   const std::int64_t ahead = kPrefetchAheadBytes / kUnit;
@@ -874,7 +939,7 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   const std::int64_t dst_bytes = dst.num_elements() * width;
   const std::int64_t src_bytes = src.num_elements() * width;
   const std::int64_t chunk = plan.depth * width;
-  const Geometry g = make_geometry(plan, kToBatch, chunk, options);
+  Geometry g = make_geometry(plan, kToBatch, chunk, options);
   // An explicit ExecOptions::streaming_min_bytes sets both thresholds. By default whole-row
   // outputs (run_whole_rows) keep cached stores to twice the usual threshold: measured on
   // 512-byte rows (ratio to memcpy, 1 / 2 threads, medians of 3 interleaved runs), streaming
@@ -903,6 +968,10 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   // Chunks of whole 16-byte pieces stream straight to a 16-byte aligned destination (Tensor
   // buffers are 64-byte aligned).
   if (streaming && chunk % 16 == 0 && reinterpret_cast<std::uintptr_t>(d) % 16 == 0) {
+    // From the staged threshold (or an explicit streaming_min_bytes) up, by the source's bytes.
+    const std::int64_t bursts_min =
+        options.streaming_min_bytes > 0 ? options.streaming_min_bytes : staged_streaming_min_bytes();
+    if (!kToBatch && g.whole_rows && chunk % 64 == 0 && src_bytes >= bursts_min) read_in_bursts(g, chunk);
     if (chunk == 16) return run<kToBatch>(g, StreamMover<true>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
     return run<kToBatch>(g, StreamMover<false>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
   }

@@ -132,6 +132,32 @@ TEST(OptimizedBatchToSpaceND, WholeRowLinesChainAcrossBatchEntries) {
         }
 }
 
+// Whole rows of whole 64-byte chunks with streaming stores read the streams in bursts of
+// groups, phase by phase: bursts of one group to many (2 and 64 groups of 2 positions here),
+// group counts that end mid-burst, crops in the outer dims, a block of rank 1 (groups are batch
+// entries) and 3, threads starting mid-burst and mid-phase.
+TEST(OptimizedBatchToSpaceND, StreamedWholeRowsReadInBursts) {
+  struct Case {
+    DType dtype;
+    Shape shape;
+    std::vector<std::int64_t> block, crops;
+  };
+  const std::vector<Case> cases = {
+      {DType::kFloat32, {8, 41, 2, 16}, {2, 2}, {0, 0, 0, 0}},
+      {DType::kFloat32, {8, 41, 2, 16}, {2, 2}, {1, 2, 0, 0}},
+      {DType::kFloat32, {12, 23, 3, 32}, {3, 2}, {2, 0, 0, 0}},
+      {DType::kUInt8, {6, 5, 4, 64}, {3, 2}, {0, 1, 0, 0}},
+      {DType::kFloat64, {2 * 70, 2, 8}, {2}, {0, 0}},
+      {DType::kInt16, {12, 3, 5, 2, 96}, {2, 3, 2}, {1, 0, 0, 2, 0, 0}},
+      {DType::kFloat32, {4, 9, 64, 32}, {2, 2}, {0, 1, 0, 0}},
+  };
+  for (const Case& c : cases)
+    for (int threads : {1, 2, 3, 7}) {
+      check_case(kOp, c.dtype, c.shape, c.block, c.crops, exec(threads, 1 << 20));
+      check_kernel(kOp, c.dtype, c.shape, c.block, c.crops, exec(threads, 1 << 20));
+    }
+}
+
 // M = 1..6 with trivial dims (block 1, no crops) leading, in the middle and trailing.
 TEST(OptimizedBatchToSpaceND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat32, {4, 3, 3}, {2}, {0, 0}, exec(1, 0));

@@ -117,11 +117,19 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
     plan.blocked.push_back(batch_side[i + 1]);
   }
   for (std::size_t d = block.size() + 1; d < shape.size(); ++d) plan.depth *= shape[d];
-  // Cached stores whatever the size, then streaming stores for every destination.
+  // Cached stores whatever the size, then streaming stores for every destination, each into an
+  // output holding the complement of every expected byte (a position left unwritten shows;
+  // strings start empty).
   for (std::int64_t streaming_min_bytes : {std::numeric_limits<std::int64_t>::max(), std::int64_t{1}}) {
     ExecOptions o = options;
     o.streaming_min_bytes = streaming_min_bytes;
     Tensor actual = Tensor::uninitialized(dtype, expected.shape());
+    if (dtype != DType::kString) {
+      const auto* want = static_cast<const unsigned char*>(expected.raw_data());
+      auto* poison = static_cast<unsigned char*>(actual.raw_data());
+      for (std::int64_t i = 0; i < expected.num_elements() * dtype_storage_size(dtype); ++i)
+        poison[i] = static_cast<unsigned char>(~want[i]);
+    }
     op.kernel(plan, input, actual, o);
     EXPECT_TRUE(BitEqual(actual, expected)) << (streaming_min_bytes == 1 ? "streaming stores" : "cached stores");
   }
