@@ -39,16 +39,19 @@ constexpr std::int64_t kMaxChunks = 4096;
 // (streams()): each fills whole cache lines, which are then not read first.
 constexpr std::int64_t kStreamMinRowBytes = 64;
 
-// Whether an output of `output_bytes` written by `threads` threads goes out with streaming
-// stores. An explicit ExecOptions::streaming_min_bytes is the threshold for the whole output.
-// By default a thread streams when its share is 3/2 of row_copy's threshold: each of the k
-// outputs is written front to back, so cached stores keep up longer than for scattered rows.
-// Measured (256-byte rows, 4 partitions, ratio to memcpy, streaming / cached, medians of 6
-// interleaved runs): 1 thread 8 MiB 0.72 / 0.78, 10 MiB 0.86 / 0.85, 12 MiB 0.94 / 0.77;
-// 2 threads 8 MiB 0.82 / 1.37, 16 MiB 1.83 / 2.43, 32 MiB 2.52 / 2.20 (4 runs).
-bool streams(std::int64_t output_bytes, int threads, const ExecOptions& options) {
+// Whether an output of `output_bytes` goes out with streaming stores, on any thread count (two
+// threads stream where one does, so they never race a streaming thread with cached stores).
+// An explicit ExecOptions::streaming_min_bytes is the threshold; by default 3/2 of row_copy's:
+// each of the k outputs is written front to back, so cached stores keep up longer than for
+// scattered rows. Measured (256-byte rows, 4 partitions, ratio to memcpy, streaming / cached,
+// medians of 6 interleaved runs): 1 thread 8 MiB 0.72 / 0.78, 10 MiB 0.86 / 0.85, 12 MiB
+// 0.94 / 0.77 (a Zen 5 guest; on a Zen 4 guest, 9 runs, 1.53 / 1.09 at 8 MiB). Two threads
+// with cached stores while one streamed lost to it on the Zen 4 guest (20 MiB 1.20 against
+// 1.35; streaming 1.52); on the Zen 5 guest they were the faster pair (16 MiB 2.43 against
+// 1.83 streaming, one thread 0.90-0.97). Streaming two threads stayed above one on both.
+bool streams(std::int64_t output_bytes, const ExecOptions& options) {
   if (options.streaming_min_bytes > 0) return output_bytes >= options.streaming_min_bytes;
-  return output_bytes / std::max(threads, 1) >= row_copy::default_streaming_min_bytes() / 2 * 3;
+  return output_bytes >= row_copy::default_streaming_min_bytes() / 2 * 3;
 }
 
 bool is_quantized(DType dtype) { return dtype == DType::kQInt8 || dtype == DType::kQUInt8 || dtype == DType::kQInt32; }
@@ -375,7 +378,7 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       };
       // Rows of whole 16-byte words to 16-byte aligned outputs may stream.
       if constexpr (std::is_same_v<Element, std::byte>) {
-        if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 && streams(output_bytes, threads, options) &&
+        if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 && streams(output_bytes, options) &&
             std::all_of(out.begin(), out.end(),
                         [](const Element* o) { return reinterpret_cast<std::uintptr_t>(o) % 16 == 0; }))
           return scatter(row_copy::StreamedBytes{row_bytes});
