@@ -40,7 +40,7 @@ constexpr std::int64_t kMaxChunks = 4096;
 constexpr std::int64_t kStreamMinRowBytes = 64;
 
 // Whether an output of `output_bytes` goes out with streaming stores, on any thread count (two
-// threads stream where one does, so they never race a streaming thread with cached stores).
+// threads stream where one does: with cached stores they could fall below one streaming thread).
 // An explicit ExecOptions::streaming_min_bytes is the threshold; by default 3/2 of row_copy's:
 // each of the k outputs is written front to back, so cached stores keep up longer than for
 // scattered rows. Measured (256-byte rows, 4 partitions, ratio to memcpy, streaming / cached,
