@@ -591,6 +591,19 @@ struct Cursor {
   }
 };
 
+// Visits groups [begin, end) run by run: Cursor::walk over each run, with its arguments.
+template <bool kPadded, class F, class Line>
+[[gnu::always_inline]] inline void walk_groups(const Geometry& g, std::int64_t begin, std::int64_t end,
+                                               std::int64_t min_line, F&& f, Line&& line_of_rows) {
+  Cursor c(g, begin);
+  for (std::int64_t group = begin; group < end;) {
+    if (group > begin) c.advance(g);
+    const std::int64_t count = std::min(end - group, c.run_length(g));
+    group += count;
+    c.walk<kPadded>(g, count, min_line, f, line_of_rows);
+  }
+}
+
 // SpaceToBatch, one tile [j0, j1) of one group: stream o gets
 // d_o[j] = s[j*b + o - row_start] inside the row, zero outside. Position j of stream o is
 // written at d + o * ss + (j - j_base) * cu.
@@ -762,13 +775,7 @@ template <class Mover>
   };
   const auto no_line = [](std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t,
                           std::int64_t) {};
-  Cursor c(g, begin);
-  for (std::int64_t group = begin; group < end;) {
-    if (group > begin) c.advance(g);
-    const std::int64_t count = std::min(end - group, c.run_length(g));
-    group += count;
-    c.walk<false>(g, count, std::numeric_limits<std::int64_t>::max(), hold, no_line);
-  }
+  walk_groups<false>(g, begin, end, std::numeric_limits<std::int64_t>::max(), hold, no_line);
   move_held();
   row_copy::stream_fence();
 }
@@ -828,13 +835,7 @@ template <bool kToBatch, class Mover>
   };
   // Rows that prefetch go group by group (move_line does not prefetch).
   const std::int64_t min_line = fetch ? std::numeric_limits<std::int64_t>::max() : kMinLineGroups;
-  Cursor c(g, begin);
-  for (std::int64_t group = begin; group < end;) {
-    if (group > begin) c.advance(g);
-    const std::int64_t count = std::min(end - group, c.run_length(g));
-    group += count;
-    c.walk<kToBatch>(g, count, min_line, one_row, line_of_rows);
-  }
+  walk_groups<kToBatch>(g, begin, end, min_line, one_row, line_of_rows);
   if constexpr (kStreamsDirectly<Mover>) row_copy::stream_fence();
 }
 
