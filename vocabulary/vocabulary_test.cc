@@ -1,7 +1,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <limits>
+#include <sstream>
+#include <string>
 
 #include "opconform/exec.h"
 #include "opconform/op_registry.h"
@@ -99,6 +104,51 @@ TEST(BufferChecks, PoisonAndGuards) {
     EXPECT_FALSE(doomed.guard_intact());
   }
   EXPECT_EQ(guard_violations(), before + 1);
+}
+
+// The VmFlags line of the mapping holding `address` in /proc/self/smaps ("" if none).
+std::string vm_flags_at(const void* address) {
+  std::ifstream smaps("/proc/self/smaps");
+  const auto a = reinterpret_cast<std::uintptr_t>(address);
+  bool inside = false;
+  for (std::string line; std::getline(smaps, line);) {
+    std::uintptr_t begin = 0, end = 0;
+    char dash = 0;
+    std::istringstream head(line);
+    if (head >> std::hex >> begin >> dash >> end && dash == '-') {
+      inside = a >= begin && a < end;
+    } else if (inside && line.rfind("VmFlags:", 0) == 0) {
+      return line + " ";
+    }
+  }
+  return "";
+}
+
+// Buffers of huge_page_min_bytes or more are advised as huge pages (flag "hg"), smaller ones
+// and all of them once the rule is off are not.
+TEST(HugePages, LargeBuffersAreAdvised) {
+  if (!std::filesystem::exists("/sys/kernel/mm/transparent_hugepage/enabled") ||
+      !std::ifstream("/proc/self/smaps").good())
+    GTEST_SKIP() << "no transparent huge pages or no /proc/self/smaps here";
+  EXPECT_EQ(huge_page_min_bytes(), std::size_t{64} << 20);
+  set_huge_page_min_bytes(std::size_t{4} << 20);
+  Tensor large = Tensor::uninitialized(DType::kUInt8, Shape{8 << 20});
+  Tensor small = Tensor::uninitialized(DType::kUInt8, Shape{3 << 20});
+  set_huge_page_min_bytes(SIZE_MAX);
+  Tensor off = Tensor::uninitialized(DType::kUInt8, Shape{8 << 20});
+  set_huge_page_min_bytes(std::size_t{64} << 20);
+  const auto middle = [](const Tensor& t) { return static_cast<const char*>(t.raw_data()) + t.num_elements() / 2; };
+  EXPECT_NE(vm_flags_at(middle(large)).find(" hg "), std::string::npos) << vm_flags_at(middle(large));
+  EXPECT_EQ(vm_flags_at(middle(small)).find(" hg "), std::string::npos) << vm_flags_at(middle(small));
+  EXPECT_EQ(vm_flags_at(middle(off)).find(" hg "), std::string::npos) << vm_flags_at(middle(off));
+  // Only whole 2 MiB pages inside the buffer: the advice never reaches memory it does not own.
+  const auto page_start = [](const void* p) { return reinterpret_cast<std::uintptr_t>(p) & ~std::uintptr_t{0x1FFFFF}; };
+  const char* first = static_cast<const char*>(large.raw_data());
+  const char* last = first + large.num_elements() - 1;
+  if (page_start(first) != reinterpret_cast<std::uintptr_t>(first))
+    EXPECT_EQ(vm_flags_at(first).find(" hg "), std::string::npos);
+  if (page_start(last + 1) != reinterpret_cast<std::uintptr_t>(last + 1))
+    EXPECT_EQ(vm_flags_at(last).find(" hg "), std::string::npos);
 }
 
 // The registry's profile facts (docs/contract/profiles.md): each names another profile than

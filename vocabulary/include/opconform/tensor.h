@@ -133,6 +133,18 @@ const BufferChecks& buffer_checks();
 // Buffers freed with a damaged guard since the process started.
 std::int64_t guard_violations();
 
+// Large buffers on transparent huge pages (Linux; elsewhere a no-op). A Tensor buffer of at
+// least huge_page_min_bytes() is advised to the kernel (madvise MADV_HUGEPAGE on the whole
+// 2 MiB pages inside it) before its first write, so where transparent huge pages are
+// `always` or `madvise` its pages fault in 2 MiB at a time: a kernel writing rows
+// to random places of a large output (DynamicStitch) then misses the TLB once per 2 MiB
+// instead of once per 4 KiB. Default 64 MiB; SIZE_MAX turns it off. Process-wide; set it
+// before running ops. advise_huge_pages applies the same rule to any buffer of `bytes`
+// (benchmarks use it for their memcpy baselines' buffers).
+void set_huge_page_min_bytes(std::size_t bytes);
+std::size_t huge_page_min_bytes();
+void advise_huge_pages(void* buffer, std::size_t bytes);
+
 // A sparse tensor as SparseConcat uses it: indices int64 [nnz, rank], values [nnz],
 // shape int64 [rank]. No invariant is enforced: ops validate.
 struct SparseTensor {
