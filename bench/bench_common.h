@@ -4,7 +4,8 @@
 //   <Op>/<case>/optimized/threads:1, <Op>/<case>/optimized/threads:2,
 //   <Op>/<case>/reference (few iterations: the reference materialises copies; only when the
 //   case has a reference function, as have all but the sweep's large sizes),
-//   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers),
+//   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers,
+//   on huge pages where the ops' outputs are: tensor.h's advise_huge_pages),
 //   <Op>/<case>/alloc_memcpy, <Op>/<case>/naive and <Op>/<case>/naive_stream where the case
 //   has them (Case below),
 //   <Op>/<case>/verify (untimed check: optimized on 1 and 2 threads equals the reference bit

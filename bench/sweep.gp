@@ -20,13 +20,16 @@ set xtics ("4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 2**20, "4M" 
 set grid xtics ytics mytics
 set key outside right top
 set xlabel "output bytes per call"
-# L1d 32 KiB and L2 1 MiB per core (sysconf); glibc's memcpy streams from 240 MiB
+# L1d 32 KiB and L2 1 MiB per core (sysconf); tensors and memcpy buffers on huge pages from
+# 64 MiB (opconform/tensor.h); glibc's memcpy streams from 240 MiB
 # (ld.so --list-diagnostics: non_temporal_threshold; the guest reports a 320 MiB L3)
 set arrow 1 from 32768, graph 0 to 32768, graph 1 nohead dt 3 lc rgb "gray40"
 set arrow 2 from 2**20, graph 0 to 2**20, graph 1 nohead dt 3 lc rgb "gray40"
 set arrow 3 from 240*2**20, graph 0 to 240*2**20, graph 1 nohead dt 3 lc rgb "gray40"
 set label 1 "L1d 32K" at 32768, graph 0.97 right offset -0.5,0 tc rgb "gray30"
 set label 2 "L2 1M" at 2**20, graph 0.97 right offset -0.5,0 tc rgb "gray30"
+set arrow 5 from 64*2**20, graph 0 to 64*2**20, graph 1 nohead dt 3 lc rgb "gray40"
+set label 5 "huge pages 64M" at 64*2**20, graph 0.91 right offset -0.5,0 tc rgb "gray30"
 set label 3 "memcpy streams 240M" at 240*2**20, graph 0.97 right offset -0.5,0 tc rgb "gray30"
 
 set title "time per output byte (lower is better)"
