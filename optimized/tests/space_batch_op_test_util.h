@@ -127,8 +127,8 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
     if (dtype != DType::kString) {
       const auto* want = static_cast<const unsigned char*>(expected.raw_data());
       auto* poison = static_cast<unsigned char*>(actual.raw_data());
-      for (std::int64_t i = 0; i < expected.num_elements() * dtype_storage_size(dtype); ++i)
-        poison[i] = static_cast<unsigned char>(~want[i]);
+      const auto bytes = static_cast<std::size_t>(expected.num_elements()) * dtype_storage_size(dtype);
+      for (std::size_t i = 0; i < bytes; ++i) poison[i] = static_cast<unsigned char>(~want[i]);
     }
     op.kernel(plan, input, actual, o);
     EXPECT_TRUE(BitEqual(actual, expected)) << (streaming_min_bytes == 1 ? "streaming stores" : "cached stores");
