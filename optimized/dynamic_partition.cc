@@ -381,7 +381,7 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
         if (row_bytes >= kStreamMinRowBytes && row_bytes % 16 == 0 && streams(output_bytes, options) &&
             std::all_of(out.begin(), out.end(),
                         [](const Element* o) { return reinterpret_cast<std::uintptr_t>(o) % 16 == 0; }))
-          return scatter(row_copy::StreamedBytes{row_bytes});
+          return row_copy::with_streamed_mover(row_bytes, scatter);
       }
       scatter(mover);
     });

@@ -342,9 +342,11 @@ std::vector<V> last_writers(std::span<const StitchList> lists, std::int64_t rows
 // (over m, then i) of row r's last writer, -1 for a gap. Thread t walks its share of the
 // positions in order and copies a position's row when it is that row's winner (each row has
 // one, so threads write disjoint rows), with streaming stores; then the gaps are zeroed the
-// same way.
-void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, std::int64_t row_bytes,
+// same way. `Streamed` is a streaming mover (row_copy::with_streamed_mover).
+template <class Streamed>
+void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, const Streamed mover,
                     int threads) {
+  const std::int64_t row_bytes = mover.row_bytes();
   std::vector<std::int64_t> offsets;  // flat position of each list's first
   std::int64_t positions = 0;
   for (const StitchList& list : lists) {
@@ -360,7 +362,7 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
     // would be reloaded after each.
     const std::int64_t* const winner_of = winner.data();
     std::byte* const target = out;
-    const std::int64_t width = row_bytes;
+    const Streamed m = mover;
     std::int64_t offset = 0;  // positions in the lists before `list`
     for (const StitchList& list : lists) {
       const std::int64_t from = std::max<std::int64_t>(first - offset, 0);
@@ -372,9 +374,7 @@ void stitch_scatter(std::span<const StitchList> lists, std::int64_t rows, std::b
         if (i + kPrefetchDistance < to) __builtin_prefetch(&winner_of[index[i + kPrefetchDistance]]);
         const std::int64_t r = index[i];
         if (winner_of[r] != base + i) continue;
-        const std::byte* source = data + i * width;
-        std::byte* row = target + r * width;
-        row_copy::stream_row(row, source, width);
+        m.copy(target, r, data, i);
       }
       offset += list.size;
     }
@@ -444,7 +444,7 @@ constexpr int kForwardLookahead = 4;
 template <class Mover>
 void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::byte* out, const Mover& mover,
                     int threads) {
-  constexpr bool kStreams = std::is_same_v<Mover, row_copy::StreamedBytes>;
+  constexpr bool kStreams = row_copy::kStreamed<Mover>;
   const std::int64_t row_bytes = mover.row_bytes();
   const std::int64_t words = (rows + 63) / 64;
   std::int64_t positions = 0;
@@ -483,10 +483,11 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
     const auto mark = [own, set](const std::int32_t* index, std::int64_t from, std::int64_t to) {
       for (std::int64_t i = from; i < to; ++i) set(own, index[i]);
     };
-    // Thread 0 marks its claims as it goes; with streaming stores a chunk at a time, before the
-    // chunk's copies (a cached store between streaming ones holds them up: 1 thread, 64 MiB,
-    // 0.73 of memcpy marking while copying). Later threads mark all theirs before the barrier:
-    // the earlier threads need them.
+    // Thread 0 marks its claims as it goes with cached stores; with streaming stores in a pass
+    // after its copies (a cached store between streaming ones holds them up: 1 thread, 64 MiB,
+    // 0.73 of memcpy marking while copying; 1 GiB, marking each 1024 positions before their
+    // copies 81-82 ms, after all copies 79-80, the copies alone 74-79, memcpy 73-76). Later
+    // threads mark all theirs before the barrier: the earlier threads need them.
     if (t > 0)
       for_lists(first, last,
                 [&](const std::byte*, const std::int32_t* index, auto from, auto to) { mark(index, from, to); });
@@ -524,13 +525,11 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
       }
     };
     for_lists(first, last, [&](const std::byte* rows, const std::int32_t* index, auto from, auto to) {
-      if (t > 0 || !kStreams) return copy(rows, index, from, to);
-      for (std::int64_t chunk = from; chunk < to; chunk += kFilterChunk) {
-        const std::int64_t chunk_end = std::min(to, chunk + kFilterChunk);
-        mark(index, chunk, chunk_end);
-        copy(rows, index, chunk, chunk_end);
-      }
+      copy(rows, index, from, to);
     });
+    if (t == 0 && kStreams)
+      for_lists(first, last,
+                [&](const std::byte*, const std::int32_t* index, auto from, auto to) { mark(index, from, to); });
     // Every row some thread claimed is written; zero the others, word share by word share.
     if (n > 1) {
 #pragma omp barrier
@@ -573,7 +572,8 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
       // 4 MiB (256-byte rows), where pull's two threads reach 0.80.
       if (streams) {
         const int forward_threads = options.num_threads > 0 && options.tile_bytes > 0 ? options.num_threads : threads;
-        return stitch_forward(lists, rows, out, row_copy::StreamedBytes{row_bytes}, forward_threads);
+        return row_copy::with_streamed_mover(
+            row_bytes, [&](const auto& streamed) { stitch_forward(lists, rows, out, streamed, forward_threads); });
       }
       // Rows of 256 bytes or more by a memcpy call each: glibc's picks the widest vector moves
       // at run time, the fixed-size movers compile to the baseline's 16-byte ones (256-byte
@@ -583,7 +583,9 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
         return stitch_forward(lists, rows, out, row_copy::AnyBytes{row_bytes}, 1);
       if (threads == 1) return stitch_forward(lists, rows, out, mover, 1);
     }
-    if (row_bytes >= kPullMinRowBytes && streams) return stitch_scatter(lists, rows, out, row_bytes, threads);
+    if (row_bytes >= kPullMinRowBytes && streams)
+      return row_copy::with_streamed_mover(
+          row_bytes, [&](const auto& streamed) { stitch_scatter(lists, rows, out, streamed, threads); });
   }
   if (row_bytes >= kPullMinRowBytes)
     stitch_pull(lists, rows, out, mover, options, threads);

@@ -250,7 +250,7 @@ TEST(DynamicPartitionTest, TileBoundaryMatrix) {
 // rows keep the cached copy. Each width in both modes, on injected tiles and threads.
 TEST(DynamicPartitionTest, StreamedRows) {
   std::mt19937_64 rng(77);
-  for (const std::int64_t row_elems : {12, 16, 17, 20, 64, 1024}) {  // float32: 48 ... 4096 bytes
+  for (const std::int64_t row_elems : {12, 16, 17, 20, 32, 64, 128, 1024}) {  // float32: 48 ... 4096 bytes
     for (const std::int64_t n : {1, 9, 300}) {
       for (const std::int64_t k : {1, 3, 64}) {
         Tensor partitions(DType::kInt32, {n});

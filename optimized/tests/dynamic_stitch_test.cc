@@ -353,10 +353,10 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
   for (const DType dtype : kMatrixDtypes) {
     // Rows of 1 to 16 elements take the push path; 45 elements of 4 bytes or more the forward
-    // path on one thread with few duplicates, else the pull path; 48 elements of 4 bytes or
-    // more, with streaming stores forced, the streaming forward path with few duplicates, else
-    // the scatter path.
-    for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}, Shape{4, 12}}) {
+    // path on one thread with few duplicates, else the pull path; 48 or 64 elements of 4 bytes
+    // or more, with streaming stores forced, the streaming forward path with few duplicates,
+    // else the scatter path (64 elements of 4 and 8 bytes: the fixed 256- and 512-byte copies).
+    for (const Shape& trailing : {Shape{}, Shape{3}, Shape{2, 2}, Shape{5, 9}, Shape{4, 12}, Shape{4, 16}}) {
       const std::int64_t row_elems = trailing.empty() ? 1 : trailing[0] * (trailing.size() > 1 ? trailing[1] : 1);
       const auto row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(dtype));
       for (const std::int64_t tile : {1, 3, 64, 65}) {
@@ -367,7 +367,7 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
             Tensor reference_out;
             ASSERT_TRUE(GetParam().reference(c.indices, c.data, &reference_out, {}).ok());
             for (const int threads : kThreadCounts) {
-              const std::int64_t streaming_min_bytes = trailing == Shape{4, 12} ? 1 : 0;
+              const std::int64_t streaming_min_bytes = trailing == Shape{4, 12} || trailing == Shape{4, 16} ? 1 : 0;
               SCOPED_TRACE(::testing::Message()
                            << dtype_name(dtype) << " trailing " << shape_string(trailing) << " tile " << tile
                            << " rows " << rows << " lists " << lists << " threads " << threads
