@@ -480,7 +480,8 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
     const std::int64_t word_begin = thread_policy::share_begin(words, n, t);
     const std::int64_t word_end = thread_policy::share_begin(words, n, t + 1);
     std::uint64_t* const own = claims(t);
-    const auto mark = [own, set](const std::int32_t* index, std::int64_t from, std::int64_t to) {
+    // Marks the rows that positions [from, to) of a list name (for_lists' callback).
+    const auto mark = [own, set](const std::byte*, const std::int32_t* index, std::int64_t from, std::int64_t to) {
       for (std::int64_t i = from; i < to; ++i) set(own, index[i]);
     };
     // Thread 0 marks its claims as it goes with cached stores; with streaming stores in a pass
@@ -489,9 +490,7 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
     // 1024 positions before their copies 81-82 ms, after all copies 79-80, no marking 74-79,
     // memcpy 73-76). Later threads mark all theirs before the barrier: the earlier threads
     // need them.
-    if (t > 0)
-      for_lists(first, last,
-                [&](const std::byte*, const std::int32_t* index, auto from, auto to) { mark(index, from, to); });
+    if (t > 0) for_lists(first, last, mark);
     if (n > 1) {
 #pragma omp barrier
       if (n > 2) {
@@ -525,12 +524,8 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
         if (marks_while_copying) set(own, r);
       }
     };
-    for_lists(first, last, [&](const std::byte* rows, const std::int32_t* index, auto from, auto to) {
-      copy(rows, index, from, to);
-    });
-    if (t == 0 && kStreams)
-      for_lists(first, last,
-                [&](const std::byte*, const std::int32_t* index, auto from, auto to) { mark(index, from, to); });
+    for_lists(first, last, copy);
+    if (t == 0 && kStreams) for_lists(first, last, mark);
     // Every row some thread claimed is written; zero the others, word share by word share.
     if (n > 1) {
 #pragma omp barrier
