@@ -153,10 +153,13 @@ void register_case(Case c) {
     floor->UseRealTime()->Unit(benchmark::kMillisecond);
     if (shared->min_time > 0) floor->MinTime(shared->min_time);
   }
-  for (const auto& [name, loop] : {std::pair{"naive", &Case::naive}, std::pair{"naive_stream", &Case::naive_stream}}) {
+  for (const auto& [name, loop] : {std::pair{"naive", &Case::naive}, std::pair{"naive_stream", &Case::naive_stream},
+                                   std::pair{"work", &Case::work}, std::pair{"naive_work", &Case::naive_work}}) {
     if (!((*shared).*loop)) continue;
     auto* bench = benchmark::RegisterBenchmark((prefix + name).c_str(), [shared, loop](benchmark::State& state) {
-      run_op(state, *shared, (*shared).*loop, ExecOptions{}, true);
+      ExecOptions one_thread;
+      one_thread.num_threads = 1;
+      run_op(state, *shared, (*shared).*loop, one_thread, true);
     });
     bench->UseRealTime()->Unit(benchmark::kMillisecond);
     if (shared->min_time > 0) bench->MinTime(shared->min_time);
@@ -175,40 +178,53 @@ void register_reference_and_verify(const std::shared_ptr<const Case>& shared, co
       ->UseRealTime()
       ->Unit(benchmark::kMillisecond);
 
-  benchmark::RegisterBenchmark((prefix + "verify").c_str(),
-                               [shared](benchmark::State& state) {
-                                 if (shared->prepare) shared->prepare();
-                                 std::vector<Tensor> expected;
-                                 if (const Status status = shared->reference(ExecOptions{}, &expected); !status.ok()) {
-                                   state.SkipWithError(("reference: " + status.to_string()).c_str());
-                                   return;
-                                 }
-                                 if (expected.empty()) {
-                                   state.SkipWithError("reference kept no outputs");
-                                   return;
-                                 }
-                                 for (auto _ : state) {
-                                   for (const int threads : {1, 2}) {
-                                     ExecOptions options;
-                                     options.num_threads = threads;
-                                     std::vector<Tensor> actual;
-                                     const Status status = shared->optimized(options, &actual);
-                                     const std::string what = "optimized, " + std::to_string(threads) + " thread(s): ";
-                                     if (!status.ok()) {
-                                       state.SkipWithError((what + status.to_string()).c_str());
-                                       return;
-                                     }
-                                     if (const std::string difference = first_difference(expected, actual);
-                                         !difference.empty()) {
-                                       state.SkipWithError((what + difference).c_str());
-                                       return;
-                                     }
-                                   }
-                                 }
-                                 std::int64_t compared = 0;
-                                 for (const Tensor& t : expected) compared += tensor_bytes(t);
-                                 state.counters["compared_bytes"] = static_cast<double>(compared);
-                               })
+  benchmark::RegisterBenchmark(
+      (prefix + "verify").c_str(),
+      [shared](benchmark::State& state) {
+        if (shared->prepare) shared->prepare();
+        std::vector<Tensor> expected;
+        if (const Status status = shared->reference(ExecOptions{}, &expected); !status.ok()) {
+          state.SkipWithError(("reference: " + status.to_string()).c_str());
+          return;
+        }
+        if (expected.empty()) {
+          state.SkipWithError("reference kept no outputs");
+          return;
+        }
+        for (auto _ : state) {
+          for (const int threads : {1, 2}) {
+            ExecOptions options;
+            options.num_threads = threads;
+            std::vector<Tensor> actual;
+            const Status status = shared->optimized(options, &actual);
+            const std::string what = "optimized, " + std::to_string(threads) + " thread(s): ";
+            if (!status.ok()) {
+              state.SkipWithError((what + status.to_string()).c_str());
+              return;
+            }
+            if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
+              state.SkipWithError((what + difference).c_str());
+              return;
+            }
+          }
+          if (shared->work) {
+            ExecOptions one_thread;
+            one_thread.num_threads = 1;
+            std::vector<Tensor> actual;
+            if (const Status status = shared->work(one_thread, &actual); !status.ok()) {
+              state.SkipWithError(("work: " + status.to_string()).c_str());
+              return;
+            }
+            if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
+              state.SkipWithError(("work: " + difference).c_str());
+              return;
+            }
+          }
+        }
+        std::int64_t compared = 0;
+        for (const Tensor& t : expected) compared += tensor_bytes(t);
+        state.counters["compared_bytes"] = static_cast<double>(compared);
+      })
       ->Iterations(1)
       ->Unit(benchmark::kMillisecond);
 }

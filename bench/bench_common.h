@@ -6,8 +6,8 @@
 //   case has a reference function, as have all but the sweep's large sizes),
 //   <Op>/<case>/memcpy (memcpy of output_bytes between two preallocated, pre-faulted buffers,
 //   on huge pages where the ops' outputs are: tensor.h's advise_huge_pages),
-//   <Op>/<case>/alloc_memcpy, <Op>/<case>/naive and <Op>/<case>/naive_stream where the case
-//   has them (Case below),
+//   <Op>/<case>/alloc_memcpy, <Op>/<case>/naive, <Op>/<case>/naive_stream, <Op>/<case>/work
+//   and <Op>/<case>/naive_work where the case has them (Case below),
 //   <Op>/<case>/verify (untimed check: optimized on 1 and 2 threads equals the reference bit
 //   for bit, dtype and shape included; fails the benchmark otherwise; also only with a
 //   reference function),
@@ -76,6 +76,14 @@ struct Case {
   // When set, <prefix>naive_stream: the same loop writing with streaming stores (the floor of
   // writing rows to random destinations around the caches).
   RunFn naive_stream = {};
+  // When set, <prefix>work: the optimized kernel's data movement alone, on one thread, into
+  // an output allocated and faulted in before the timing, without validation (the private
+  // entry point the op calls once its checks pass). The verify benchmark checks its output
+  // too (keep receives the held output).
+  RunFn work = {};
+  // When set, <prefix>naive_work: the plain loop of `naive` into that same held output, so
+  // that work and naive_work compare the data movement alone.
+  RunFn naive_work = {};
 };
 
 // Registers the four benchmarks of `c` (see the file comment). Call before benchmark's main

@@ -8,9 +8,9 @@
 #   python3 bench/report.py OUTDIR/run*.json OUTDIR/ref.json --data bench/ratios.dat
 #
 # --sweep runs the size sweep instead (opconform_bench_sweep, bench/sweep_bench.cc): one
-# process, REPS repetitions of every optimized (1 and 2 threads), memcpy, alloc_memcpy and
-# naive benchmark at every size (and the empty-region benchmark), in registration order (size by size; no interleaving, so only one size's inputs are
-# alive at a time), into OUTDIR/sweep.json.gz, with the uptime log in OUTDIR/sweep_uptime.log;
+# process, REPS repetitions of every optimized (1 and 2 threads), memcpy, alloc_memcpy, naive
+# and work benchmark at every size (and the empty-region benchmark), in registration order
+# (size by size; no interleaving, so only one size's inputs are alive at a time), into OUTDIR/sweep.json.gz, with the uptime log in OUTDIR/sweep_uptime.log;
 # OMP_WAIT_POLICY defaults to passive (see below).
 #
 #   bench/measure.sh --sweep build-bench OUTDIR [REPS=5] [FILTER=.]
@@ -29,7 +29,7 @@ if (( sweep )); then
   # costs one or two scheduler ticks (4-8 ms) whenever other processes keep the second core
   # busy, which swamps every size below tens of MiB on this shared machine.
   OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} \
-    "$bin" --benchmark_filter="($filter).*/(optimized|memcpy|alloc_memcpy|naive|start_join)" \
+    "$bin" --benchmark_filter="($filter).*/(optimized|memcpy|alloc_memcpy|naive|work|start_join)" \
     --benchmark_repetitions="$reps" --benchmark_format=json > "$out/sweep.json"
   gzip -f "$out/sweep.json"
   exit 0

@@ -39,11 +39,14 @@
 #include <cstring>
 #include <memory>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_common.h"
+#include "dynamic_stitch_merge.h"
 #include "opconform/optimized/batch_to_space_nd.h"
 #include "opconform/optimized/dynamic_partition.h"
 #include "opconform/optimized/dynamic_stitch.h"
@@ -54,6 +57,7 @@
 #include "opconform/reference/dynamic_stitch.h"
 #include "opconform/reference/space_to_batch_nd.h"
 #include "opconform/reference/sparse_concat.h"
+#include "space_batch_movers.h"
 
 namespace opconform::bench {
 namespace {
@@ -64,6 +68,23 @@ constexpr std::int64_t kReferenceMaxBytes = std::int64_t{4} << 20;
 // Seconds per repetition of each optimized and memcpy benchmark (the 1 GiB calls take longer
 // than this on their own, so those run one call per repetition).
 constexpr double kMinTime = 0.05;
+
+// The work and naive_work benchmarks (bench_common.h) run up to here: from 16 MiB the whole
+// call, validation and allocation included, is ahead of the plain loop with its allocation,
+// and so is the work alone.
+constexpr std::int64_t kWorkMaxBytes = std::int64_t{32} << 20;
+
+// The output the work and naive_work benchmarks write into: allocated and faulted in on first
+// use, kept with the case's inputs. `poisoned`: every byte set to 0xA5 first, so that a row the
+// kernel fails to write shows in verify.
+Tensor& held_output(std::optional<Tensor>& held, const Shape& shape, bool poisoned) {
+  if (!held) {
+    held.emplace(Tensor::uninitialized(DType::kFloat32, shape));
+    std::memset(held->raw_data(), 0, static_cast<std::size_t>(tensor_bytes(*held)));
+  }
+  if (poisoned) std::memset(held->raw_data(), 0xA5, static_cast<std::size_t>(tensor_bytes(*held)));
+  return *held;
+}
 
 // The inputs of the case being measured, the only ones alive: asking for another key drops
 // the held inputs before building the new ones. Benchmarks call it from the main thread only,
@@ -109,7 +130,23 @@ constexpr std::int64_t kSpaceW = 8, kSpaceC = 16;
 
 struct SpaceInputs {
   Tensor data, block, zeros;
+  std::optional<Tensor> held;  // work and naive_work's output
 };
+
+// The plain loop: one 64-byte memcpy per output position, in output order (no padding:
+// batch-side (o0 * 2 + o1, y, x) is space-side (2y + o0, 2x + o1)).
+void space_batch_plain_loop(const Tensor& input, bool to_batch, std::int64_t h, Tensor& out) {
+  const auto* s = static_cast<const char*>(input.raw_data());
+  auto* d = static_cast<char*>(out.raw_data());
+  constexpr std::int64_t kChunk = kSpaceC * 4;
+  for (std::int64_t k = 0; k < 4; ++k)
+    for (std::int64_t y = 0; y < h / 2; ++y)
+      for (std::int64_t x = 0; x < kSpaceW / 2; ++x) {
+        const std::int64_t b = ((k * (h / 2) + y) * (kSpaceW / 2) + x) * kChunk;
+        const std::int64_t sp = ((2 * y + k / 2) * kSpaceW + 2 * x + k % 2) * kChunk;
+        std::memcpy(to_batch ? d + b : d + sp, to_batch ? s + sp : s + b, kChunk);
+      }
+}
 
 void register_space_batch(std::int64_t bytes) {
   const std::int64_t h = bytes / (kSpaceW * kSpaceC * 4);  // even: bytes is a multiple of 1 KiB
@@ -125,7 +162,7 @@ void register_space_batch(std::int64_t bytes) {
     auto inputs = [key, in_shape]() -> SpaceInputs& {
       return current().get<SpaceInputs>(key, [in_shape] {
         return SpaceInputs{iota_tensor(DType::kFloat32, in_shape), Tensor::from_values<std::int64_t>({2}, {2, 2}),
-                           Tensor::from_values<std::int64_t>({2, 2}, {0, 0, 0, 0})};
+                           Tensor::from_values<std::int64_t>({2, 2}, {0, 0, 0, 0}), std::nullopt};
       });
     };
     const auto run = [inputs, to_batch](bool optimized) {
@@ -142,28 +179,57 @@ void register_space_batch(std::int64_t bytes) {
         return keep_outputs(status, keep, out);
       };
     };
-    // The plain loop: one 64-byte memcpy per output position, in output order (no padding:
-    // batch-side (o0 * 2 + o1, y, x) is space-side (2y + o0, 2x + o1)).
     const RunFn naive = [inputs, to_batch, h, out_shape = to_batch ? batch : space](const ExecOptions&,
                                                                                     std::vector<Tensor>* keep) {
       SpaceInputs& in = inputs();
       Tensor out;  // as a caller holds an output before the call
       out = Tensor::uninitialized(DType::kFloat32, out_shape);
-      const auto* s = static_cast<const char*>(in.data.raw_data());
-      auto* d = static_cast<char*>(out.raw_data());
-      constexpr std::int64_t kChunk = kSpaceC * 4;
-      for (std::int64_t k = 0; k < 4; ++k)
-        for (std::int64_t y = 0; y < h / 2; ++y)
-          for (std::int64_t x = 0; x < kSpaceW / 2; ++x) {
-            const std::int64_t b = ((k * (h / 2) + y) * (kSpaceW / 2) + x) * kChunk;
-            const std::int64_t sp = ((2 * y + k / 2) * kSpaceW + 2 * x + k % 2) * kChunk;
-            std::memcpy(to_batch ? d + b : d + sp, to_batch ? s + sp : s + b, kChunk);
-          }
+      space_batch_plain_loop(in.data, to_batch, h, out);
       return keep_outputs(Status(), keep, out);
     };
-    register_case({op, name_of(bytes, shape_name), bytes, run(true), with_reference ? RunFn(run(false)) : RunFn(),
-                   [inputs] { inputs(); }, 1, kMinTime, true,
-                   with_reference ? std::vector<Shape>{to_batch ? batch : space} : std::vector<Shape>{}, naive});
+    const RunFn naive_work = [inputs, to_batch, h, out_shape = to_batch ? batch : space](const ExecOptions&,
+                                                                                         std::vector<Tensor>*) {
+      SpaceInputs& in = inputs();
+      space_batch_plain_loop(in.data, to_batch, h, held_output(in.held, out_shape, false));
+      return Status();
+    };
+    // The kernel's work: the collapsed plan, built as the op builds it once its checks pass
+    // (space [H, 8] in blocks [2, 2], depth 16), then the data-movement kernel.
+    const RunFn work = [inputs, to_batch, h, out_shape = to_batch ? batch : space](const ExecOptions& o,
+                                                                                   std::vector<Tensor>* keep) {
+      SpaceInputs& in = inputs();
+      Tensor& out = held_output(in.held, out_shape, keep != nullptr);
+      optimized::space_batch::Plan plan;
+      for (const std::int64_t v : {h, kSpaceW}) {
+        plan.space.push_back(v);
+        plan.block.push_back(2);
+        plan.start.push_back(0);
+        plan.blocked.push_back(v / 2);
+      }
+      plan.depth = kSpaceC;
+      if (to_batch)
+        optimized::space_batch::space_to_batch(plan, in.data, out, o);
+      else
+        optimized::space_batch::batch_to_space(plan, in.data, out, o);
+      if (keep != nullptr) keep->push_back(out);
+      return Status();
+    };
+    Case c{op,
+           name_of(bytes, shape_name),
+           bytes,
+           run(true),
+           with_reference ? RunFn(run(false)) : RunFn(),
+           [inputs] { inputs(); },
+           1,
+           kMinTime,
+           true,
+           with_reference ? std::vector<Shape>{to_batch ? batch : space} : std::vector<Shape>{},
+           naive};
+    if (bytes <= kWorkMaxBytes) {
+      c.work = work;
+      c.naive_work = naive_work;
+    }
+    register_case(std::move(c));
   }
 }
 
@@ -175,7 +241,36 @@ constexpr std::int64_t kPartitions = 4;
 
 struct StitchInputs {
   std::vector<Tensor> indices, data;
+  std::optional<Tensor> held;  // work and naive_work's output
 };
+
+// The plain loop: every position's row copied to its index, in order (the indices are a
+// permutation: no gaps to zero). With `streaming`, the rows are written with streaming stores
+// (around the caches, the floor of the kernel's streaming paths).
+void stitch_plain_loop(const StitchInputs& in, bool streaming, Tensor& out) {
+  auto* d = static_cast<char*>(out.raw_data());
+  constexpr std::int64_t kRow = kRowFloats * 4;
+  for (std::size_t m = 0; m < in.indices.size(); ++m) {
+    const std::int32_t* index = in.indices[m].data<std::int32_t>();
+    const auto* s = static_cast<const char*>(in.data[m].raw_data());
+    for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i) {
+      char* row = d + index[i] * kRow;
+      const char* from = s + i * kRow;
+#if defined(__SSE2__)
+      if (streaming) {
+        for (std::int64_t b = 0; b < kRow; b += 16)
+          _mm_stream_si128(reinterpret_cast<__m128i*>(row + b),
+                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + b)));
+        continue;
+      }
+#endif
+      std::memcpy(row, from, kRow);
+    }
+  }
+#if defined(__SSE2__)
+  if (streaming) _mm_sfence();
+#endif
+}
 
 StitchInputs make_stitch_inputs(std::int64_t rows) {
   std::mt19937_64 rng(42);
@@ -229,49 +324,48 @@ void register_rows(std::int64_t bytes) {
         return keep_outputs(status, keep, out);
       };
     };
-    // The plain loop: every position's row copied to its index, in order (the indices are a
-    // permutation: no gaps to zero). With `streaming`, the rows are written with streaming
-    // stores (around the caches, the floor of the kernel's streaming paths).
     const auto plain_loop = [stitch_inputs, rows](bool streaming) -> RunFn {
       return [stitch_inputs, rows, streaming](const ExecOptions&, std::vector<Tensor>* keep) {
-        StitchInputs& in = stitch_inputs();
         Tensor out;
         out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
-        auto* d = static_cast<char*>(out.raw_data());
-        constexpr std::int64_t kRow = kRowFloats * 4;
-        for (std::size_t m = 0; m < in.indices.size(); ++m) {
-          const std::int32_t* index = in.indices[m].data<std::int32_t>();
-          const auto* s = static_cast<const char*>(in.data[m].raw_data());
-          for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i) {
-            char* row = d + index[i] * kRow;
-            const char* from = s + i * kRow;
-#if defined(__SSE2__)
-            if (streaming) {
-              for (std::int64_t b = 0; b < kRow; b += 16)
-                _mm_stream_si128(reinterpret_cast<__m128i*>(row + b),
-                                 _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + b)));
-              continue;
-            }
-#endif
-            std::memcpy(row, from, kRow);
-          }
-        }
-#if defined(__SSE2__)
-        if (streaming) _mm_sfence();
-#endif
+        stitch_plain_loop(stitch_inputs(), streaming, out);
         return keep_outputs(Status(), keep, out);
       };
+    };
+    const RunFn naive_work = [stitch_inputs, rows](const ExecOptions&, std::vector<Tensor>*) {
+      StitchInputs& in = stitch_inputs();
+      stitch_plain_loop(in, false, held_output(in.held, {rows, kRowFloats}, false));
+      return Status();
+    };
+    const RunFn work = [stitch_inputs, rows](const ExecOptions& o, std::vector<Tensor>* keep) {
+      StitchInputs& in = stitch_inputs();
+      Tensor& out = held_output(in.held, {rows, kRowFloats}, keep != nullptr);
+      optimized::dynamic_stitch::merge(in.indices, in.data, out, o);
+      if (keep != nullptr) keep->push_back(out);
+      return Status();
     };
 #if defined(__SSE2__)
     constexpr bool kHasStreamingLoop = true;
 #else
     constexpr bool kHasStreamingLoop = false;
 #endif
-    register_case({parallel ? "ParallelDynamicStitch" : "DynamicStitch", name_of(bytes, shape_name + "_perm"), bytes,
-                   run(true), with_reference ? RunFn(run(false)) : RunFn(), [stitch_inputs] { stitch_inputs(); }, 1,
-                   kMinTime, true, with_reference ? std::vector<Shape>{{rows, kRowFloats}} : std::vector<Shape>{},
-                   parallel ? RunFn() : plain_loop(false),
-                   parallel || !kHasStreamingLoop ? RunFn() : plain_loop(true)});
+    Case c{parallel ? "ParallelDynamicStitch" : "DynamicStitch",
+           name_of(bytes, shape_name + "_perm"),
+           bytes,
+           run(true),
+           with_reference ? RunFn(run(false)) : RunFn(),
+           [stitch_inputs] { stitch_inputs(); },
+           1,
+           kMinTime,
+           true,
+           with_reference ? std::vector<Shape>{{rows, kRowFloats}} : std::vector<Shape>{},
+           parallel ? RunFn() : plain_loop(false),
+           parallel || !kHasStreamingLoop ? RunFn() : plain_loop(true)};
+    if (!parallel && bytes <= kWorkMaxBytes) {
+      c.work = work;
+      c.naive_work = naive_work;
+    }
+    register_case(std::move(c));
   }
 
   auto partition_inputs = [key = "partition/" + std::to_string(bytes), rows]() -> PartitionInputs& {

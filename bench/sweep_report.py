@@ -6,8 +6,10 @@ memcpy of the same output bytes in the same process (bench/sweep_bench.cc). Per 
 count and size this takes the median over the repetitions of the kernel's time per output
 byte and of memcpy time / kernel time paired by repetition (1.0 = as fast as copying the
 output bytes with one thread), writes them to a gnuplot data file, runs gnuplot on
-bench/sweep.gp (when gnuplot is installed) and prints a Markdown table of the ratios at every
-second octave (--markdown FILE to write it to a file). --clock cpu uses the calling thread's
+bench/sweep.gp (when gnuplot is installed) and prints Markdown tables (--markdown FILE to write
+them to a file): the ratios at every second octave, the plain loop's, the fixed cost's and,
+where the run has work benchmarks, the kernel's work alone against the plain loop at every
+size. --clock cpu uses the calling thread's
 CPU time instead (1-thread figures only, table only): on a shared machine it leaves out the
 time other processes held the core.
 
@@ -44,7 +46,7 @@ def load(paths, clock="real"):
     """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
     for key, (op, case, impl, threads), ns, _ in iterations(paths, clock):
-        if impl in ("optimized", "memcpy", "alloc_memcpy", "naive", "naive_stream") and "B_" in case:
+        if impl in ("optimized", "memcpy", "alloc_memcpy", "naive", "naive_stream", "work", "naive_work") and "B_" in case:
             runs[(op, int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
     return runs
 
@@ -66,6 +68,30 @@ def fixed_cost_table(runs, ops):
             lines.append(f"| {SHORT[op]} | {size_label(size) if size else 'empty'} | {med['kernel']:.0f} | "
                          f"{med['floor']:.0f} | {med['kernel'] - med['floor']:.0f} | {med['naive']:.0f} | "
                          f"{med['memcpy']:.0f} |")
+    return lines
+
+
+def work_table(runs, ops):
+    """Per op that has work benchmarks, at every size: the kernel's data movement alone (work)
+    and the plain loop into the same held output (naive_work), each as memcpy time / its time,
+    and naive_work time / work time paired by repetition (1 or more: the kernel's work is at
+    least as fast as the plain loop)."""
+    work_ops = [op for op in ops if any(("work", None) in impls for (o, _), impls in runs.items() if o == op)]
+    if not work_ops:
+        return []
+    lines = ["| output | " + " | ".join(f"{SHORT[op]} work / loop, loop time / work time" for op in work_ops) + " |",
+             "|" + "---|" * (1 + len(work_ops))]
+    for size in sorted({s for (o, s), impls in runs.items() if o in work_ops and ("work", None) in impls}):
+        cells = []
+        for op in work_ops:
+            impls = runs.get((op, size), {})
+            work, loop, memcpy = (impls.get((impl, None), {}) for impl in ("work", "naive_work", "memcpy"))
+            if not work or not loop or not memcpy:
+                cells.append("-")
+                continue
+            cells.append(f"{ratio(median_or_nan(paired(memcpy, work)))} / {ratio(median_or_nan(paired(memcpy, loop)))}, "
+                         f"{median_or_nan(paired(loop, work)):.2f}")
+        lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
     return lines
 
 
@@ -181,6 +207,9 @@ def main():
             cells.append("-" if one is None or None in ns else " / ".join([ratio(one)] + [ratio(n) for n in ns]))
         lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
     lines += [""] + fixed_cost_table(all_runs, ops)
+    work = work_table(runs, ops)
+    if work:
+        lines += [""] + work
     write_table(lines, args.markdown)
 
 

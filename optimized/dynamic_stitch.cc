@@ -51,6 +51,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "dynamic_stitch_merge.h"
 #include "row_copy.h"
 #include "thread_policy.h"
 
@@ -606,9 +607,8 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
   MemoryAccount account(options.memory_limit_bytes);
   OPCONFORM_RETURN_IF_ERROR(account.request(dtype, shape.dims()));
 
-  const std::int64_t rows = max_index + 1;
-  // The allocator refusing what the limit allowed (the output, or the list below) is reported
-  // like an over-limit request.
+  // The allocator refusing what the limit allowed (the output, or the merge's scratch) is
+  // reported like an over-limit request.
   const auto refused = [&](const Shape& dims) {
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(dims), " and type ",
                               dtype_name(dtype));
@@ -620,23 +620,7 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
     return refused(shape.dims());
   }
   try {
-    const std::int64_t row_elems = rows > 0 ? result->num_elements() / rows : 0;
-    if (row_elems > 0) {
-      // The lists on the stack when there are few (no allocation), else on the heap.
-      constexpr std::size_t kFewLists = 16;
-      StitchList few[kFewLists];
-      std::vector<StitchList> many(indices.size() > kFewLists ? indices.size() : 0);
-      const std::span<StitchList> lists(indices.size() > kFewLists ? many.data() : few, indices.size());
-      for (std::size_t m = 0; m < indices.size(); ++m)
-        lists[m] = {indices[m].data<std::int32_t>(), indices[m].num_elements(), data[m].raw_data()};
-      visit_dtype(dtype, [&](auto tag) {
-        using T = typename decltype(tag)::type;
-        with_row_mover<T>(row_elems, [&](const auto& mover) {
-          using Element = typename std::decay_t<decltype(mover)>::Element;
-          stitch_rows(lists, rows, static_cast<Element*>(result->raw_data()), mover, options);
-        });
-      });
-    }
+    dynamic_stitch::merge(indices, data, *result, options);
   } catch (const std::bad_alloc&) {
     return refused(result->shape());
   }
@@ -645,6 +629,31 @@ Status stitch(std::string_view op, std::span<const Tensor> indices, std::span<co
 }
 
 }  // namespace
+
+namespace dynamic_stitch {
+
+void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor& merged, const ExecOptions& options) {
+  const std::int64_t rows = merged.dim(0);
+  const std::int64_t row_elems = rows > 0 ? merged.num_elements() / rows : 0;
+  if (row_elems > 0) {
+    // The lists on the stack when there are few (no allocation), else on the heap.
+    constexpr std::size_t kFewLists = 16;
+    StitchList few[kFewLists];
+    std::vector<StitchList> many(indices.size() > kFewLists ? indices.size() : 0);
+    const std::span<StitchList> lists(indices.size() > kFewLists ? many.data() : few, indices.size());
+    for (std::size_t m = 0; m < indices.size(); ++m)
+      lists[m] = {indices[m].data<std::int32_t>(), indices[m].num_elements(), data[m].raw_data()};
+    visit_dtype(merged.dtype(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      with_row_mover<T>(row_elems, [&](const auto& mover) {
+        using Element = typename std::decay_t<decltype(mover)>::Element;
+        stitch_rows(lists, rows, static_cast<Element*>(merged.raw_data()), mover, options);
+      });
+    });
+  }
+}
+
+}  // namespace dynamic_stitch
 
 Status DynamicStitch(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor* merged,
                      const ExecOptions& options) {
