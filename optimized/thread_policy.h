@@ -64,13 +64,14 @@ inline std::int64_t min_bytes_per_thread() {
 // explicit tile (tile_bytes > 0: tests and fuzzers injecting both to run the threaded paths on
 // small inputs) is honoured whatever the work.
 inline int threads_for(const Knobs& options, std::int64_t work_bytes, int regions = 1) {
+  const bool injected = options.num_threads > 0 && options.tile_bytes > 0;
+  // Small work first: no call into OpenMP (omp_get_max_threads is a library call).
+  if (!injected && work_bytes / regions < 2 * kMinParallelBytes) return 1;
   const int cap =
       options.num_threads > 0 ? std::min(options.num_threads, processors()) : std::max(1, omp_get_max_threads());
   if (cap <= 1) return 1;
-  if (options.num_threads > 0 && options.tile_bytes > 0) return cap;
-  const std::int64_t per_region = work_bytes / regions;
-  if (per_region < 2 * kMinParallelBytes) return 1;
-  return static_cast<int>(std::clamp<std::int64_t>(per_region / min_bytes_per_thread(), 1, cap));
+  if (injected) return cap;
+  return static_cast<int>(std::clamp<std::int64_t>(work_bytes / regions / min_bytes_per_thread(), 1, cap));
 }
 
 // Runs body(t, count) for t in [0, count), count = `threads` (or fewer, as OpenMP grants):
