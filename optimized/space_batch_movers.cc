@@ -932,6 +932,72 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
   });
 }
 
+// Calls f(mover) with the cached-store byte mover for chunks of `chunk` bytes and a block of b.
+template <class F>
+void with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
+  const auto by_block = [&](auto width_tag) {
+    constexpr std::size_t W = decltype(width_tag)::value;
+    switch (b) {
+      case 2: return f(WidthMover<W, 2>{2});
+      case 3: return f(WidthMover<W, 3>{3});
+      case 4: return f(WidthMover<W, 4>{4});
+      default: return f(WidthMover<W, 0>{b});
+    }
+  };
+  switch (chunk) {
+    case 1: return by_block(std::integral_constant<std::size_t, 1>{});
+    case 2: return by_block(std::integral_constant<std::size_t, 2>{});
+    case 4: return by_block(std::integral_constant<std::size_t, 4>{});
+    case 8: return by_block(std::integral_constant<std::size_t, 8>{});
+    case 16: return by_block(std::integral_constant<std::size_t, 16>{});
+    case 32: return by_block(std::integral_constant<std::size_t, 32>{});
+    case 64: return by_block(std::integral_constant<std::size_t, 64>{});
+    default: break;
+  }
+  if (chunk % 16 == 0) return f(ChunkMover<16>{b, chunk});
+  if (chunk % 8 == 0) return f(ChunkMover<8>{b, chunk});
+  if (chunk % 4 == 0) return f(ChunkMover<4>{b, chunk});
+  if (chunk % 2 == 0) return f(ChunkMover<2>{b, chunk});
+  return f(ChunkMover<1>{b, chunk});
+}
+
+// Small outputs take a path of their own where the whole output is one line of whole rows:
+// one or two block dims, no padding or crop, each row within one tile, one thread, cached
+// stores (e.g. [N, H, W, C] b[2, 2] without padding, the common case). move_plane() moves it
+// with one move_line call, without the geometry, the cursor and the work items: their set-up
+// is about 900 instructions a call, 75 ns on the Zen 4 guest, as long as a plain loop takes to
+// move a whole 4 KiB output.
+constexpr std::int64_t kPlaneMaxBytes = 256 * 1024;
+bool moves_as_one_line(const Plan& plan, std::int64_t chunk, std::int64_t dst_bytes, const ExecOptions& options) {
+  const std::size_t k = plan.block.size();
+  const bool cached = options.streaming_min_bytes == 0 || dst_bytes < options.streaming_min_bytes;
+  if (k > 2 || dst_bytes > kPlaneMaxBytes || options.tile_bytes > 0 || !cached) return false;
+  for (std::size_t i = 0; i < k; ++i)
+    if (plan.start[i] != 0 || plan.space[i] != plan.blocked[i] * plan.block[i]) return false;
+  // Without padding a row's bytes are part of the output's: no overflow.
+  return chunk * plan.space[k - 1] <= kDefaultTileBytes && thread_policy::threads_for(options, dst_bytes) == 1;
+}
+
+// The rows of a plan that moves_as_one_line(): group y of batch entry n is space row
+// n * space_0 + y (K = 2; row n when K = 1) and, on the batch side, stream 0's row of batch
+// entry (y % block_0) * block_1 * batch + n, row y / block_0: the steps of Cursor::walk across
+// chained lines.
+template <bool kToBatch, class Mover>
+void move_plane(const Plan& plan, const Mover& m, const typename Mover::Unit* src, typename Mover::Unit* dst) {
+  const std::int64_t cu = m.cu;
+  const std::size_t last = plan.block.size() - 1;
+  const std::int64_t row = plan.space[last] * cu;
+  const std::int64_t row_blocked = plan.blocked[last];
+  const std::int64_t stream_stride = plan.batch * row_blocked * (last == 1 ? plan.blocked[0] : 1);
+  if (last == 0)
+    return move_line<kToBatch>(m, dst, src, 0, 0, plan.batch, 0, 1, row, row_blocked * cu, row_blocked * cu,
+                               stream_stride * cu, row_blocked);
+  const std::int64_t b = plan.block[0];
+  const std::int64_t phase_stride = plan.block[1] * stream_stride;
+  move_line<kToBatch>(m, dst, src, 0, 0, plan.batch * plan.space[0], 0, b, row, phase_stride * cu,
+                      (row_blocked - (b - 1) * phase_stride) * cu, stream_stride * cu, row_blocked);
+}
+
 // Chooses the mover for the dtype and the chunk (depth elements) and runs the kernel.
 template <bool kToBatch>
 void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOptions& options) {
@@ -940,6 +1006,11 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   const std::int64_t dst_bytes = dst.num_elements() * width;
   const std::int64_t src_bytes = src.num_elements() * width;
   const std::int64_t chunk = plan.depth * width;
+  const auto* s = static_cast<const Byte*>(src.raw_data());
+  auto* d = static_cast<Byte*>(dst.raw_data());
+  if (dst.dtype() != DType::kString && moves_as_one_line(plan, chunk, dst_bytes, options))
+    return with_cached_mover(chunk, plan.block[plan.block.size() - 1],
+                             [&](const auto& m) { move_plane<kToBatch>(plan, m, s, d); });
   Geometry g = make_geometry(plan, kToBatch, chunk, options);
   // An explicit ExecOptions::streaming_min_bytes sets both thresholds. By default whole-row
   // outputs (run_whole_rows) keep cached stores to twice the usual threshold: measured on
@@ -955,17 +1026,6 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   if (dst.dtype() == DType::kString)
     return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(), src.num_elements(),
                          dst.data<std::string>(), dst_bytes, options, false);
-  const auto* s = static_cast<const Byte*>(src.raw_data());
-  auto* d = static_cast<Byte*>(dst.raw_data());
-  const auto by_block = [&](auto width_tag) {
-    constexpr std::size_t W = decltype(width_tag)::value;
-    switch (g.b) {
-      case 2: return run<kToBatch>(g, WidthMover<W, 2>{2}, s, src_bytes, d, dst_bytes, options, staged);
-      case 3: return run<kToBatch>(g, WidthMover<W, 3>{3}, s, src_bytes, d, dst_bytes, options, staged);
-      case 4: return run<kToBatch>(g, WidthMover<W, 4>{4}, s, src_bytes, d, dst_bytes, options, staged);
-      default: return run<kToBatch>(g, WidthMover<W, 0>{g.b}, s, src_bytes, d, dst_bytes, options, staged);
-    }
-  };
   // Chunks of whole 16-byte pieces stream straight to a 16-byte aligned destination (Tensor
   // buffers are 64-byte aligned).
   if (streaming && chunk % 16 == 0 && reinterpret_cast<std::uintptr_t>(d) % 16 == 0) {
@@ -976,21 +1036,8 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
     if (chunk == 16) return run<kToBatch>(g, StreamMover<true>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
     return run<kToBatch>(g, StreamMover<false>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
   }
-  switch (chunk) {
-    case 1: return by_block(std::integral_constant<std::size_t, 1>{});
-    case 2: return by_block(std::integral_constant<std::size_t, 2>{});
-    case 4: return by_block(std::integral_constant<std::size_t, 4>{});
-    case 8: return by_block(std::integral_constant<std::size_t, 8>{});
-    case 16: return by_block(std::integral_constant<std::size_t, 16>{});
-    case 32: return by_block(std::integral_constant<std::size_t, 32>{});
-    case 64: return by_block(std::integral_constant<std::size_t, 64>{});
-    default: break;
-  }
-  if (chunk % 16 == 0) return run<kToBatch>(g, ChunkMover<16>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);
-  if (chunk % 8 == 0) return run<kToBatch>(g, ChunkMover<8>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);
-  if (chunk % 4 == 0) return run<kToBatch>(g, ChunkMover<4>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);
-  if (chunk % 2 == 0) return run<kToBatch>(g, ChunkMover<2>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);
-  return run<kToBatch>(g, ChunkMover<1>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, staged);
+  with_cached_mover(chunk, g.b,
+                    [&](const auto& m) { run<kToBatch>(g, m, s, src_bytes, d, dst_bytes, options, staged); });
 }
 
 }  // namespace

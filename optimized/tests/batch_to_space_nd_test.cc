@@ -158,6 +158,9 @@ TEST(OptimizedBatchToSpaceND, StreamedWholeRowsReadInBursts) {
     }
 }
 
+// Small unpadded outputs of one or two block dims: one line of whole rows (the one-line path).
+TEST(OptimizedBatchToSpaceND, OneLineOutputs) { check_one_line_outputs(kOp); }
+
 // M = 1..6 with trivial dims (block 1, no crops) leading, in the middle and trailing.
 TEST(OptimizedBatchToSpaceND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat32, {4, 3, 3}, {2}, {0, 0}, exec(1, 0));

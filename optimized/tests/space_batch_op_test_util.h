@@ -135,6 +135,33 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
   }
 }
 
+// Small outputs without padding or crop, with one or two block dims: the kernel's one-line
+// path (default tile, one thread, cached stores). Every chunk width of the matrix, blocks 1-5
+// in the group dim and 2-5 in the row dim, batch 1 and 3; with the default options and with
+// one and two threads asked (small outputs run on one), through the op and through the kernel
+// (whose streaming pass takes the general path on the same cases).
+inline void check_one_line_outputs(const SpaceBatchOp& op) {
+  for (const Width& w : kMatrixWidths)
+    for (const std::int64_t n : {1, 3})
+      for (const int rank : {1, 2})
+        for (const std::int64_t b0 : {1, 2, 3, 5})
+          for (const std::int64_t b1 : {2, 3, 4, 5}) {
+            if (rank == 1 && b0 != 1) continue;
+            Shape space = rank == 2 ? Shape{n, 2 * b0, 3 * b1} : Shape{n, 3 * b1};
+            Shape batch = rank == 2 ? Shape{n * b0 * b1, 2, 3} : Shape{n * b1, 3};
+            for (const std::int64_t d : w.depth) {
+              space.push_back(d);
+              batch.push_back(d);
+            }
+            const std::vector<std::int64_t> block = rank == 2 ? std::vector<std::int64_t>{b0, b1} : std::vector{b1};
+            const std::vector<std::int64_t> zeros(static_cast<std::size_t>(2 * rank), 0);
+            for (const ExecOptions& o : {exec(0, 0), exec(1, 0), exec(2, 0)}) {
+              check_case(op, w.dtype, op.to_batch ? space : batch, block, zeros, o);
+              check_kernel(op, w.dtype, op.to_batch ? space : batch, block, zeros, o);
+            }
+          }
+}
+
 // The dtypes both ops register (README pre-check 3).
 inline const std::vector<DType> kRegisteredDtypes = {
     DType::kUInt8, DType::kUInt16, DType::kUInt32,  DType::kUInt64,   DType::kInt8,    DType::kInt16,

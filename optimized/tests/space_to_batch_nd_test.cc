@@ -129,6 +129,9 @@ TEST(OptimizedSpaceToBatchND, WholeRowLinesChainAcrossBatchEntries) {
         }
 }
 
+// Small unpadded outputs of one or two block dims: one line of whole rows (the one-line path).
+TEST(OptimizedSpaceToBatchND, OneLineOutputs) { check_one_line_outputs(kOp); }
+
 // M = 1..6 with trivial dims (block 1, no padding) leading, in the middle and trailing.
 TEST(OptimizedSpaceToBatchND, CollapsingAndManyBlockDims) {
   check_case(kOp, DType::kFloat32, {2, 6, 3}, {2}, {0, 0}, exec(1, 0));
