@@ -7,10 +7,11 @@
 // - Byte rows of kPullMinRowBytes or more and at most kForwardMaxPositionsPerRow positions per
 //   row, "forward" (stitch_forward): every position's row copied in order, a later writer
 //   overwriting an earlier one, then the gaps zeroed from a bitmap: sequential reads, one bit
-//   per row and thread. Outputs in the core's cache go forward on one thread; outputs too
-//   large for it (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte
-//   pieces, on any number of threads, with streaming stores: threads split the positions, and
-//   a thread skips the rows a later thread's positions name.
+//   per row and thread. Outputs in the core's cache go forward on one thread (up to 32 KiB by
+//   stitch_small_forward, without the set-up); outputs too large for it
+//   (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte pieces, on any
+//   number of threads, with streaming stores: threads split the positions, and a thread skips
+//   the rows a later thread's positions name.
 //   Elsewhere each output row is written exactly once:
 // - Other rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a
 //   forward pass over the positions (m, i) records each row's last writer, then the output
@@ -543,6 +544,37 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
   });
 }
 
+// Small outputs of byte rows on one thread with cached stores, where the forward path would
+// run: the same copies in order and the gaps zeroed from a bitmap on the stack, without the
+// forward path's set-up (the mover's dispatch, the thread split, the lookahead), which is
+// about 460 instructions a call, as long as a plain loop takes to copy a whole 4 KiB output.
+constexpr std::int64_t kSmallForwardMaxBytes = 32 * 1024;
+constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMinRowBytes + 63) / 64;
+bool goes_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
+                        const ExecOptions& options) {
+  if (row_bytes < kPullMinRowBytes || rows * row_bytes > kSmallForwardMaxBytes ||
+      rows * row_bytes >= row_copy::streaming_min_bytes(options))
+    return false;
+  std::int64_t positions = 0;
+  for (const StitchList& list : lists) positions += list.size;
+  return positions <= kForwardMaxPositionsPerRow * rows &&
+         thread_policy::threads_for(options, positions * (row_bytes + 4), 3) == 1;
+}
+void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
+                          std::byte* out) {
+  std::uint64_t written[kSmallForwardMaxWords] = {};
+  for (const StitchList& list : lists) {
+    const std::int32_t* index = list.index;  // locals: the copies may alias any memory
+    const auto* from = static_cast<const std::byte*>(list.rows);
+    for (std::int64_t i = 0, n = list.size; i < n; ++i) {
+      const std::int64_t r = index[i];
+      std::memcpy(out + r * row_bytes, from + i * row_bytes, static_cast<std::size_t>(row_bytes));
+      written[r >> 6] |= std::uint64_t{1} << (r & 63);
+    }
+  }
+  zero_unwritten(written, 0, rows, out, row_bytes);
+}
+
 template <class Mover>
 void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename Mover::Element* out, const Mover& mover,
                  const ExecOptions& options) {
@@ -643,6 +675,11 @@ void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor
     const std::span<StitchList> lists(indices.size() > kFewLists ? many.data() : few, indices.size());
     for (std::size_t m = 0; m < indices.size(); ++m)
       lists[m] = {indices[m].data<std::int32_t>(), indices[m].num_elements(), data[m].raw_data()};
+    if (merged.dtype() != DType::kString) {
+      const std::int64_t row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(merged.dtype()));
+      auto* out = static_cast<std::byte*>(merged.raw_data());
+      if (goes_small_forward(lists, rows, row_bytes, options)) return stitch_small_forward(lists, rows, row_bytes, out);
+    }
     visit_dtype(merged.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       with_row_mover<T>(row_elems, [&](const auto& mover) {
