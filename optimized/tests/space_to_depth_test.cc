@@ -122,7 +122,7 @@ TEST(DepthSpaceOptimized, RandomCasesMatchReferenceFormulaAndRoundTrip) {
   }
 }
 
-// Every mover of the kernel: chunks (b*C*width bytes) of 2-64 bytes, fixed, with blocks 2
+// Every mover of the kernel: chunks (b*C*width bytes) of 2-128 bytes, fixed, with blocks 2
 // and 4 unrolled and others looped; other chunks in pieces of 1-16 bytes or, from 256 bytes,
 // one memcpy; strings. On 1 and 3 threads, with tiles of one position and of a few.
 TEST(DepthSpaceOptimized, EveryChunkWidthAndBlockMatchesTheFormula) {
