@@ -544,21 +544,37 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
   });
 }
 
-// Small outputs of byte rows on one thread with cached stores, where the forward path would
-// run: the same copies in order and the gaps zeroed from a bitmap on the stack, without the
-// forward path's set-up (the mover's dispatch, the thread split, the lookahead), which is
-// about 460 instructions a call, as long as a plain loop takes to copy a whole 4 KiB output.
-constexpr std::int64_t kSmallForwardMaxBytes = 32 * 1024;
-constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMinRowBytes + 63) / 64;
-bool goes_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
-                        const ExecOptions& options) {
-  if (row_bytes < kPullMinRowBytes || rows * row_bytes > kSmallForwardMaxBytes ||
-      rows * row_bytes >= row_copy::streaming_min_bytes(options))
-    return false;
+// How a call's rows are moved, decided once before the dtype's mover is chosen (stitch_rows).
+struct Route {
+  std::int64_t row_bytes;
+  bool forward;  // byte rows of kPullMinRowBytes or more, at most kForwardMaxPositionsPerRow a row
+  bool streams;  // byte rows of whole 16-byte pieces, a 16-byte aligned output past the threshold
+  int threads;
+};
+Route route_of(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes, bool byte_rows,
+               const void* out, const ExecOptions& options) {
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
-  return positions <= kForwardMaxPositionsPerRow * rows &&
-         thread_policy::threads_for(options, positions * (row_bytes + 4), 3) == 1;
+  const bool forward = byte_rows && row_bytes >= kPullMinRowBytes && positions <= kForwardMaxPositionsPerRow * rows;
+  // Pull and scatter start two parallel regions (the last writers, then the copy); push one.
+  // Where one thread goes forward, two threads on the pull path pay for a third: forward
+  // moves a byte for less (no winner table, sequential reads). Measured, 256-byte rows, 1
+  // thread forward / 2 threads pull, ratio to memcpy, 3 runs: 5 MiB 0.75-0.79 / 0.61-0.64,
+  // 6 MiB 0.72-0.81 / 0.62-0.69, 8 MiB 0.69-0.82 / 0.74-0.79, 10 MiB 0.77-0.86 / 0.82-0.94.
+  const int regions = row_bytes >= kPullMinRowBytes ? (forward ? 3 : 2) : 1;
+  const bool streams = byte_rows && row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
+                       rows * row_bytes >= row_copy::streaming_min_bytes(options);
+  return {row_bytes, forward, streams, thread_policy::threads_for(options, positions * (row_bytes + 4), regions)};
+}
+
+// Small outputs that go forward on one thread with cached stores: the same copies in order and
+// the gaps zeroed from a bitmap on the stack, without the forward path's set-up (the mover's
+// dispatch, the thread split, the lookahead), which is about 460 instructions a call, as long
+// as a plain loop takes to copy a whole 4 KiB output.
+constexpr std::int64_t kSmallForwardMaxBytes = 32 * 1024;
+constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMinRowBytes + 63) / 64;
+bool goes_small_forward(const Route& route, std::int64_t rows) {
+  return route.forward && !route.streams && route.threads == 1 && rows * route.row_bytes <= kSmallForwardMaxBytes;
 }
 void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
                           std::byte* out) {
@@ -577,29 +593,17 @@ void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, 
 
 template <class Mover>
 void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename Mover::Element* out, const Mover& mover,
-                 const ExecOptions& options) {
-  std::int64_t positions = 0;
-  for (const StitchList& list : lists) positions += list.size;
-  const std::int64_t row_bytes = mover.row_bytes();
-  const bool forward = std::is_same_v<typename Mover::Element, std::byte> && row_bytes >= kPullMinRowBytes &&
-                       positions <= kForwardMaxPositionsPerRow * rows;
-  // Pull and scatter start two parallel regions (the last writers, then the copy); push one.
-  // Where one thread goes forward, two threads on the pull path pay for a third: forward
-  // moves a byte for less (no winner table, sequential reads). Measured, 256-byte rows, 1
-  // thread forward / 2 threads pull, ratio to memcpy, 3 runs: 5 MiB 0.75-0.79 / 0.61-0.64,
-  // 6 MiB 0.72-0.81 / 0.62-0.69, 8 MiB 0.69-0.82 / 0.74-0.79, 10 MiB 0.77-0.86 / 0.82-0.94.
-  const int regions = row_bytes >= kPullMinRowBytes ? (forward ? 3 : 2) : 1;
-  const int threads = thread_policy::threads_for(options, positions * (row_bytes + 4), regions);
+                 const Route& route, const ExecOptions& options) {
+  const std::int64_t row_bytes = route.row_bytes;
+  const int threads = route.threads;
   if constexpr (std::is_same_v<typename Mover::Element, std::byte>) {
-    const bool streams = row_bytes % 16 == 0 && reinterpret_cast<std::uintptr_t>(out) % 16 == 0 &&
-                         rows * row_bytes >= row_copy::streaming_min_bytes(options);
-    if (forward) {
+    if (route.forward) {
       // With streaming stores, on any thread count: one region and, with two threads, two
       // barriers, each about as costly as a region (an injected thread count with an injected
       // tile runs as asked, even past the processors). With cached stores, on one thread: two
       // threads writing rows all over one output in cache were measured at 0.35 of memcpy at
       // 4 MiB (256-byte rows), where pull's two threads reach 0.80.
-      if (streams) {
+      if (route.streams) {
         const int forward_threads = options.num_threads > 0 && options.tile_bytes > 0 ? options.num_threads : threads;
         return row_copy::with_streamed_mover(
             row_bytes, [&](const auto& streamed) { stitch_forward(lists, rows, out, streamed, forward_threads); });
@@ -612,7 +616,7 @@ void stitch_rows(std::span<const StitchList> lists, std::int64_t rows, typename 
         return stitch_forward(lists, rows, out, row_copy::AnyBytes{row_bytes}, 1);
       if (threads == 1) return stitch_forward(lists, rows, out, mover, 1);
     }
-    if (row_bytes >= kPullMinRowBytes && streams)
+    if (row_bytes >= kPullMinRowBytes && route.streams)
       return row_copy::with_streamed_mover(
           row_bytes, [&](const auto& streamed) { stitch_scatter(lists, rows, out, streamed, threads); });
   }
@@ -675,16 +679,16 @@ void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor
     const std::span<StitchList> lists(indices.size() > kFewLists ? many.data() : few, indices.size());
     for (std::size_t m = 0; m < indices.size(); ++m)
       lists[m] = {indices[m].data<std::int32_t>(), indices[m].num_elements(), data[m].raw_data()};
-    if (merged.dtype() != DType::kString) {
-      const std::int64_t row_bytes = row_elems * static_cast<std::int64_t>(dtype_storage_size(merged.dtype()));
-      auto* out = static_cast<std::byte*>(merged.raw_data());
-      if (goes_small_forward(lists, rows, row_bytes, options)) return stitch_small_forward(lists, rows, row_bytes, out);
-    }
+    auto* out = merged.raw_data();
+    const Route route = route_of(lists, rows, row_elems * static_cast<std::int64_t>(dtype_storage_size(merged.dtype())),
+                                 merged.dtype() != DType::kString, out, options);
+    if (goes_small_forward(route, rows))
+      return stitch_small_forward(lists, rows, route.row_bytes, static_cast<std::byte*>(out));
     visit_dtype(merged.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       with_row_mover<T>(row_elems, [&](const auto& mover) {
         using Element = typename std::decay_t<decltype(mover)>::Element;
-        stitch_rows(lists, rows, static_cast<Element*>(merged.raw_data()), mover, options);
+        stitch_rows(lists, rows, static_cast<Element*>(out), mover, route, options);
       });
     });
   }
