@@ -191,35 +191,26 @@ void register_reference_and_verify(const std::shared_ptr<const Case>& shared, co
           state.SkipWithError("reference kept no outputs");
           return;
         }
+        // Runs `run` and compares its outputs with the reference; false (the benchmark skipped
+        // with the reason) when they differ or the call fails.
+        const auto matches = [&](const std::string& what, const RunFn& run, int threads) {
+          ExecOptions options;
+          options.num_threads = threads;
+          std::vector<Tensor> actual;
+          if (const Status status = run(options, &actual); !status.ok()) {
+            state.SkipWithError((what + status.to_string()).c_str());
+            return false;
+          }
+          if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
+            state.SkipWithError((what + difference).c_str());
+            return false;
+          }
+          return true;
+        };
         for (auto _ : state) {
-          for (const int threads : {1, 2}) {
-            ExecOptions options;
-            options.num_threads = threads;
-            std::vector<Tensor> actual;
-            const Status status = shared->optimized(options, &actual);
-            const std::string what = "optimized, " + std::to_string(threads) + " thread(s): ";
-            if (!status.ok()) {
-              state.SkipWithError((what + status.to_string()).c_str());
-              return;
-            }
-            if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
-              state.SkipWithError((what + difference).c_str());
-              return;
-            }
-          }
-          if (shared->work) {
-            ExecOptions one_thread;
-            one_thread.num_threads = 1;
-            std::vector<Tensor> actual;
-            if (const Status status = shared->work(one_thread, &actual); !status.ok()) {
-              state.SkipWithError(("work: " + status.to_string()).c_str());
-              return;
-            }
-            if (const std::string difference = first_difference(expected, actual); !difference.empty()) {
-              state.SkipWithError(("work: " + difference).c_str());
-              return;
-            }
-          }
+          for (const int threads : {1, 2})
+            if (!matches("optimized, " + std::to_string(threads) + " thread(s): ", shared->optimized, threads)) return;
+          if (shared->work && !matches("work: ", shared->work, 1)) return;
         }
         std::int64_t compared = 0;
         for (const Tensor& t : expected) compared += tensor_bytes(t);
