@@ -43,10 +43,12 @@ using row_copy::stream_zero16;
 // and a fixed-size copy is a few vector moves); the block size is kBlock (2, 3, 4) or, when
 // kBlock == 0, the runtime `block`. The fixed sizes give the compiler (OpenMP simd) fully
 // vectorised (de)interleaving loops that read and write whole cache lines.
-template <std::size_t kWidth, int kBlock>
+template <std::size_t kWidth, int kBlock, bool kWide = false>
 struct WidthMover {
   using Unit = Byte;
   static constexpr std::size_t W = kWidth;
+  static constexpr bool kWideMoves = kWide;  // for move_line_wide only (row_copy::copy_fixed)
+  [[gnu::always_inline]] static void move(Byte* d, const Byte* s) { row_copy::copy_fixed<W, kWide>(d, s); }
   std::int64_t block;
   std::int64_t cu = kWidth;  // units per chunk
 
@@ -57,10 +59,10 @@ struct WidthMover {
   void copy(Byte* d, const Byte* s, std::int64_t n) const {
     if (n > 0) std::memcpy(d, s, static_cast<std::size_t>(n) * W);
   }
-  void one(Byte* d, const Byte* s) const { std::memcpy(d, s, W); }
+  void one(Byte* d, const Byte* s) const { move(d, s); }
   // Chunk j of d = chunk j * stride of s, for j < n.
   void gather(Byte* __restrict d, const Byte* __restrict s, std::int64_t n, std::int64_t stride) const {
-    for (std::int64_t j = 0; j < n; ++j) std::memcpy(d + j * W, s + j * stride * W, W);
+    for (std::int64_t j = 0; j < n; ++j) move(d + j * W, s + j * stride * W);
   }
   // Stream o (at d + o * ss) gets chunk j = chunk j * block + o of s, for j < n.
   void deinterleave(Byte* d, std::int64_t ss, const Byte* __restrict s, std::int64_t n) const {
@@ -69,8 +71,8 @@ struct WidthMover {
       Byte* __restrict d1 = d + ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        std::memcpy(d0 + j * W, s + (2 * j) * W, W);
-        std::memcpy(d1 + j * W, s + (2 * j + 1) * W, W);
+        move(d0 + j * W, s + (2 * j) * W);
+        move(d1 + j * W, s + (2 * j + 1) * W);
       }
     } else if constexpr (kBlock == 3) {
       Byte* __restrict d0 = d;
@@ -78,9 +80,9 @@ struct WidthMover {
       Byte* __restrict d2 = d + 2 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        std::memcpy(d0 + j * W, s + (3 * j) * W, W);
-        std::memcpy(d1 + j * W, s + (3 * j + 1) * W, W);
-        std::memcpy(d2 + j * W, s + (3 * j + 2) * W, W);
+        move(d0 + j * W, s + (3 * j) * W);
+        move(d1 + j * W, s + (3 * j + 1) * W);
+        move(d2 + j * W, s + (3 * j + 2) * W);
       }
     } else if constexpr (kBlock == 4) {
       Byte* __restrict d0 = d;
@@ -89,10 +91,10 @@ struct WidthMover {
       Byte* __restrict d3 = d + 3 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        std::memcpy(d0 + j * W, s + (4 * j) * W, W);
-        std::memcpy(d1 + j * W, s + (4 * j + 1) * W, W);
-        std::memcpy(d2 + j * W, s + (4 * j + 2) * W, W);
-        std::memcpy(d3 + j * W, s + (4 * j + 3) * W, W);
+        move(d0 + j * W, s + (4 * j) * W);
+        move(d1 + j * W, s + (4 * j + 1) * W);
+        move(d2 + j * W, s + (4 * j + 2) * W);
+        move(d3 + j * W, s + (4 * j + 3) * W);
       }
     } else if (block == 1) {
       copy(d, s, n);
@@ -108,8 +110,8 @@ struct WidthMover {
       const Byte* __restrict s1 = s + ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        std::memcpy(d + (2 * j) * W, s0 + j * W, W);
-        std::memcpy(d + (2 * j + 1) * W, s1 + j * W, W);
+        move(d + (2 * j) * W, s0 + j * W);
+        move(d + (2 * j + 1) * W, s1 + j * W);
       }
     } else if constexpr (kBlock == 3) {
       const Byte* __restrict s0 = s;
@@ -117,9 +119,9 @@ struct WidthMover {
       const Byte* __restrict s2 = s + 2 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        std::memcpy(d + (3 * j) * W, s0 + j * W, W);
-        std::memcpy(d + (3 * j + 1) * W, s1 + j * W, W);
-        std::memcpy(d + (3 * j + 2) * W, s2 + j * W, W);
+        move(d + (3 * j) * W, s0 + j * W);
+        move(d + (3 * j + 1) * W, s1 + j * W);
+        move(d + (3 * j + 2) * W, s2 + j * W);
       }
     } else if constexpr (kBlock == 4) {
       const Byte* __restrict s0 = s;
@@ -128,17 +130,17 @@ struct WidthMover {
       const Byte* __restrict s3 = s + 3 * ss;
 #pragma omp simd
       for (std::int64_t j = 0; j < n; ++j) {
-        std::memcpy(d + (4 * j) * W, s0 + j * W, W);
-        std::memcpy(d + (4 * j + 1) * W, s1 + j * W, W);
-        std::memcpy(d + (4 * j + 2) * W, s2 + j * W, W);
-        std::memcpy(d + (4 * j + 3) * W, s3 + j * W, W);
+        move(d + (4 * j) * W, s0 + j * W);
+        move(d + (4 * j + 1) * W, s1 + j * W);
+        move(d + (4 * j + 2) * W, s2 + j * W);
+        move(d + (4 * j + 3) * W, s3 + j * W);
       }
     } else if (block == 1) {
       copy(d, s, n);
     } else {
       // Writes the destination in order; the `block` source streams advance together.
       for (std::int64_t j = 0; j < n; ++j)
-        for (std::int64_t o = 0; o < block; ++o) std::memcpy(d + (j * block + o) * W, s + o * ss + j * W, W);
+        for (std::int64_t o = 0; o < block; ++o) move(d + (j * block + o) * W, s + o * ss + j * W);
     }
   }
 };
@@ -722,18 +724,13 @@ using row_copy::prefetch_lines;
 
 // `rows` whole rows along one line of groups, without padding: space rows space_step units
 // apart from `space`, batch rows phase_step units apart from `batch` but wrap_step after each
-// b-th (phase: the first row's place among them). A function of its own, so that its loop
-// keeps everything in registers: a bare loop of 512-byte B2S rows that reloads its steps from
-// memory after each row's stores ran at 0.58 of memcpy in cache, against 0.74 without.
-// Aligned to a cache line, so that its loop's placement does not move with unrelated code:
-// 32 bytes off that alignment, SpaceToBatchND at 64 MiB (streamed whole rows) took 3.10-3.26
-// ms against 2.87-3.01 (1 thread, 3 alternating runs of 5 repetitions).
+// b-th (phase: the first row's place among them). The loop of move_line and move_line_wide.
 template <bool kToBatch, class Mover>
-[[gnu::noinline, gnu::aligned(64)]] void move_line(const Mover m, typename Mover::Unit* dst,
-                                                   const typename Mover::Unit* src, std::int64_t space,
-                                                   std::int64_t batch, std::int64_t rows, std::int64_t phase,
-                                                   std::int64_t b, std::int64_t space_step, std::int64_t phase_step,
-                                                   std::int64_t wrap_step, std::int64_t ss, std::int64_t n) {
+[[gnu::always_inline]] inline void line_loop(const Mover m, typename Mover::Unit* dst, const typename Mover::Unit* src,
+                                             std::int64_t space, std::int64_t batch, std::int64_t rows,
+                                             std::int64_t phase, std::int64_t b, std::int64_t space_step,
+                                             std::int64_t phase_step, std::int64_t wrap_step, std::int64_t ss,
+                                             std::int64_t n) {
   using Unit = typename Mover::Unit;
   Unit* d = dst + (kToBatch ? batch : space);
   const Unit* s = src + (kToBatch ? space : batch);
@@ -756,6 +753,30 @@ template <bool kToBatch, class Mover>
       s += batch_step;
     }
   }
+}
+
+// line_loop as a function of its own, so that its loop keeps everything in registers: a bare
+// loop of 512-byte B2S rows that reloads its steps from memory after each row's stores ran at
+// 0.58 of memcpy in cache, against 0.74 without. Aligned to a cache line, so that its loop's
+// placement does not move with unrelated code: 32 bytes off that alignment, SpaceToBatchND at
+// 64 MiB (streamed whole rows) took 3.10-3.26 ms against 2.87-3.01 (1 thread, 3 alternating
+// runs of 5 repetitions).
+template <bool kToBatch, class Mover>
+[[gnu::noinline, gnu::aligned(64)]] void move_line(const Mover m, typename Mover::Unit* dst,
+                                                   const typename Mover::Unit* src, std::int64_t space,
+                                                   std::int64_t batch, std::int64_t rows, std::int64_t phase,
+                                                   std::int64_t b, std::int64_t space_step, std::int64_t phase_step,
+                                                   std::int64_t wrap_step, std::int64_t ss, std::int64_t n) {
+  line_loop<kToBatch>(m, dst, src, space, batch, rows, phase, b, space_step, phase_step, wrap_step, ss, n);
+}
+
+// move_line compiled for AVX2, for movers with kWideMoves (row_copy::wide_moves()).
+template <bool kToBatch, class Mover>
+[[gnu::noinline, gnu::aligned(64)]] OPCONFORM_WIDE_TARGET void move_line_wide(
+    const Mover m, typename Mover::Unit* dst, const typename Mover::Unit* src, std::int64_t space, std::int64_t batch,
+    std::int64_t rows, std::int64_t phase, std::int64_t b, std::int64_t space_step, std::int64_t phase_step,
+    std::int64_t wrap_step, std::int64_t ss, std::int64_t n) {
+  line_loop<kToBatch>(m, dst, src, space, batch, rows, phase, b, space_step, phase_step, wrap_step, ss, n);
 }
 
 // BatchToSpace's groups [begin, end) in bursts (read_in_bursts()): whole rows, streaming stores.
@@ -937,25 +958,29 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
 }
 
 // Calls f(mover) with the cached-store byte mover for chunks of `chunk` bytes and a block of b.
-template <class F>
+// With kWide, chunks of 32 and 64 bytes get movers with kWideMoves (for move_line_wide only).
+template <bool kWide = false, class F>
 void with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
-  const auto by_block = [&](auto width_tag) {
+  const auto by_block = [&](auto width_tag, auto wide_tag) {
     constexpr std::size_t W = decltype(width_tag)::value;
+    constexpr bool kWideChunk = decltype(wide_tag)::value;
     switch (b) {
-      case 2: return f(WidthMover<W, 2>{2});
-      case 3: return f(WidthMover<W, 3>{3});
-      case 4: return f(WidthMover<W, 4>{4});
-      default: return f(WidthMover<W, 0>{b});
+      case 2: return f(WidthMover<W, 2, kWideChunk>{2});
+      case 3: return f(WidthMover<W, 3, kWideChunk>{3});
+      case 4: return f(WidthMover<W, 4, kWideChunk>{4});
+      default: return f(WidthMover<W, 0, kWideChunk>{b});
     }
   };
+  using Narrow = std::false_type;
+  using Wide = std::bool_constant<kWide>;
   switch (chunk) {
-    case 1: return by_block(std::integral_constant<std::size_t, 1>{});
-    case 2: return by_block(std::integral_constant<std::size_t, 2>{});
-    case 4: return by_block(std::integral_constant<std::size_t, 4>{});
-    case 8: return by_block(std::integral_constant<std::size_t, 8>{});
-    case 16: return by_block(std::integral_constant<std::size_t, 16>{});
-    case 32: return by_block(std::integral_constant<std::size_t, 32>{});
-    case 64: return by_block(std::integral_constant<std::size_t, 64>{});
+    case 1: return by_block(std::integral_constant<std::size_t, 1>{}, Narrow{});
+    case 2: return by_block(std::integral_constant<std::size_t, 2>{}, Narrow{});
+    case 4: return by_block(std::integral_constant<std::size_t, 4>{}, Narrow{});
+    case 8: return by_block(std::integral_constant<std::size_t, 8>{}, Narrow{});
+    case 16: return by_block(std::integral_constant<std::size_t, 16>{}, Narrow{});
+    case 32: return by_block(std::integral_constant<std::size_t, 32>{}, Wide{});
+    case 64: return by_block(std::integral_constant<std::size_t, 64>{}, Wide{});
     default: break;
   }
   if (chunk % 16 == 0) return f(ChunkMover<16>{b, chunk});
@@ -993,13 +1018,20 @@ void move_plane(const Plan& plan, const Mover& m, const typename Mover::Unit* sr
   const std::int64_t row = plan.space[last] * cu;
   const std::int64_t row_blocked = plan.blocked[last];
   const std::int64_t stream_stride = plan.batch * row_blocked * (last == 1 ? plan.blocked[0] : 1);
+  const auto line = [&](auto... steps) {
+    if constexpr (requires { requires Mover::kWideMoves; })
+      move_line_wide<kToBatch>(m, dst, src, steps...);
+    else
+      move_line<kToBatch>(m, dst, src, steps...);
+  };
+  const std::int64_t zero = 0;
   if (last == 0)
-    return move_line<kToBatch>(m, dst, src, 0, 0, plan.batch, 0, 1, row, row_blocked * cu, row_blocked * cu,
-                               stream_stride * cu, row_blocked);
+    return line(zero, zero, plan.batch, zero, std::int64_t{1}, row, row_blocked * cu, row_blocked * cu,
+                stream_stride * cu, row_blocked);
   const std::int64_t b = plan.block[0];
   const std::int64_t phase_stride = plan.block[1] * stream_stride;
-  move_line<kToBatch>(m, dst, src, 0, 0, plan.batch * plan.space[0], 0, b, row, phase_stride * cu,
-                      (row_blocked - (b - 1) * phase_stride) * cu, stream_stride * cu, row_blocked);
+  line(zero, zero, plan.batch * plan.space[0], zero, b, row, phase_stride * cu,
+       (row_blocked - (b - 1) * phase_stride) * cu, stream_stride * cu, row_blocked);
 }
 
 // Chooses the mover for the dtype and the chunk (depth elements) and runs the kernel.
@@ -1012,9 +1044,12 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   const std::int64_t chunk = plan.depth * width;
   const auto* s = static_cast<const Byte*>(src.raw_data());
   auto* d = static_cast<Byte*>(dst.raw_data());
-  if (dst.dtype() != DType::kString && moves_as_one_line(plan, chunk, dst_bytes, options))
-    return with_cached_mover(chunk, plan.block[plan.block.size() - 1],
-                             [&](const auto& m) { move_plane<kToBatch>(plan, m, s, d); });
+  if (dst.dtype() != DType::kString && moves_as_one_line(plan, chunk, dst_bytes, options)) {
+    const auto plane = [&](const auto& m) { move_plane<kToBatch>(plan, m, s, d); };
+    const std::int64_t row_block = plan.block[plan.block.size() - 1];
+    if (row_copy::takes_wide_moves(dst_bytes)) return with_cached_mover<true>(chunk, row_block, plane);
+    return with_cached_mover(chunk, row_block, plane);
+  }
   Geometry g = make_geometry(plan, kToBatch, chunk, options);
   // An explicit ExecOptions::streaming_min_bytes sets both thresholds. By default whole-row
   // outputs (run_whole_rows) keep cached stores to twice the usual threshold: measured on

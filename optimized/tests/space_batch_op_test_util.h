@@ -16,6 +16,7 @@
 #include "opconform/optimized/space_to_batch_nd.h"
 #include "opconform/reference/batch_to_space_nd.h"
 #include "opconform/reference/space_to_batch_nd.h"
+#include "row_copy.h"
 #include "space_batch_movers.h"
 #include "space_batch_test_util.h"
 
@@ -136,12 +137,16 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
 }
 
 // Small outputs without padding or crop, with one or two block dims: the kernel's one-line
-// path (default tile, one thread, cached stores). Every chunk width of the matrix, blocks 1-5
-// in the group dim and 2-5 in the row dim, batch 1 and 3; with the default options and with
-// one and two threads asked (small outputs run on one), through the op and through the kernel
-// (whose streaming pass takes the general path on the same cases).
-inline void check_one_line_outputs(const SpaceBatchOp& op) {
-  for (const Width& w : kMatrixWidths)
+// path (default tile, one thread, cached stores). Every chunk width of the matrix and 32- and
+// 64-byte chunks, blocks 1-5 in the group dim and 2-5 in the row dim, batch 1 and 3; with the
+// default options and with one and two threads asked (small outputs run on one), through the
+// op and through the kernel (whose streaming pass takes the general path on the same cases);
+// with the wide loops where the CPU has them, then with the baseline's.
+inline void check_one_line_outputs_once(const SpaceBatchOp& op) {
+  std::vector<Width> widths = kMatrixWidths;
+  widths.push_back({DType::kFloat32, {8}});   // 32-byte chunks: wide moves where the CPU has them
+  widths.push_back({DType::kFloat32, {16}});  // 64-byte chunks: likewise
+  for (const Width& w : widths)
     for (const std::int64_t n : {1, 3})
       for (const int rank : {1, 2})
         for (const std::int64_t b0 : {1, 2, 3, 5})
@@ -160,6 +165,15 @@ inline void check_one_line_outputs(const SpaceBatchOp& op) {
               check_kernel(op, w.dtype, op.to_batch ? space : batch, block, zeros, o);
             }
           }
+}
+
+inline void check_one_line_outputs(const SpaceBatchOp& op) {
+  for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
+    SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");
+    optimized::row_copy::wide_moves_setting() = wide;
+    check_one_line_outputs_once(op);
+  }
+  optimized::row_copy::wide_moves_setting() = -1;
 }
 
 // The dtypes both ops register (README pre-check 3).

@@ -275,5 +275,19 @@ TEST(OptimizedSpaceToBatchND, MemoryLimit) {
                    "OOM when allocating tensor with shape[2,2305843009213693952] and type float64"));
 }
 
+// The wide loops (row_copy.h) run where the CPU has AVX2 and the output and its source fit in
+// the L1 data cache, and never once a test turns them off.
+TEST(OptimizedSpaceToBatchND, WideMovesFollowTheCpuAndTheSize) {
+  namespace row_copy = optimized::row_copy;
+#if defined(__x86_64__)
+  EXPECT_EQ(row_copy::cpu_has_wide_moves(), __builtin_cpu_supports("avx2") != 0);
+#endif
+  EXPECT_EQ(row_copy::takes_wide_moves(4096), row_copy::cpu_has_wide_moves());
+  EXPECT_FALSE(row_copy::takes_wide_moves(std::int64_t{1} << 20));
+  row_copy::wide_moves_setting() = 0;
+  EXPECT_FALSE(row_copy::takes_wide_moves(4096));
+  row_copy::wide_moves_setting() = -1;
+}
+
 }  // namespace
 }  // namespace opconform
