@@ -576,18 +576,39 @@ constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMin
 bool goes_small_forward(const Route& route, std::int64_t rows) {
   return route.forward && !route.streams && route.threads == 1 && rows * route.row_bytes <= kSmallForwardMaxBytes;
 }
-void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
-                          std::byte* out) {
-  std::uint64_t written[kSmallForwardMaxWords] = {};
+// The copies of stitch_small_forward: rows of kRowBytes (0: row_bytes) bytes, in 32-byte moves
+// with kWide (inside OPCONFORM_WIDE_TARGET functions only).
+template <std::size_t kRowBytes, bool kWide>
+[[gnu::always_inline]] inline void small_forward_rows(std::span<const StitchList> lists, std::int64_t row_bytes,
+                                                      std::byte* out, std::uint64_t* written) {
   for (const StitchList& list : lists) {
     const std::int32_t* index = list.index;  // locals: the copies may alias any memory
     const auto* from = static_cast<const std::byte*>(list.rows);
     for (std::int64_t i = 0, n = list.size; i < n; ++i) {
       const std::int64_t r = index[i];
-      std::memcpy(out + r * row_bytes, from + i * row_bytes, static_cast<std::size_t>(row_bytes));
+      if constexpr (kRowBytes > 0)
+        row_copy::copy_fixed<kRowBytes, kWide>(out + r * row_bytes, from + i * row_bytes);
+      else
+        std::memcpy(out + r * row_bytes, from + i * row_bytes, static_cast<std::size_t>(row_bytes));
       written[r >> 6] |= std::uint64_t{1} << (r & 63);
     }
   }
+}
+template <std::size_t kRowBytes>
+OPCONFORM_WIDE_TARGET void small_forward_rows_wide(std::span<const StitchList> lists, std::byte* out,
+                                                   std::uint64_t* written) {
+  small_forward_rows<kRowBytes, true>(lists, kRowBytes, out, written);
+}
+void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
+                          std::byte* out) {
+  std::uint64_t written[kSmallForwardMaxWords] = {};
+  const bool wide = row_copy::takes_wide_moves(rows * row_bytes);
+  if (wide && row_bytes == 256)
+    small_forward_rows_wide<256>(lists, out, written);
+  else if (wide && row_bytes == 512)
+    small_forward_rows_wide<512>(lists, out, written);
+  else
+    small_forward_rows<0, false>(lists, row_bytes, out, written);
   zero_unwritten(written, 0, rows, out, row_bytes);
 }
 

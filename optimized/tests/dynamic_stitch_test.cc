@@ -396,22 +396,27 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 // the small forward path (up to 32 KiB of output), the larger ones here the forward path;
 // gaps, duplicates across lists, scalar indices.
 TEST_P(StitchTest, SmallOutputsWithDefaultOptions) {
-  std::mt19937_64 rng(20261205);
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
-  for (const DType dtype : {DType::kFloat32, DType::kFloat64, DType::kUInt8})
-    for (const Shape& trailing : {Shape{40}, Shape{64}, Shape{5, 41}, Shape{160}})
-      for (const std::int64_t rows : {1, 2, 63, 64, 65, 100, 129, 200})
-        for (const int lists : {1, 2, 4}) {
-          const Case c = random_case(rng, dtype, rows, trailing, lists);
-          SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " trailing " << shape_string(trailing) << " rows "
-                                            << rows << " lists " << lists);
-          Tensor out;
-          ASSERT_TRUE(Run(c.indices, c.data, &out, {}).ok());
-          if (parallel)
-            EXPECT_TRUE(AllowedParallelOutcome(c.indices, c.data, out));
-          else
-            EXPECT_TRUE(BitEqual(out, naive_stitch(c.indices, c.data)));
-        }
+  for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
+    SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");
+    optimized::row_copy::wide_moves_setting() = wide;
+    std::mt19937_64 rng(20261205);
+    for (const DType dtype : {DType::kFloat32, DType::kFloat64, DType::kUInt8})
+      for (const Shape& trailing : {Shape{40}, Shape{64}, Shape{5, 41}, Shape{160}})
+        for (const std::int64_t rows : {1, 2, 63, 64, 65, 100, 129, 200})
+          for (const int lists : {1, 2, 4}) {
+            const Case c = random_case(rng, dtype, rows, trailing, lists);
+            SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " trailing " << shape_string(trailing) << " rows "
+                                              << rows << " lists " << lists);
+            Tensor out;
+            ASSERT_TRUE(Run(c.indices, c.data, &out, {}).ok());
+            if (parallel)
+              EXPECT_TRUE(AllowedParallelOutcome(c.indices, c.data, out));
+            else
+              EXPECT_TRUE(BitEqual(out, naive_stitch(c.indices, c.data)));
+          }
+  }
+  optimized::row_copy::wide_moves_setting() = -1;
 }
 
 // Inputs large enough for real threads (small ones run on the calling thread). With one
