@@ -990,13 +990,22 @@ void with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
   return f(ChunkMover<1>{b, chunk});
 }
 
-// Small outputs take a path of their own where the whole output is one line of whole rows:
-// one or two block dims, no padding or crop, each row within one tile, one thread, cached
-// stores (e.g. [N, H, W, C] b[2, 2] without padding, the common case). move_plane() moves it
-// with one move_line call, without the geometry, the cursor and the work items: their set-up
-// is about 900 instructions a call, 75 ns on the Zen 4 guest, as long as a plain loop takes to
-// move a whole 4 KiB output.
-constexpr std::int64_t kPlaneMaxBytes = 256 * 1024;
+// Outputs up to 1 MiB take a path of their own where the whole output is one line of whole
+// rows: one or two block dims, no padding or crop, each row within one tile, one thread,
+// cached stores (e.g. [N, H, W, C] b[2, 2] without padding, the common case). move_plane()
+// moves it with one move_line call, without the geometry, the cursor and the work items: their
+// set-up is about 900 instructions a call, 75 ns on the Zen 4 guest, as long as a plain loop
+// takes to move a whole 4 KiB output.
+constexpr std::int64_t kPlaneMaxBytes = 1024 * 1024;
+// From here (source and output together half of a 1 MiB L2) BatchToSpaceND's line goes phase
+// by phase (block_0 move_line calls): the chained line alternates its space rows between the
+// phases and so reads block_0 * block_1 batch streams at once, phase by phase block_1. The
+// sweep's case, its work alone (standalone, pinned, 5 rounds, medians, ns), chained / phase
+// by phase / plain loop: 512 KiB 11667 / 11005 / 10825, 640 KiB 15466 / 13887 / 13986, 768 KiB
+// 18703 / 17142 / 17259, 1 MiB 24454 / 23774 / 25047. Below, the extra calls cost more than
+// this saves (4 KiB 78 -> 82 ns, 64 KiB 1155-1175 -> 1178-1245), and SpaceToBatchND phase by
+// phase was slower at every size measured (4 KiB to 8 MiB).
+constexpr std::int64_t kPhaseByPhaseMinBytes = 256 * 1024;
 bool moves_as_one_line(const Plan& plan, std::int64_t chunk, std::int64_t dst_bytes, const ExecOptions& options) {
   const std::size_t k = plan.block.size();
   const bool cached = options.streaming_min_bytes == 0 || dst_bytes < options.streaming_min_bytes;
@@ -1030,6 +1039,13 @@ void move_plane(const Plan& plan, const Mover& m, const typename Mover::Unit* sr
                 stream_stride * cu, row_blocked);
   const std::int64_t b = plan.block[0];
   const std::int64_t phase_stride = plan.block[1] * stream_stride;
+  if (!kToBatch && plan.batch * plan.space[0] * row > kPhaseByPhaseMinBytes) {
+    // Phase by phase: space rows o, o + b, ... of every batch entry, read from block_1 streams.
+    for (std::int64_t o = 0; o < b; ++o)
+      line(o * row, o * phase_stride * cu, plan.batch * plan.blocked[0], zero, std::int64_t{1}, b * row,
+           row_blocked * cu, row_blocked * cu, stream_stride * cu, row_blocked);
+    return;
+  }
   line(zero, zero, plan.batch * plan.space[0], zero, b, row, phase_stride * cu,
        (row_blocked - (b - 1) * phase_stride) * cu, stream_stride * cu, row_blocked);
 }

@@ -141,7 +141,7 @@ inline void check_kernel(const SpaceBatchOp& op, DType dtype, const Shape& shape
 // 64-byte chunks, blocks 1-5 in the group dim and 2-5 in the row dim, batch 1 and 3; with the
 // default options and with one and two threads asked (small outputs run on one), through the
 // op and through the kernel (whose streaming pass takes the general path on the same cases);
-// with the wide loops where the CPU has them, then with the baseline's.
+// with the wide loops where the CPU has them, then with the baseline's. Then larger outputs.
 inline void check_one_line_outputs_once(const SpaceBatchOp& op) {
   std::vector<Width> widths = kMatrixWidths;
   widths.push_back({DType::kFloat32, {8}});   // 32-byte chunks: wide moves where the CPU has them
@@ -174,6 +174,21 @@ inline void check_one_line_outputs(const SpaceBatchOp& op) {
     check_one_line_outputs_once(op);
   }
   optimized::row_copy::wide_moves_setting() = -1;
+  // Outputs of 256 KiB to 1 MiB, where BatchToSpaceND's line goes phase by phase (blocks of 2
+  // and 3 in the group dim), and one just past 1 MiB (the general path).
+  const struct {
+    DType dtype;
+    Shape space;
+    std::vector<std::int64_t> block;
+  } larger[] = {{DType::kFloat32, {1, 160, 16, 32}, {2, 2}},
+                {DType::kFloat32, {2, 96, 24, 16}, {3, 2}},
+                {DType::kUInt8, {1, 512, 1024, 2}, {2, 4}},
+                {DType::kUInt8, {1, 520, 1024, 2}, {2, 4}}};
+  for (const auto& [dtype, space, block] : larger) {
+    Shape batch = {space[0] * block[0] * block[1], space[1] / block[0], space[2] / block[1], space[3]};
+    for (const ExecOptions& o : {exec(0, 0), exec(1, 0)})
+      check_case(op, dtype, op.to_batch ? space : batch, block, {0, 0, 0, 0}, o);
+  }
 }
 
 // The dtypes both ops register (README pre-check 3).
