@@ -7,8 +7,9 @@
 // - Byte rows of kPullMinRowBytes or more and at most kForwardMaxPositionsPerRow positions per
 //   row, "forward" (stitch_forward): every position's row copied in order, a later writer
 //   overwriting an earlier one, then the gaps zeroed from a bitmap: sequential reads, one bit
-//   per row and thread. Outputs in the core's cache go forward on one thread (up to 32 KiB by
-//   stitch_small_forward, without the set-up); outputs too large for it
+//   per row and thread. Outputs in the core's cache go forward on one thread (up to 32 KiB,
+//   and rows of 256 and 512 bytes where the CPU has AVX2, by stitch_small_forward, without
+//   the set-up); outputs too large for it
 //   (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte pieces, on any
 //   number of threads, with streaming stores: threads split the positions, and a thread skips
 //   the rows a later thread's positions name.
@@ -567,14 +568,21 @@ Route route_of(std::span<const StitchList> lists, std::int64_t rows, std::int64_
   return {row_bytes, forward, streams, thread_policy::threads_for(options, positions * (row_bytes + 4), regions)};
 }
 
-// Small outputs that go forward on one thread with cached stores: the same copies in order and
-// the gaps zeroed from a bitmap on the stack, without the forward path's set-up (the mover's
-// dispatch, the thread split, the lookahead), which is about 460 instructions a call, as long
-// as a plain loop takes to copy a whole 4 KiB output.
+// Outputs that go forward on one thread with cached stores, when small or when their rows copy
+// in 32-byte moves: the same copies in order and the gaps zeroed from a bitmap (on the stack up
+// to 32 KiB), without the forward path's set-up (the mover's dispatch, the thread split, the
+// lookahead), which is about 460 instructions a call, as long as a plain loop takes to copy a
+// whole 4 KiB output. Past 32 KiB the lookahead paid for its set-up (64 KiB: 1274-1350 ns
+// here, 1243-1256 forward), but rows of 256 and 512 bytes in 32-byte moves (row_copy.h's wide
+// moves, where the CPU has them) beat it up to the streaming threshold: 256-byte rows, 3
+// rounds, forward / here / plain loop, ns: 64 KiB 1288-1300 / 1218-1243 / 1207-1254, 256 KiB
+// 5035-5115 / 4844-4907 / 4907-5329, 4 MiB 120050-135985 / 115461-120246 / 127874-136180.
 constexpr std::int64_t kSmallForwardMaxBytes = 32 * 1024;
 constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMinRowBytes + 63) / 64;
+bool copies_wide(std::int64_t row_bytes) { return (row_bytes == 256 || row_bytes == 512) && row_copy::wide_moves(); }
 bool goes_small_forward(const Route& route, std::int64_t rows) {
-  return route.forward && !route.streams && route.threads == 1 && rows * route.row_bytes <= kSmallForwardMaxBytes;
+  return route.forward && !route.streams && route.threads == 1 &&
+         (rows * route.row_bytes <= kSmallForwardMaxBytes || copies_wide(route.row_bytes));
 }
 // The copies of stitch_small_forward: rows of kRowBytes (0: row_bytes) bytes, in 32-byte moves
 // with kWide (inside OPCONFORM_WIDE_TARGET functions only).
@@ -601,11 +609,17 @@ OPCONFORM_WIDE_TARGET void small_forward_rows_wide(std::span<const StitchList> l
 }
 void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
                           std::byte* out) {
-  std::uint64_t written[kSmallForwardMaxWords] = {};
-  const bool wide = row_copy::takes_wide_moves(rows * row_bytes);
+  const auto words = static_cast<std::size_t>((rows + 63) / 64);
+  std::uint64_t small[kSmallForwardMaxWords] = {};
+  std::vector<std::uint64_t> large(words > kSmallForwardMaxWords ? words : 0);
+  std::uint64_t* written = words > kSmallForwardMaxWords ? large.data() : small;
+  // Past the L1 too: there the 32-byte copies still beat a memcpy call per row (256-byte rows,
+  // 20 / 24 / 32 KiB, 3 rounds: 386-437 / 469-473 / 637-658 ns against 420-426 / 505-529 /
+  // 657-690), unlike SpaceToBatchND's, which replace inline 16-byte moves.
+  const bool wide = copies_wide(row_bytes);
   if (wide && row_bytes == 256)
     small_forward_rows_wide<256>(lists, out, written);
-  else if (wide && row_bytes == 512)
+  else if (wide)
     small_forward_rows_wide<512>(lists, out, written);
   else
     small_forward_rows<0, false>(lists, row_bytes, out, written);
