@@ -321,9 +321,12 @@ constexpr int kLookahead = 4;
 // reached through a reference, which would be reloaded after every row. Row j < fetch_end
 // prefetches the later row at fetch_from + j * row_bytes.
 template <class Mover>
-void scatter_chunk(const Mover m, const std::int32_t* const part, typename Mover::Element* const* const out,
-                   std::int64_t* const slot, const typename Mover::Element* const rows, const std::int64_t begin,
-                   const std::int64_t end, const std::byte* const fetch_from, const std::int64_t fetch_end) {
+[[gnu::always_inline]] inline void scatter_chunk_loop(const Mover m, const std::int32_t* const part,
+                                                      typename Mover::Element* const* const out,
+                                                      std::int64_t* const slot,
+                                                      const typename Mover::Element* const rows,
+                                                      const std::int64_t begin, const std::int64_t end,
+                                                      const std::byte* const fetch_from, const std::int64_t fetch_end) {
   using Element = typename Mover::Element;
   const std::int64_t row_bytes = m.row_bytes();
   const std::int64_t row_units = row_bytes / static_cast<std::int64_t>(sizeof(Element));
@@ -341,6 +344,22 @@ void scatter_chunk(const Mover m, const std::int32_t* const part, typename Mover
     for (int a = 0; a + 1 < kLookahead; ++a) to[a] = to[a + 1];
     to[kLookahead - 1] = next;
   }
+}
+
+template <class Mover>
+void scatter_chunk(const Mover m, const std::int32_t* const part, typename Mover::Element* const* const out,
+                   std::int64_t* const slot, const typename Mover::Element* const rows, const std::int64_t begin,
+                   const std::int64_t end, const std::byte* const fetch_from, const std::int64_t fetch_end) {
+  scatter_chunk_loop(m, part, out, slot, rows, begin, end, fetch_from, fetch_end);
+}
+// scatter_chunk compiled for AVX2, for row_copy::WideFixedBytes movers.
+template <class Mover>
+OPCONFORM_WIDE_TARGET void scatter_chunk_wide(const Mover m, const std::int32_t* const part,
+                                              std::byte* const* const out, std::int64_t* const slot,
+                                              const std::byte* const rows, const std::int64_t begin,
+                                              const std::int64_t end, const std::byte* const fetch_from,
+                                              const std::int64_t fetch_end) {
+  scatter_chunk_loop(m, part, out, slot, rows, begin, end, fetch_from, fetch_end);
 }
 
 // Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
@@ -370,9 +389,14 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       auto scatter = [&](const auto& m) {
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
           const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
-          for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c)
-            scatter_chunk(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
-                          fetch_from, fetch_end);
+          for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
+            if constexpr (row_copy::kWideRows<std::decay_t<decltype(m)>>)
+              scatter_chunk_wide(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
+                                 fetch_from, fetch_end);
+            else
+              scatter_chunk(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
+                            fetch_from, fetch_end);
+          }
           row_copy::stream_fence();  // orders StreamedBytes stores, harmless after others
         });
       };
@@ -382,6 +406,11 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
             std::all_of(out.begin(), out.end(),
                         [](const Element* o) { return reinterpret_cast<std::uintptr_t>(o) % 16 == 0; }))
           return row_copy::with_streamed_mover(row_bytes, scatter);
+        // Outputs in the L1 with their source: rows of 32-512 bytes in 32-byte moves where the
+        // CPU has them (row_copy.h). 256-byte rows to 4 partitions, 4 KiB, the whole call's time
+        // above allocating the outputs and copying the bytes: 152 -> 116 ns (41 interleaved
+        // rounds, medians, bench/call_loop.cc).
+        if (row_copy::takes_wide_moves(output_bytes) && row_copy::with_wide_row_mover(row_bytes, scatter)) return;
       }
       scatter(mover);
     });

@@ -104,6 +104,37 @@ struct FixedBytes {
   }
 };
 
+// FixedBytes in 32-byte moves (kBytes a multiple of 32), for OPCONFORM_WIDE_TARGET functions
+// only (copy_fixed); with_wide_row_mover picks it.
+template <std::int64_t kBytes>
+struct WideFixedBytes {
+  static_assert(kBytes % 32 == 0);
+  using Element = std::byte;
+  std::int64_t row_bytes() const { return kBytes; }
+  [[gnu::always_inline]] void copy(std::byte* dst, std::int64_t dst_row, const std::byte* src,
+                                   std::int64_t src_row) const {
+    copy_fixed<kBytes, true>(dst + dst_row * kBytes, src + src_row * kBytes);
+  }
+};
+template <class Mover>
+inline constexpr bool kWideRows = false;
+template <std::int64_t kBytes>
+inline constexpr bool kWideRows<WideFixedBytes<kBytes>> = true;
+
+// Calls f(WideFixedBytes<row_bytes>{}) and returns true for rows of 32, 64, 128, 256 or 512
+// bytes; false (f not called) for other widths.
+template <class F>
+bool with_wide_row_mover(std::int64_t row_bytes, F&& f) {
+  switch (row_bytes) {
+    case 32: f(WideFixedBytes<32>{}); return true;
+    case 64: f(WideFixedBytes<64>{}); return true;
+    case 128: f(WideFixedBytes<128>{}); return true;
+    case 256: f(WideFixedBytes<256>{}); return true;
+    case 512: f(WideFixedBytes<512>{}); return true;
+    default: return false;
+  }
+}
+
 // Copies rows of a runtime byte width between byte buffers.
 struct AnyBytes {
   using Element = std::byte;

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "dynamic_ops_test_util.h"
+#include "row_copy.h"
 #include "opconform/reference/dynamic_partition.h"
 
 namespace opconform {
@@ -276,6 +277,31 @@ TEST(DynamicPartitionTest, StreamedRows) {
       }
     }
   }
+}
+
+// Outputs that fit in the L1 with their source, with the default options: rows of 32 to 512
+// bytes move in 32-byte moves where the CPU has them (row_copy.h), other widths as before; then
+// the same with the wide moves off.
+TEST(DynamicPartitionTest, SmallOutputsWithWideRows) {
+  std::mt19937_64 rng(2026);
+  for (const int wide : {-1, 0}) {
+    optimized::row_copy::wide_moves_setting() = wide;
+    for (const std::int64_t row_elems : {8, 16, 24, 32, 64, 128}) {  // float32: 32 ... 512 bytes
+      for (const std::int64_t n : {1, 5, 16, 31}) {
+        for (const std::int64_t k : {1, 4, 64}) {
+          Tensor partitions(DType::kInt32, {n});
+          for (std::int32_t& v : partitions.values<std::int32_t>())
+            v = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(k));
+          const Tensor data = distinct_tensor(DType::kFloat32, {n, row_elems}, rng() % 1000);
+          SCOPED_TRACE(::testing::Message() << "wide " << wide << " row " << row_elems << " n " << n << " k " << k);
+          std::vector<Tensor> outputs;
+          ASSERT_TRUE(DynamicPartition(data, partitions, k, &outputs, {}).ok());
+          EXPECT_TRUE(AllBitEqual(outputs, naive_partition(data, partitions, k)));
+        }
+      }
+    }
+  }
+  optimized::row_copy::wide_moves_setting() = -1;
 }
 
 // Inputs large enough for real threads (small ones run on the calling thread), on the default
