@@ -570,7 +570,7 @@ Route route_of(std::span<const StitchList> lists, std::int64_t rows, std::int64_
 
 // Outputs that go forward on one thread with cached stores, when small or when their rows copy
 // in 32-byte moves: the same copies in order and the gaps zeroed from a bitmap (on the stack up
-// to 32 KiB), without the forward path's set-up (the mover's dispatch, the thread split, the
+// to 256 rows), without the forward path's set-up (the mover's dispatch, the thread split, the
 // lookahead), which is about 460 instructions a call, as long as a plain loop takes to copy a
 // whole 4 KiB output. Past 32 KiB the lookahead paid for its set-up (64 KiB: 1274-1350 ns
 // here, 1243-1256 forward), but rows of 256 and 512 bytes in 32-byte moves (row_copy.h's wide

@@ -40,10 +40,11 @@ namespace opconform::optimized::row_copy {
 // width: a 4 KiB output of 64-byte chunks (S2B's layout, Zen 4 guest) took 70 ns in 16-byte
 // moves, the x86-64 baseline's, and 36 ns in 32-byte ones (glibc's memcpy of the 4 KiB, which
 // picks its moves at run time too, 42 ns). So the small, in-cache paths have a second copy of
-// their loop compiled for AVX2 (OPCONFORM_WIDE_TARGET) and take it where wide_moves(); in it,
-// copy_fixed<N, true> moves 32 bytes at a time (GCC's own fixed-size memcpy keeps 16-byte
-// moves there). Larger outputs are bound by the L2 and beyond, where the width made no
-// difference (64 KiB to 1 MiB level within 3 %).
+// their loop compiled for AVX2 (OPCONFORM_WIDE_TARGET) and take it where takes_wide_moves();
+// in it, copy_fixed<N, true> moves 32 bytes at a time (GCC's own fixed-size memcpy keeps
+// 16-byte moves there). Larger outputs are bound by the L2 and beyond, where the width did not
+// help (a bare copy loop 64 KiB to 1 MiB level within 3 %, the kernels' loops slower; see
+// takes_wide_moves) except against a memcpy call per row (DynamicStitch's small path).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OPCONFORM_WIDE_TARGET __attribute__((target("avx2")))
 inline bool cpu_has_wide_moves() {
