@@ -62,6 +62,14 @@ inline std::atomic<int>& wide_moves_setting() {
   return setting;
 }
 inline bool wide_moves() { return wide_moves_setting().load(std::memory_order_relaxed) != 0 && cpu_has_wide_moves(); }
+// Holds wide_moves_setting() at `setting` for its scope, then -1 again (tests).
+class ScopedWideMovesSetting {
+ public:
+  explicit ScopedWideMovesSetting(int setting) { wide_moves_setting() = setting; }
+  ~ScopedWideMovesSetting() { wide_moves_setting() = -1; }
+  ScopedWideMovesSetting(const ScopedWideMovesSetting&) = delete;
+  ScopedWideMovesSetting& operator=(const ScopedWideMovesSetting&) = delete;
+};
 
 // Whether a copy writing `output_bytes` (and reading as many) takes the wide loops: where the
 // CPU has them and the output and its source fit in the L1 data cache together (32 KiB where

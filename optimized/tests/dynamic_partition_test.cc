@@ -285,7 +285,7 @@ TEST(DynamicPartitionTest, StreamedRows) {
 TEST(DynamicPartitionTest, SmallOutputsWithWideRows) {
   std::mt19937_64 rng(2026);
   for (const int wide : {-1, 0}) {
-    optimized::row_copy::wide_moves_setting() = wide;
+    const optimized::row_copy::ScopedWideMovesSetting setting(wide);
     for (const std::int64_t row_elems : {8, 16, 24, 32, 64, 128}) {  // float32: 32 ... 512 bytes
       for (const std::int64_t n : {1, 5, 16, 31}) {
         for (const std::int64_t k : {1, 4, 64}) {
@@ -301,7 +301,6 @@ TEST(DynamicPartitionTest, SmallOutputsWithWideRows) {
       }
     }
   }
-  optimized::row_copy::wide_moves_setting() = -1;
 }
 
 // Inputs large enough for real threads (small ones run on the calling thread), on the default

@@ -400,7 +400,7 @@ TEST_P(StitchTest, SmallOutputsWithDefaultOptions) {
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
   for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
     SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");
-    optimized::row_copy::wide_moves_setting() = wide;
+    const optimized::row_copy::ScopedWideMovesSetting setting(wide);
     std::mt19937_64 rng(20261205);
     for (const DType dtype : {DType::kFloat32, DType::kFloat64, DType::kUInt8})
       for (const Shape& trailing : {Shape{40}, Shape{64}, Shape{5, 41}, Shape{160}})
@@ -417,7 +417,6 @@ TEST_P(StitchTest, SmallOutputsWithDefaultOptions) {
               EXPECT_TRUE(BitEqual(out, naive_stitch(c.indices, c.data)));
           }
   }
-  optimized::row_copy::wide_moves_setting() = -1;
 }
 
 // Inputs large enough for real threads (small ones run on the calling thread). With one

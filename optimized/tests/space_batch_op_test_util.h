@@ -170,10 +170,9 @@ inline void check_one_line_outputs_once(const SpaceBatchOp& op) {
 inline void check_one_line_outputs(const SpaceBatchOp& op) {
   for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
     SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");
-    optimized::row_copy::wide_moves_setting() = wide;
+    const optimized::row_copy::ScopedWideMovesSetting setting(wide);
     check_one_line_outputs_once(op);
   }
-  optimized::row_copy::wide_moves_setting() = -1;
   // Outputs of 256 KiB to 1 MiB, where BatchToSpaceND's line goes phase by phase (blocks of 2
   // and 3 in the group dim), and one just past 1 MiB (the general path).
   const struct {

@@ -284,9 +284,11 @@ TEST(OptimizedSpaceToBatchND, WideMovesFollowTheCpuAndTheSize) {
 #endif
   EXPECT_EQ(row_copy::takes_wide_moves(4096), row_copy::cpu_has_wide_moves());
   EXPECT_FALSE(row_copy::takes_wide_moves(std::int64_t{1} << 20));
-  row_copy::wide_moves_setting() = 0;
-  EXPECT_FALSE(row_copy::takes_wide_moves(4096));
-  row_copy::wide_moves_setting() = -1;
+  {
+    const row_copy::ScopedWideMovesSetting off(0);
+    EXPECT_FALSE(row_copy::takes_wide_moves(4096));
+  }
+  EXPECT_EQ(row_copy::takes_wide_moves(4096), row_copy::cpu_has_wide_moves());
 }
 
 }  // namespace
