@@ -390,7 +390,7 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
           const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
           for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
-            if constexpr (row_copy::kWideRows<std::decay_t<decltype(m)>>)
+            if constexpr (row_copy::kWideMover<std::decay_t<decltype(m)>>)
               scatter_chunk_wide(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
                                  fetch_from, fetch_end);
             else

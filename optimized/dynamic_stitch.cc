@@ -579,33 +579,31 @@ Route route_of(std::span<const StitchList> lists, std::int64_t rows, std::int64_
 // 5035-5115 / 4844-4907 / 4907-5329, 4 MiB 120050-135985 / 115461-120246 / 127874-136180.
 constexpr std::int64_t kSmallForwardMaxBytes = 32 * 1024;
 constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMinRowBytes + 63) / 64;
-bool copies_wide(std::int64_t row_bytes) { return (row_bytes == 256 || row_bytes == 512) && row_copy::wide_moves(); }
+// Forward rows (160 bytes or more) in 32-byte moves: 256 and 512 bytes (row_copy's wide movers).
+bool copies_wide(std::int64_t row_bytes) { return row_copy::has_wide_row_mover(row_bytes) && row_copy::wide_moves(); }
 bool goes_small_forward(const Route& route, std::int64_t rows) {
   return route.forward && !route.streams && route.threads == 1 &&
          (rows * route.row_bytes <= kSmallForwardMaxBytes || copies_wide(route.row_bytes));
 }
-// The copies of stitch_small_forward: rows of kRowBytes (0: row_bytes) bytes, in 32-byte moves
-// with kWide (inside OPCONFORM_WIDE_TARGET functions only).
-template <std::size_t kRowBytes, bool kWide>
-[[gnu::always_inline]] inline void small_forward_rows(std::span<const StitchList> lists, std::int64_t row_bytes,
-                                                      std::byte* out, std::uint64_t* written) {
+// The copies of stitch_small_forward, each row by the byte mover m (row_copy::AnyBytes, or a
+// WideFixedBytes inside small_forward_rows_wide only).
+template <class Mover>
+[[gnu::always_inline]] inline void small_forward_rows(std::span<const StitchList> lists, const Mover m, std::byte* out,
+                                                      std::uint64_t* written) {
   for (const StitchList& list : lists) {
     const std::int32_t* index = list.index;  // locals: the copies may alias any memory
     const auto* from = static_cast<const std::byte*>(list.rows);
     for (std::int64_t i = 0, n = list.size; i < n; ++i) {
       const std::int64_t r = index[i];
-      if constexpr (kRowBytes > 0)
-        row_copy::copy_fixed<kRowBytes, kWide>(out + r * row_bytes, from + i * row_bytes);
-      else
-        std::memcpy(out + r * row_bytes, from + i * row_bytes, static_cast<std::size_t>(row_bytes));
+      m.copy(out, r, from, i);
       written[r >> 6] |= std::uint64_t{1} << (r & 63);
     }
   }
 }
-template <std::size_t kRowBytes>
-OPCONFORM_WIDE_TARGET void small_forward_rows_wide(std::span<const StitchList> lists, std::byte* out,
+template <class Mover>
+OPCONFORM_WIDE_TARGET void small_forward_rows_wide(std::span<const StitchList> lists, const Mover m, std::byte* out,
                                                    std::uint64_t* written) {
-  small_forward_rows<kRowBytes, true>(lists, kRowBytes, out, written);
+  small_forward_rows(lists, m, out, written);
 }
 void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
                           std::byte* out) {
@@ -616,13 +614,10 @@ void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, 
   // Past the L1 too: there the 32-byte copies still beat a memcpy call per row (256-byte rows,
   // 20 / 24 / 32 KiB, 3 rounds: 386-437 / 469-473 / 637-658 ns against 420-426 / 505-529 /
   // 657-690), unlike SpaceToBatchND's, which replace inline 16-byte moves.
-  const bool wide = copies_wide(row_bytes);
-  if (wide && row_bytes == 256)
-    small_forward_rows_wide<256>(lists, out, written);
-  else if (wide)
-    small_forward_rows_wide<512>(lists, out, written);
+  if (copies_wide(row_bytes))
+    row_copy::with_wide_row_mover(row_bytes, [&](const auto& m) { small_forward_rows_wide(lists, m, out, written); });
   else
-    small_forward_rows<0, false>(lists, row_bytes, out, written);
+    small_forward_rows(lists, row_copy::AnyBytes{row_bytes}, out, written);
   zero_unwritten(written, 0, rows, out, row_bytes);
 }
 

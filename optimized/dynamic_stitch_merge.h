@@ -1,6 +1,6 @@
 // Private helper of optimized DynamicStitch and ParallelDynamicStitch (nothing else includes
-// it, except the size sweep's work benchmark, bench/sweep_bench.cc): their data movement alone, without the
-// validation and the output allocation, so that it can be timed on its own.
+// it, except the size sweep's work benchmark, bench/sweep_bench.cc): their data movement
+// alone, without the validation and the output allocation, so that it can be timed on its own.
 #pragma once
 
 #include <span>

@@ -76,15 +76,24 @@ class ScopedWideMovesSetting {
 // unknown). Beyond it they ran 5-10 % slower than 16-byte moves (S2B 64-byte chunks, 20 KiB
 // to 64 KiB outputs), and at 16 KiB 15-35 % faster.
 inline bool takes_wide_moves(std::int64_t output_bytes) {
-  static const std::int64_t max_bytes = [] {
+  static const std::int64_t max_bytes = [] {  // -1 without wide moves
+    if (!cpu_has_wide_moves()) return std::int64_t{-1};
     long l1 = -1;
 #if defined(_SC_LEVEL1_DCACHE_SIZE)
     l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
 #endif
     return (l1 > 0 ? std::int64_t{l1} : std::int64_t{32} << 10) / 2;
   }();
-  return output_bytes <= max_bytes && wide_moves();
+  return output_bytes <= max_bytes && wide_moves_setting().load(std::memory_order_relaxed) != 0;
 }
+
+// Movers that copy in 32-byte moves declare kWideMoves = true: their loops must run inside an
+// OPCONFORM_WIDE_TARGET function (space_batch's move_line_wide, DynamicPartition's
+// scatter_chunk_wide, DynamicStitch's small_forward_rows_wide).
+template <class Mover>
+inline constexpr bool kWideMover = requires {
+  requires Mover::kWideMoves;
+};
 
 // Copies kBytes (a constant). With kWide (only inside OPCONFORM_WIDE_TARGET functions, where
 // it compiles to 32-byte moves; elsewhere the 32-byte vectors would go through the stack), in
@@ -118,6 +127,7 @@ struct FixedBytes {
 template <std::int64_t kBytes>
 struct WideFixedBytes {
   static_assert(kBytes % 32 == 0);
+  static constexpr bool kWideMoves = true;
   using Element = std::byte;
   std::int64_t row_bytes() const { return kBytes; }
   [[gnu::always_inline]] void copy(std::byte* dst, std::int64_t dst_row, const std::byte* src,
@@ -125,13 +135,13 @@ struct WideFixedBytes {
     copy_fixed<kBytes, true>(dst + dst_row * kBytes, src + src_row * kBytes);
   }
 };
-template <class Mover>
-inline constexpr bool kWideRows = false;
-template <std::int64_t kBytes>
-inline constexpr bool kWideRows<WideFixedBytes<kBytes>> = true;
 
-// Calls f(WideFixedBytes<row_bytes>{}) and returns true for rows of 32, 64, 128, 256 or 512
-// bytes; false (f not called) for other widths.
+// Whether with_wide_row_mover has a mover for rows of `row_bytes`: 32, 64, 128, 256 or 512.
+inline bool has_wide_row_mover(std::int64_t row_bytes) {
+  return row_bytes >= 32 && row_bytes <= 512 && (row_bytes & (row_bytes - 1)) == 0;
+}
+// Calls f(WideFixedBytes<row_bytes>{}) and returns true where has_wide_row_mover(row_bytes);
+// false (f not called) for other widths.
 template <class F>
 bool with_wide_row_mover(std::int64_t row_bytes, F&& f) {
   switch (row_bytes) {

@@ -47,7 +47,7 @@ template <std::size_t kWidth, int kBlock, bool kWide = false>
 struct WidthMover {
   using Unit = Byte;
   static constexpr std::size_t W = kWidth;
-  static constexpr bool kWideMoves = kWide;  // for move_line_wide only (row_copy::copy_fixed)
+  static constexpr bool kWideMoves = kWide;  // for move_line_wide only (row_copy::kWideMover)
   [[gnu::always_inline]] static void move(Byte* d, const Byte* s) { row_copy::copy_fixed<W, kWide>(d, s); }
   std::int64_t block;
   std::int64_t cu = kWidth;  // units per chunk
@@ -770,7 +770,7 @@ template <bool kToBatch, class Mover>
   line_loop<kToBatch>(m, dst, src, space, batch, rows, phase, b, space_step, phase_step, wrap_step, ss, n);
 }
 
-// move_line compiled for AVX2, for movers with kWideMoves (row_copy::wide_moves()).
+// move_line compiled for AVX2, for movers with kWideMoves (row_copy::kWideMover).
 template <bool kToBatch, class Mover>
 [[gnu::noinline, gnu::aligned(64)]] OPCONFORM_WIDE_TARGET void move_line_wide(
     const Mover m, typename Mover::Unit* dst, const typename Mover::Unit* src, std::int64_t space, std::int64_t batch,
@@ -1028,7 +1028,7 @@ void move_plane(const Plan& plan, const Mover& m, const typename Mover::Unit* sr
   const std::int64_t row_blocked = plan.blocked[last];
   const std::int64_t stream_stride = plan.batch * row_blocked * (last == 1 ? plan.blocked[0] : 1);
   const auto line = [&](auto... steps) {
-    if constexpr (requires { requires Mover::kWideMoves; })
+    if constexpr (row_copy::kWideMover<Mover>)
       move_line_wide<kToBatch>(m, dst, src, steps...);
     else
       move_line<kToBatch>(m, dst, src, steps...);
