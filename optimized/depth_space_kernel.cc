@@ -162,13 +162,12 @@ Status allocate_output(DType dtype, Shape* shape, const ExecOptions& options, st
   return Status();
 }
 
-void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst, const ExecOptions& options) {
-  if (src.num_elements() == 0) return;
+namespace {
+
+// move_runs on `threads` threads, tiles of tile_x positions.
+void move_runs_on(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst, std::int64_t tile_x, int threads) {
   const std::int64_t b = g.block, width = static_cast<std::int64_t>(dtype_storage_size(src.dtype()));
-  const std::int64_t chunk = b * g.depth * width, total = src.num_elements() * width;  // bytes
-  const std::int64_t tile_bytes = options.tile_bytes > 0 ? options.tile_bytes : kDefaultTileBytes;
-  const std::int64_t tile_x = std::max<std::int64_t>(1, tile_bytes / (b * chunk));
-  const int threads = thread_policy::threads_for(options, total);
+  const std::int64_t chunk = b * g.depth * width;  // bytes
   const auto go = [&](const auto& mover) {
     using Unit = typename std::remove_cvref_t<decltype(mover)>::Unit;
     const auto* s = static_cast<const Unit*>(src.raw_data());
@@ -202,6 +201,22 @@ void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst,
   if (chunk % 4 == 0) return go(Mover<0, ByteChunk<0, 4>>{{chunk}, b});
   if (chunk % 2 == 0) return go(Mover<0, ByteChunk<0, 2>>{{chunk}, b});
   return go(Mover<0, ByteChunk<0, 1>>{{chunk}, b});
+}
+
+}  // namespace
+
+void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst, const ExecOptions& options) {
+  if (src.num_elements() == 0) return;
+  const std::int64_t width = static_cast<std::int64_t>(dtype_storage_size(src.dtype()));
+  const std::int64_t chunk = g.block * g.depth * width, total = src.num_elements() * width;  // bytes
+  const std::int64_t tile_bytes = options.tile_bytes > 0 ? options.tile_bytes : kDefaultTileBytes;
+  const std::int64_t tile_x = std::max<std::int64_t>(1, tile_bytes / (g.block * chunk));
+  // Where the rule gives several threads, learnt per direction (thread_policy::ThreadLearner).
+  static thread_policy::ThreadLearner learners[2];
+  const thread_policy::ThreadLearner::Choice choice =
+      learners[to_depth].choose(options, total, thread_policy::threads_for(options, total));
+  move_runs_on(g, to_depth, src, dst, tile_x, choice.threads);
+  choice.done();
 }
 
 }  // namespace opconform::optimized::depth_space

@@ -203,14 +203,20 @@ std::int64_t first_out_of_range(const Problem& pr) {
 struct Chunks {
   std::int64_t n;
   std::int64_t count;
-  int threads;          // at most count
-  std::int64_t stride;  // counters per chunk: k + 8 spare
+  int threads;                                  // at most count
+  std::int64_t stride;                          // counters per chunk: k + 8 spare
+  thread_policy::ThreadLearner::Choice choice;  // done() once the call succeeded
   std::int64_t begin(std::int64_t c) const { return n / count * c + std::min(c, n % count); }
 };
 
 Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOptions& options) {
   const std::int64_t n = pr.n, k = pr.k;
-  int threads = thread_policy::threads_for(options, output_bytes + 4 * n, 2);  // counting, then the scatter
+  // Where the rule gives several threads (counting, then the scatter: two regions), learnt
+  // apart for streamed and cached outputs (thread_policy::ThreadLearner).
+  static thread_policy::ThreadLearner learners[2];
+  const thread_policy::ThreadLearner::Choice choice = learners[streams(output_bytes, options)].choose(
+      options, output_bytes, thread_policy::threads_for(options, output_bytes + 4 * n, 2));
+  int threads = choice.threads;
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {
     const std::int64_t rows_per_tile =
@@ -222,7 +228,7 @@ Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOption
   threads = static_cast<int>(std::min<std::int64_t>(threads, chunks));
   // The 8 spare counters between chunks keep two threads' counters off a shared cache line
   // (they are written once per position).
-  return {n, chunks, threads, k + 8};
+  return {n, chunks, threads, k + 8, choice};
 }
 
 // Chunks of this many positions or more, to up to this many partitions, are counted into four
@@ -455,6 +461,7 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
   try {
     std::vector<Tensor> result = allocate_outputs(pr, sizes, &allocating);
     scatter_rows(pr, ch, counts, data, result, rows_bytes, options);
+    ch.choice.done();
     *outputs = std::move(result);
   } catch (const std::bad_alloc&) {
     // The allocator refused what the limit allowed: reported like an over-limit request.

@@ -710,10 +710,16 @@ void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor
     for (std::size_t m = 0; m < indices.size(); ++m)
       lists[m] = {indices[m].data<std::int32_t>(), indices[m].num_elements(), data[m].raw_data()};
     auto* out = merged.raw_data();
-    const Route route = route_of(lists, rows, row_elems * static_cast<std::int64_t>(dtype_storage_size(merged.dtype())),
-                                 merged.dtype() != DType::kString, out, options);
+    Route route = route_of(lists, rows, row_elems * static_cast<std::int64_t>(dtype_storage_size(merged.dtype())),
+                           merged.dtype() != DType::kString, out, options);
     if (goes_small_forward(route, rows))
       return stitch_small_forward(lists, rows, route.row_bytes, static_cast<std::byte*>(out));
+    // Where the rule gives several threads, learnt per route (thread_policy::ThreadLearner).
+    static thread_policy::ThreadLearner learners[2][2][2];
+    const thread_policy::ThreadLearner::Choice choice =
+        learners[route.forward][route.streams][route.row_bytes >= kPullMinRowBytes].choose(
+            options, rows * route.row_bytes, route.threads);
+    route.threads = choice.threads;
     visit_dtype(merged.dtype(), [&](auto tag) {
       using T = typename decltype(tag)::type;
       with_row_mover<T>(row_elems, [&](const auto& mover) {
@@ -721,6 +727,7 @@ void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor
         stitch_rows(lists, rows, static_cast<Element*>(out), mover, route, options);
       });
     });
+    choice.done();
   }
 }
 

@@ -950,11 +950,14 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
   const std::int64_t wanted = options.num_threads > 0 && options.tile_bytes > 0
                                   ? options.num_threads
                                   : thread_policy::threads_for(options, dst_bytes);
-  const auto threads = static_cast<int>(std::min(wanted, items));
-  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t count) {
+  static thread_policy::ThreadLearner learner;  // per op and mover: chunk widths differ in speed
+  const thread_policy::ThreadLearner::Choice choice =
+      learner.choose(options, dst_bytes, static_cast<int>(std::min(wanted, items)));
+  thread_policy::run_threads(choice.threads, [&](std::int64_t t, std::int64_t count) {
     run_items<kToBatch>(g, m, src, src_units, dst, streaming, thread_policy::share_begin(items, count, t),
                         thread_policy::share_begin(items, count, t + 1));
   });
+  choice.done();
 }
 
 // Calls f(mover) with the cached-store byte mover for chunks of `chunk` bytes and a block of b.

@@ -4,16 +4,21 @@
 // The decision weighs the bytes a call moves against the measured cost of starting and
 // joining a parallel region (region_start_ns(), measured once per process, on first need):
 // a second thread only runs when the time it saves, at kBytesPerNs per thread, is
-// kPayoffFactor times that cost for every region the call starts. So two threads are never
-// slower than one by more than the regions' start-up, whatever the thread count asked for.
-// The thread count only ever changes who runs the chunks, never the result.
+// kPayoffFactor times that cost for every region the call starts. Where that rule gives
+// several threads, the kernels' ThreadLearner times their calls, tries one thread now and
+// then, and keeps to it for the sizes where a second one did not pay on this machine (a busy
+// core, a memory bandwidth one thread fills). The thread count only ever changes who runs the
+// chunks, never the result.
 #pragma once
 
 #include <omp.h>
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cstdint>
+#include <mutex>
 
 #include "opconform/exec.h"
 
@@ -73,6 +78,125 @@ inline int threads_for(const Knobs& options, std::int64_t work_bytes, int region
   if (injected) return cap;
   return static_cast<int>(std::clamp<std::int64_t>(work_bytes / regions / min_bytes_per_thread(), 1, cap));
 }
+
+// The rule above assumes a second thread copies as fast as the first. Where the second
+// thread waits for a core another job holds, or both share a memory bandwidth that one thread
+// already fills, it only adds a region's start-up. Measured on the Zen 4 guest, two threads
+// against one, medians of 3 runs of 3: with a busy loop on the other core, SpaceToBatchND
+// 1 MiB 0.68, DynamicStitch 4 MiB 0.66; quiet, DynamicPartition 12 MiB 0.88, while other
+// runs on the same guest, or a Zen 5 guest, gave 1.1-2.4 at the same sizes. No rule on the
+// bytes alone holds on all of them, so each kernel path that the rule gives several threads
+// learns as it runs, size class by size class (a power of two of its bytes):
+// - calls run on the rule's count and are timed; now and then a call runs on the other count
+//   (one thread, or the rule's once one thread leads): never sooner than kRetryCostShare
+//   times the cost of that try after the last (so a first call, and a few huge ones, run as
+//   the rule says), and once the other has kSamples timings, first after retry_after / 16,
+//   then after twice as long each time up to retry_after, so the choice follows the machine;
+// - once each count has kSamples timings, one thread runs where its median time per byte is
+//   kMargin below the rule's count's;
+// - each change of count runs two calls on it and times only the second (the first wakes a
+//   worker that slept through the other count's calls, or finds the caches the other filled).
+// Only the thread count is learnt, never the result; calls with an injected tile (tests,
+// fuzzers) are not timed and run as asked.
+class ThreadLearner {
+ public:
+  static constexpr int kSamples = 3;
+  static constexpr double kMargin = 0.05;
+  static constexpr double kRetryCostShare = 16;  // the tries cost at most about 1/16 of the time
+
+  explicit ThreadLearner(std::chrono::steady_clock::duration retry_after = std::chrono::seconds(1))
+      : retry_after_(retry_after) {}
+
+  // A call's thread count and, when timed, when it started: done() records its time.
+  struct Choice {
+    int threads = 1;
+    ThreadLearner* learner = nullptr;  // null: not timed
+    std::int64_t bytes = 0;
+    std::chrono::steady_clock::time_point start{};
+    // Records the call's time since choose(); call once, after the work succeeded.
+    void done() const {
+      if (learner != nullptr) learner->record(bytes, threads, std::chrono::steady_clock::now() - start);
+    }
+  };
+
+  // The threads for a call of `bytes` that the rule gives `rule` threads: 1 or `rule`.
+  Choice choose(const Knobs& options, std::int64_t bytes, int rule) {
+    if (rule <= 1 || options.tile_bytes > 0) return {rule};
+    const auto now = std::chrono::steady_clock::now();
+    int arm = kMany;
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      SizeClass& c = classes_[class_of(bytes)];
+      if (c.last_arm < 0) {  // the class's first call
+        c.tried_at = now;
+        c.try_after = retry_after_ / 16;
+      }
+      if (c.again) {
+        arm = c.last_arm;  // the timed call after a warm-up
+        c.again = false;
+      } else {
+        const bool one_leads = c.taken[kOne] >= kSamples && c.taken[kMany] >= kSamples &&
+                               median(c, kOne) < (1 - kMargin) * median(c, kMany);
+        const int lead = one_leads ? kOne : kMany, other = one_leads ? kMany : kOne;
+        // What two calls on the other count cost: from its timings, else (one thread, never
+        // timed) twice the rule's count's.
+        const double other_ns =
+            (c.taken[other] > 0 ? median(c, other) : 2 * median(c, kMany)) * static_cast<double>(bytes);
+        const auto since = now - c.tried_at;
+        const bool learnt = c.taken[other] >= kSamples;
+        const bool tries = c.taken[kMany] > 0 && (!learnt || since >= c.try_after) &&
+                           std::chrono::duration<double, std::nano>(since).count() >= kRetryCostShare * 2 * other_ns;
+        if (tries) {
+          c.tried_at = now;
+          if (learnt) c.try_after = std::min<std::chrono::steady_clock::duration>(2 * c.try_after, retry_after_);
+        }
+        arm = tries ? other : lead;
+        c.again = arm != c.last_arm;
+        c.last_arm = arm;
+        if (c.again) return {arm == kMany ? rule : 1};  // a warm-up
+      }
+    }
+    return {arm == kMany ? rule : 1, this, bytes, now};
+  }
+
+  // Records a timed call (Choice::done).
+  void record(std::int64_t bytes, int threads, std::chrono::steady_clock::duration took) {
+    const double ns_per_byte = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()) /
+                               static_cast<double>(std::max<std::int64_t>(bytes, 1));
+    const std::lock_guard<std::mutex> lock(mutex_);
+    SizeClass& c = classes_[class_of(bytes)];
+    const int arm = threads > 1 ? kMany : kOne;
+    c.ns_per_byte[arm][static_cast<std::size_t>(c.taken[arm] % kSamples)] = ns_per_byte;
+    ++c.taken[arm];
+  }
+
+ private:
+  static constexpr int kOne = 0, kMany = 1;
+  struct SizeClass {
+    int last_arm = -1;                                 // the count of the last call (-1: none yet)
+    bool again = false;                                // the next call is last_arm's timed one
+    std::chrono::steady_clock::time_point tried_at{};  // the other count's last try (or the first call)
+    std::chrono::steady_clock::duration try_after{};   // until its next
+    std::array<std::int64_t, 2> taken{};               // timings recorded per count (the last kSamples kept)
+    std::array<std::array<double, kSamples>, 2> ns_per_byte{};
+  };
+  static std::size_t class_of(std::int64_t bytes) {
+    return static_cast<std::size_t>(std::bit_width(static_cast<std::uint64_t>(std::max<std::int64_t>(bytes, 1))));
+  }
+  // The median of a count's kept timings (the upper one of two; 0 with none).
+  static double median(const SizeClass& c, int arm) {
+    auto v = c.ns_per_byte[static_cast<std::size_t>(arm)];
+    const auto n =
+        static_cast<std::ptrdiff_t>(std::min<std::int64_t>(c.taken[static_cast<std::size_t>(arm)], kSamples));
+    if (n == 0) return 0;
+    std::nth_element(v.begin(), v.begin() + n / 2, v.begin() + n);
+    return v[static_cast<std::size_t>(n / 2)];
+  }
+
+  std::chrono::steady_clock::duration retry_after_;
+  std::mutex mutex_;
+  std::array<SizeClass, 65> classes_{};
+};
 
 // Runs body(t, count) for t in [0, count), count = `threads` (or fewer, as OpenMP grants):
 // one thread runs it on the caller, outside OpenMP (no region, no system call).

@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+#include <vector>
+
 namespace opconform::optimized {
 namespace {
 
@@ -32,6 +36,97 @@ TEST(ThreadPolicy, AnInjectedTileKeepsTheAskedThreads) {
   Knobs knobs = cap(2);
   knobs.tile_bytes = 64;
   EXPECT_EQ(thread_policy::threads_for(knobs, 1, 2), 2);
+}
+
+using std::chrono::nanoseconds;
+using thread_policy::ThreadLearner;
+
+constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+
+// Chooses for a call of `bytes` and, where the choice is timed, records it as taking ns_one on
+// one thread, ns_many on more (as Choice::done would). Each call is 50 us apart from the last,
+// so that tries of calls of a few hundred ns are due at once.
+int run_call(ThreadLearner& learner, std::int64_t bytes, std::int64_t ns_one, std::int64_t ns_many) {
+  std::this_thread::sleep_for(std::chrono::microseconds(50));
+  const ThreadLearner::Choice choice = learner.choose(cap(2), bytes, 2);
+  if (choice.learner != nullptr)
+    learner.record(bytes, choice.threads, nanoseconds(choice.threads > 1 ? ns_many : ns_one));
+  return choice.threads;
+}
+
+std::vector<int> run_calls(ThreadLearner& learner, int calls, std::int64_t ns_one, std::int64_t ns_many) {
+  std::vector<int> threads;
+  for (int i = 0; i < calls; ++i) threads.push_back(run_call(learner, 8 * kMiB, ns_one, ns_many));
+  return threads;
+}
+
+void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+// With retry_after = 640 ms, tries after the first kSamples come 40, 80, 160, 320 and 640 ms
+// apart.
+constexpr std::chrono::milliseconds kRetryAfter(640);
+constexpr std::int64_t kMs = 1'000'000;
+
+TEST(ThreadLearner, RunsTheRulesCountUntilATryIsDue) {
+  // Two threads take 1 ms a call, so one thread is reckoned at 2 ms before it ran: 16 times
+  // its two calls (64 ms) pass before it is tried.
+  ThreadLearner learner;
+  EXPECT_EQ(run_calls(learner, 20, kMs, kMs), std::vector<int>(20, 2));
+}
+
+TEST(ThreadLearner, TriesOneThreadKeepsItWhereFasterAndFollowsTheMachine) {
+  ThreadLearner learner(kRetryAfter);
+  // Quick calls: one thread is tried at once (a warm-up, then timed calls) until it has
+  // kSamples timings; then two threads, until they have as many; then one thread leads.
+  EXPECT_EQ(run_calls(learner, 12, 100, 200), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1}));
+  EXPECT_EQ(run_calls(learner, 10, 100, 200), std::vector<int>(10, 1));
+  // Two threads got faster: two tries replace two of their three timings, and they lead.
+  sleep_ms(45);
+  EXPECT_EQ(run_calls(learner, 4, 100, 50), (std::vector<int>{2, 2, 1, 1}));
+  EXPECT_EQ(run_calls(learner, 10, 100, 50), std::vector<int>(10, 1));  // the next try after 80 ms
+  sleep_ms(85);
+  EXPECT_EQ(run_calls(learner, 10, 100, 50), std::vector<int>(10, 2));
+}
+
+TEST(ThreadLearner, OneThreadMustBeClearlyFaster) {
+  ThreadLearner learner(kRetryAfter);
+  EXPECT_EQ(run_calls(learner, 12, 96, 100), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}));
+  EXPECT_EQ(run_calls(learner, 10, 96, 100), std::vector<int>(10, 2));
+}
+
+TEST(ThreadLearner, TriesACostlyCountRarely) {
+  // Two threads take 2 ms a call, so one thread is reckoned at 4 ms: 16 times its two calls
+  // (128 ms) pass before it is tried.
+  ThreadLearner learner(kRetryAfter);
+  run_calls(learner, 2, 2 * kMs, 2 * kMs);
+  sleep_ms(60);
+  EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 2);
+  sleep_ms(80);
+  EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 1);
+}
+
+TEST(ThreadLearner, OneThreadAndInjectedTilesAreNotLearnt) {
+  ThreadLearner learner;
+  const ThreadLearner::Choice one = learner.choose(cap(2), 8 * kMiB, 1);
+  EXPECT_EQ(one.threads, 1);
+  EXPECT_EQ(one.learner, nullptr);
+  Knobs tiled = cap(2);
+  tiled.tile_bytes = 64;
+  for (int i = 0; i < 8; ++i) {
+    const ThreadLearner::Choice choice = learner.choose(tiled, 8 * kMiB, 2);
+    EXPECT_EQ(choice.threads, 2);
+    EXPECT_EQ(choice.learner, nullptr);
+  }
+}
+
+TEST(ThreadLearner, AWarmUpIsNotTimed) {
+  ThreadLearner learner;
+  const ThreadLearner::Choice warm_up = learner.choose(cap(2), 8 * kMiB, 2);
+  EXPECT_EQ(warm_up.threads, 2);
+  EXPECT_EQ(warm_up.learner, nullptr);
+  const ThreadLearner::Choice timed = learner.choose(cap(2), 8 * kMiB, 2);
+  EXPECT_EQ(timed.threads, 2);
+  EXPECT_EQ(timed.learner, &learner);
 }
 
 }  // namespace

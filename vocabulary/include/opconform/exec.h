@@ -19,8 +19,9 @@ inline constexpr std::int64_t kDefaultMemoryLimit = std::int64_t{4} << 30;
 // them. A conformance case carries its memory limit itself, so what runs a case takes these.
 struct Knobs {
   // Worker threads at most (0: the hardware's count); a call starts a second thread only when
-  // the bytes it moves pay for starting it. With tile_bytes set too, exactly this many (tests
-  // and fuzzers reach the threaded paths on small inputs that way).
+  // the bytes it moves pay for starting it, and keeps to one where calls of its size, timed as
+  // they ran, showed that a second did not pay on this machine. With tile_bytes set too,
+  // exactly this many (tests and fuzzers reach the threaded paths on small inputs that way).
   int num_threads = 0;
   // Tile size in bytes for blocked loops (0: the kernel's default).
   std::int64_t tile_bytes = 0;
