@@ -91,7 +91,8 @@ inline int threads_for(const Knobs& options, std::int64_t work_bytes, int region
 //   (one thread, or the rule's once one thread leads): never sooner than kRetryCostShare
 //   times the cost of that try after the last (so a first call, and a few huge ones, run as
 //   the rule says), and once the other has kSamples timings, first after retry_after / 16,
-//   then after twice as long each time up to retry_after, so the choice follows the machine;
+//   then after twice as long each time up to retry_after (back to the first after the lead
+//   changed), so the choice follows the machine;
 // - once each count has kSamples timings, one thread runs where its median time per byte is
 //   kMargin below the rule's count's;
 // - each change of count runs two calls on it and times only the second (the first wakes a
@@ -138,6 +139,10 @@ class ThreadLearner {
         const bool one_leads = c.taken[kOne] >= kSamples && c.taken[kMany] >= kSamples &&
                                median(c, kOne) < (1 - kMargin) * median(c, kMany);
         const int lead = one_leads ? kOne : kMany, other = one_leads ? kMany : kOne;
+        if (lead != c.lead) {  // a new lead is checked soon again
+          c.lead = lead;
+          c.try_after = retry_after_ / 16;
+        }
         // What two calls on the other count cost: from its timings, else (one thread, never
         // timed) twice the rule's count's.
         const double other_ns =
@@ -174,6 +179,7 @@ class ThreadLearner {
   static constexpr int kOne = 0, kMany = 1;
   struct SizeClass {
     int last_arm = -1;                                 // the count of the last call (-1: none yet)
+    int lead = kMany;                                  // the count that runs between tries
     bool again = false;                                // the next call is last_arm's timed one
     std::chrono::steady_clock::time_point tried_at{};  // the other count's last try (or the first call)
     std::chrono::steady_clock::duration try_after{};   // until its next

@@ -88,6 +88,23 @@ TEST(ThreadLearner, TriesOneThreadKeepsItWhereFasterAndFollowsTheMachine) {
   EXPECT_EQ(run_calls(learner, 10, 100, 50), std::vector<int>(10, 2));
 }
 
+TEST(ThreadLearner, ANewLeadIsCheckedSoonAgain) {
+  ThreadLearner learner(kRetryAfter);
+  run_calls(learner, 12, 100, 200);     // one thread leads
+  for (const int ms : {45, 85, 165}) {  // tries of two threads, 40, 80 and 160 ms apart
+    sleep_ms(ms);
+    EXPECT_EQ(run_calls(learner, 4, 100, 200), (std::vector<int>{2, 2, 1, 1}));
+  }
+  // Two threads got faster and lead after two tries; the next try of one thread comes 40 ms
+  // later again, not 640.
+  sleep_ms(325);
+  EXPECT_EQ(run_calls(learner, 4, 100, 50), (std::vector<int>{2, 2, 1, 1}));
+  sleep_ms(645);
+  EXPECT_EQ(run_calls(learner, 2, 100, 50), (std::vector<int>{2, 2}));
+  sleep_ms(45);
+  EXPECT_EQ(run_call(learner, 8 * kMiB, 100, 50), 1);
+}
+
 TEST(ThreadLearner, OneThreadMustBeClearlyFaster) {
   ThreadLearner learner(kRetryAfter);
   EXPECT_EQ(run_calls(learner, 12, 96, 100), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}));
