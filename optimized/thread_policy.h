@@ -105,8 +105,10 @@ class ThreadLearner {
   static constexpr double kMargin = 0.05;
   static constexpr double kRetryCostShare = 16;  // the tries cost at most about 1/16 of the time
 
-  explicit ThreadLearner(std::chrono::steady_clock::duration retry_after = std::chrono::seconds(1))
-      : retry_after_(retry_after) {}
+  using Clock = std::chrono::steady_clock;
+  // `now` reads the clock (tests pass a clock of their own).
+  explicit ThreadLearner(Clock::duration retry_after = std::chrono::seconds(1), Clock::time_point (*now)() = Clock::now)
+      : retry_after_(retry_after), now_(now) {}
 
   // A call's thread count and, when timed, when it started: done() records its time.
   struct Choice {
@@ -116,14 +118,14 @@ class ThreadLearner {
     std::chrono::steady_clock::time_point start{};
     // Records the call's time since choose(); call once, after the work succeeded.
     void done() const {
-      if (learner != nullptr) learner->record(bytes, threads, std::chrono::steady_clock::now() - start);
+      if (learner != nullptr) learner->record(bytes, threads, learner->now_() - start);
     }
   };
 
   // The threads for a call of `bytes` that the rule gives `rule` threads: 1 or `rule`.
   Choice choose(const Knobs& options, std::int64_t bytes, int rule) {
     if (rule <= 1 || options.tile_bytes > 0) return {rule};
-    const auto now = std::chrono::steady_clock::now();
+    const auto now = now_();
     int arm = kMany;
     {
       const std::lock_guard<std::mutex> lock(mutex_);
@@ -200,6 +202,7 @@ class ThreadLearner {
   }
 
   std::chrono::steady_clock::duration retry_after_;
+  Clock::time_point (*now_)();
   std::mutex mutex_;
   std::array<SizeClass, 65> classes_{};
 };

@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <thread>
 #include <vector>
 
 namespace opconform::optimized {
@@ -43,11 +42,17 @@ using thread_policy::ThreadLearner;
 
 constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 
+// The learners below read this clock, which only the tests move: no timing depends on the
+// machine's load.
+ThreadLearner::Clock::time_point g_now{};
+ThreadLearner::Clock::time_point fake_now() { return g_now; }
+void sleep_ms(int ms) { g_now += std::chrono::milliseconds(ms); }
+
 // Chooses for a call of `bytes` and, where the choice is timed, records it as taking ns_one on
 // one thread, ns_many on more (as Choice::done would). Each call is 50 us apart from the last,
 // so that tries of calls of a few hundred ns are due at once.
 int run_call(ThreadLearner& learner, std::int64_t bytes, std::int64_t ns_one, std::int64_t ns_many) {
-  std::this_thread::sleep_for(std::chrono::microseconds(50));
+  g_now += std::chrono::microseconds(50);
   const ThreadLearner::Choice choice = learner.choose(cap(2), bytes, 2);
   if (choice.learner != nullptr)
     learner.record(bytes, choice.threads, nanoseconds(choice.threads > 1 ? ns_many : ns_one));
@@ -60,8 +65,6 @@ std::vector<int> run_calls(ThreadLearner& learner, int calls, std::int64_t ns_on
   return threads;
 }
 
-void sleep_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
-
 // With retry_after = 640 ms, tries after the first kSamples come 40, 80, 160, 320 and 640 ms
 // apart.
 constexpr std::chrono::milliseconds kRetryAfter(640);
@@ -70,12 +73,12 @@ constexpr std::int64_t kMs = 1'000'000;
 TEST(ThreadLearner, RunsTheRulesCountUntilATryIsDue) {
   // Two threads take 1 ms a call, so one thread is reckoned at 2 ms before it ran: 16 times
   // its two calls (64 ms) pass before it is tried.
-  ThreadLearner learner;
+  ThreadLearner learner(std::chrono::seconds(1), fake_now);
   EXPECT_EQ(run_calls(learner, 20, kMs, kMs), std::vector<int>(20, 2));
 }
 
 TEST(ThreadLearner, TriesOneThreadKeepsItWhereFasterAndFollowsTheMachine) {
-  ThreadLearner learner(kRetryAfter);
+  ThreadLearner learner(kRetryAfter, fake_now);
   // Quick calls: one thread is tried at once (a warm-up, then timed calls) until it has
   // kSamples timings; then two threads, until they have as many; then one thread leads.
   EXPECT_EQ(run_calls(learner, 12, 100, 200), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1}));
@@ -89,7 +92,7 @@ TEST(ThreadLearner, TriesOneThreadKeepsItWhereFasterAndFollowsTheMachine) {
 }
 
 TEST(ThreadLearner, ANewLeadIsCheckedSoonAgain) {
-  ThreadLearner learner(kRetryAfter);
+  ThreadLearner learner(kRetryAfter, fake_now);
   run_calls(learner, 12, 100, 200);     // one thread leads
   for (const int ms : {45, 85, 165}) {  // tries of two threads, 40, 80 and 160 ms apart
     sleep_ms(ms);
@@ -106,7 +109,7 @@ TEST(ThreadLearner, ANewLeadIsCheckedSoonAgain) {
 }
 
 TEST(ThreadLearner, OneThreadMustBeClearlyFaster) {
-  ThreadLearner learner(kRetryAfter);
+  ThreadLearner learner(kRetryAfter, fake_now);
   EXPECT_EQ(run_calls(learner, 12, 96, 100), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}));
   EXPECT_EQ(run_calls(learner, 10, 96, 100), std::vector<int>(10, 2));
 }
@@ -114,7 +117,7 @@ TEST(ThreadLearner, OneThreadMustBeClearlyFaster) {
 TEST(ThreadLearner, TriesACostlyCountRarely) {
   // Two threads take 2 ms a call, so one thread is reckoned at 4 ms: 16 times its two calls
   // (128 ms) pass before it is tried.
-  ThreadLearner learner(kRetryAfter);
+  ThreadLearner learner(kRetryAfter, fake_now);
   run_calls(learner, 2, 2 * kMs, 2 * kMs);
   sleep_ms(60);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 2);
@@ -123,7 +126,7 @@ TEST(ThreadLearner, TriesACostlyCountRarely) {
 }
 
 TEST(ThreadLearner, OneThreadAndInjectedTilesAreNotLearnt) {
-  ThreadLearner learner;
+  ThreadLearner learner(std::chrono::seconds(1), fake_now);
   const ThreadLearner::Choice one = learner.choose(cap(2), 8 * kMiB, 1);
   EXPECT_EQ(one.threads, 1);
   EXPECT_EQ(one.learner, nullptr);
@@ -137,7 +140,7 @@ TEST(ThreadLearner, OneThreadAndInjectedTilesAreNotLearnt) {
 }
 
 TEST(ThreadLearner, AWarmUpIsNotTimed) {
-  ThreadLearner learner;
+  ThreadLearner learner(std::chrono::seconds(1), fake_now);
   const ThreadLearner::Choice warm_up = learner.choose(cap(2), 8 * kMiB, 2);
   EXPECT_EQ(warm_up.threads, 2);
   EXPECT_EQ(warm_up.learner, nullptr);
