@@ -212,7 +212,7 @@ void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst,
   const std::int64_t tile_bytes = options.tile_bytes > 0 ? options.tile_bytes : kDefaultTileBytes;
   const std::int64_t tile_x = std::max<std::int64_t>(1, tile_bytes / (g.block * chunk));
   // Where the rule gives several threads, learnt per direction (thread_policy::ThreadLearner).
-  static thread_policy::ThreadLearner learners[2];
+  static constinit thread_policy::ThreadLearner learners[2];
   const thread_policy::ThreadLearner::Choice choice =
       learners[to_depth].choose(options, total, thread_policy::threads_for(options, total));
   move_runs_on(g, to_depth, src, dst, tile_x, choice.threads);

@@ -212,10 +212,11 @@ struct Chunks {
 Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOptions& options) {
   const std::int64_t n = pr.n, k = pr.k;
   // Where the rule gives several threads (counting, then the scatter: two regions), learnt
-  // apart for streamed and cached outputs (thread_policy::ThreadLearner).
-  static thread_policy::ThreadLearner learners[2];
-  const thread_policy::ThreadLearner::Choice choice = learners[streams(output_bytes, options)].choose(
-      options, output_bytes, thread_policy::threads_for(options, output_bytes + 4 * n, 2));
+  // apart for streamed and cached outputs (thread_policy::ThreadLearner); small calls skip it.
+  static constinit thread_policy::ThreadLearner learners[2];
+  thread_policy::ThreadLearner::Choice choice{thread_policy::threads_for(options, output_bytes + 4 * n, 2)};
+  if (choice.threads > 1)
+    choice = learners[streams(output_bytes, options)].choose(options, output_bytes, choice.threads);
   int threads = choice.threads;
   std::int64_t chunks = threads;
   if (options.tile_bytes > 0) {

@@ -715,7 +715,7 @@ void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor
     if (goes_small_forward(route, rows))
       return stitch_small_forward(lists, rows, route.row_bytes, static_cast<std::byte*>(out));
     // Where the rule gives several threads, learnt per route (thread_policy::ThreadLearner).
-    static thread_policy::ThreadLearner learners[2][2][2];
+    static constinit thread_policy::ThreadLearner learners[2][2][2];
     const thread_policy::ThreadLearner::Choice choice =
         learners[route.forward][route.streams][route.row_bytes >= kPullMinRowBytes].choose(
             options, rows * route.row_bytes, route.threads);

@@ -950,7 +950,7 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
   const std::int64_t wanted = options.num_threads > 0 && options.tile_bytes > 0
                                   ? options.num_threads
                                   : thread_policy::threads_for(options, dst_bytes);
-  static thread_policy::ThreadLearner learner;  // per op and mover: chunk widths differ in speed
+  static constinit thread_policy::ThreadLearner learner;  // per op and mover: chunk widths differ in speed
   const thread_policy::ThreadLearner::Choice choice =
       learner.choose(options, dst_bytes, static_cast<int>(std::min(wanted, items)));
   thread_policy::run_threads(choice.threads, [&](std::int64_t t, std::int64_t count) {

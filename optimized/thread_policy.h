@@ -106,8 +106,10 @@ class ThreadLearner {
   static constexpr double kRetryCostShare = 16;  // the tries cost at most about 1/16 of the time
 
   using Clock = std::chrono::steady_clock;
-  // `now` reads the clock (tests pass a clock of their own).
-  explicit ThreadLearner(Clock::duration retry_after = std::chrono::seconds(1), Clock::time_point (*now)() = Clock::now)
+  // `now` reads the clock (tests pass a clock of their own). Constant-initialised: a kernel's
+  // static learner costs no guard on its calls.
+  constexpr explicit ThreadLearner(Clock::duration retry_after = std::chrono::seconds(1),
+                                   Clock::time_point (*now)() = Clock::now)
       : retry_after_(retry_after), now_(now) {}
 
   // A call's thread count and, when timed, when it started: done() records its time.
@@ -115,7 +117,7 @@ class ThreadLearner {
     int threads = 1;
     ThreadLearner* learner = nullptr;  // null: not timed
     std::int64_t bytes = 0;
-    std::chrono::steady_clock::time_point start{};
+    Clock::time_point start{};
     // Records the call's time since choose(); call once, after the work succeeded.
     void done() const {
       if (learner != nullptr) learner->record(bytes, threads, learner->now_() - start);
@@ -155,7 +157,7 @@ class ThreadLearner {
                            std::chrono::duration<double, std::nano>(since).count() >= kRetryCostShare * 2 * other_ns;
         if (tries) {
           c.tried_at = now;
-          if (learnt) c.try_after = std::min<std::chrono::steady_clock::duration>(2 * c.try_after, retry_after_);
+          if (learnt) c.try_after = std::min<Clock::duration>(2 * c.try_after, retry_after_);
         }
         arm = tries ? other : lead;
         c.again = arm != c.last_arm;
@@ -167,7 +169,7 @@ class ThreadLearner {
   }
 
   // Records a timed call (Choice::done).
-  void record(std::int64_t bytes, int threads, std::chrono::steady_clock::duration took) {
+  void record(std::int64_t bytes, int threads, Clock::duration took) {
     const double ns_per_byte = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count()) /
                                static_cast<double>(std::max<std::int64_t>(bytes, 1));
     const std::lock_guard<std::mutex> lock(mutex_);
@@ -180,12 +182,12 @@ class ThreadLearner {
  private:
   static constexpr int kOne = 0, kMany = 1;
   struct SizeClass {
-    int last_arm = -1;                                 // the count of the last call (-1: none yet)
-    int lead = kMany;                                  // the count that runs between tries
-    bool again = false;                                // the next call is last_arm's timed one
-    std::chrono::steady_clock::time_point tried_at{};  // the other count's last try (or the first call)
-    std::chrono::steady_clock::duration try_after{};   // until its next
-    std::array<std::int64_t, 2> taken{};               // timings recorded per count (the last kSamples kept)
+    int last_arm = -1;                    // the count of the last call (-1: none yet)
+    int lead = kMany;                     // the count that runs between tries
+    bool again = false;                   // the next call is last_arm's timed one
+    Clock::time_point tried_at{};         // the other count's last try (or the first call)
+    Clock::duration try_after{};          // until its next
+    std::array<std::int64_t, 2> taken{};  // timings recorded per count (the last kSamples kept)
     std::array<std::array<double, kSamples>, 2> ns_per_byte{};
   };
   static std::size_t class_of(std::int64_t bytes) {
@@ -201,7 +203,7 @@ class ThreadLearner {
     return v[static_cast<std::size_t>(n / 2)];
   }
 
-  std::chrono::steady_clock::duration retry_after_;
+  Clock::duration retry_after_;
   Clock::time_point (*now_)();
   std::mutex mutex_;
   std::array<SizeClass, 65> classes_{};

@@ -46,7 +46,7 @@ constexpr std::int64_t kMiB = std::int64_t{1} << 20;
 // machine's load.
 ThreadLearner::Clock::time_point g_now{};
 ThreadLearner::Clock::time_point fake_now() { return g_now; }
-void sleep_ms(int ms) { g_now += std::chrono::milliseconds(ms); }
+void advance_ms(int ms) { g_now += std::chrono::milliseconds(ms); }
 
 // Chooses for a call of `bytes` and, where the choice is timed, records it as taking ns_one on
 // one thread, ns_many on more (as Choice::done would). Each call is 50 us apart from the last,
@@ -84,10 +84,10 @@ TEST(ThreadLearner, TriesOneThreadKeepsItWhereFasterAndFollowsTheMachine) {
   EXPECT_EQ(run_calls(learner, 12, 100, 200), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 1, 1, 1}));
   EXPECT_EQ(run_calls(learner, 10, 100, 200), std::vector<int>(10, 1));
   // Two threads got faster: two tries replace two of their three timings, and they lead.
-  sleep_ms(45);
+  advance_ms(45);
   EXPECT_EQ(run_calls(learner, 4, 100, 50), (std::vector<int>{2, 2, 1, 1}));
   EXPECT_EQ(run_calls(learner, 10, 100, 50), std::vector<int>(10, 1));  // the next try after 80 ms
-  sleep_ms(85);
+  advance_ms(85);
   EXPECT_EQ(run_calls(learner, 10, 100, 50), std::vector<int>(10, 2));
 }
 
@@ -95,16 +95,16 @@ TEST(ThreadLearner, ANewLeadIsCheckedSoonAgain) {
   ThreadLearner learner(kRetryAfter, fake_now);
   run_calls(learner, 12, 100, 200);     // one thread leads
   for (const int ms : {45, 85, 165}) {  // tries of two threads, 40, 80 and 160 ms apart
-    sleep_ms(ms);
+    advance_ms(ms);
     EXPECT_EQ(run_calls(learner, 4, 100, 200), (std::vector<int>{2, 2, 1, 1}));
   }
   // Two threads got faster and lead after two tries; the next try of one thread comes 40 ms
   // later again, not 640.
-  sleep_ms(325);
+  advance_ms(325);
   EXPECT_EQ(run_calls(learner, 4, 100, 50), (std::vector<int>{2, 2, 1, 1}));
-  sleep_ms(645);
+  advance_ms(645);
   EXPECT_EQ(run_calls(learner, 2, 100, 50), (std::vector<int>{2, 2}));
-  sleep_ms(45);
+  advance_ms(45);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 100, 50), 1);
 }
 
@@ -119,9 +119,9 @@ TEST(ThreadLearner, TriesACostlyCountRarely) {
   // (128 ms) pass before it is tried.
   ThreadLearner learner(kRetryAfter, fake_now);
   run_calls(learner, 2, 2 * kMs, 2 * kMs);
-  sleep_ms(60);
+  advance_ms(60);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 2);
-  sleep_ms(80);
+  advance_ms(80);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 1);
 }
 
