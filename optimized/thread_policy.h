@@ -94,7 +94,8 @@ inline int threads_for(const Knobs& options, std::int64_t work_bytes, int region
 //   then after twice as long each time up to retry_after (back to the first after the lead
 //   changed), so the choice follows the machine;
 // - once each count has kSamples timings, one thread runs where its median time per byte is
-//   kMargin below the rule's count's;
+//   kMargin below the rule's count's, weighed after each try (not on every call: a few slow
+//   calls of the lead alone do not hand the lead to the other count's older timings);
 // - each change of count runs two calls on it and times only the second (the first wakes a
 //   worker that slept through the other count's calls, or finds the caches the other filled).
 // Only the thread count is learnt, never the result; calls with an injected tile (tests,
@@ -140,13 +141,7 @@ class ThreadLearner {
         arm = c.last_arm;  // the timed call after a warm-up
         c.again = false;
       } else {
-        const bool one_leads = c.taken[kOne] >= kSamples && c.taken[kMany] >= kSamples &&
-                               median(c, kOne) < (1 - kMargin) * median(c, kMany);
-        const int lead = one_leads ? kOne : kMany, other = one_leads ? kMany : kOne;
-        if (lead != c.lead) {  // a new lead is checked soon again
-          c.lead = lead;
-          c.try_after = retry_after_ / 16;
-        }
+        const int lead = c.lead, other = lead == kOne ? kMany : kOne;
         // What two calls on the other count cost: from its timings, else (one thread, never
         // timed) twice the rule's count's.
         const double other_ns =
@@ -177,6 +172,17 @@ class ThreadLearner {
     const int arm = threads > 1 ? kMany : kOne;
     c.ns_per_byte[arm][static_cast<std::size_t>(c.taken[arm] % kSamples)] = ns_per_byte;
     ++c.taken[arm];
+    // The lead is weighed when both counts' timings are fresh: after a try of the other count,
+    // or once the lead first has kSamples. A few slow calls of the lead alone (its core taken
+    // for a moment) would otherwise hand the lead to the other count's older timings.
+    const bool weighs = arm != c.lead || c.taken[arm] == kSamples;
+    if (weighs && c.taken[kOne] >= kSamples && c.taken[kMany] >= kSamples) {
+      const int lead = median(c, kOne) < (1 - kMargin) * median(c, kMany) ? kOne : kMany;
+      if (lead != c.lead) {  // a new lead is checked soon again
+        c.lead = lead;
+        c.try_after = retry_after_ / 16;
+      }
+    }
   }
 
  private:

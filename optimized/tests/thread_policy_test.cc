@@ -108,6 +108,16 @@ TEST(ThreadLearner, ANewLeadIsCheckedSoonAgain) {
   EXPECT_EQ(run_call(learner, 8 * kMiB, 100, 50), 1);
 }
 
+TEST(ThreadLearner, TheLeadIsWeighedAfterATry) {
+  ThreadLearner learner(kRetryAfter, fake_now);
+  run_calls(learner, 12, 100, 200);  // one thread leads
+  // One thread's calls slow down to 300 ns: it keeps the lead until two threads are tried
+  // again (40 ms after the last try), not on their older timings of 200 ns.
+  EXPECT_EQ(run_calls(learner, 10, 300, 200), std::vector<int>(10, 1));
+  advance_ms(45);
+  EXPECT_EQ(run_calls(learner, 4, 300, 200), (std::vector<int>{2, 2, 2, 2}));
+}
+
 TEST(ThreadLearner, OneThreadMustBeClearlyFaster) {
   ThreadLearner learner(kRetryAfter, fake_now);
   EXPECT_EQ(run_calls(learner, 12, 96, 100), (std::vector<int>{2, 2, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2}));
