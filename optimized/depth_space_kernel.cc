@@ -164,10 +164,10 @@ Status allocate_output(DType dtype, Shape* shape, const ExecOptions& options, st
 
 namespace {
 
-// move_runs on `threads` threads, tiles of tile_x positions.
-void move_runs_on(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst, std::int64_t tile_x, int threads) {
-  const std::int64_t b = g.block, width = static_cast<std::int64_t>(dtype_storage_size(src.dtype()));
-  const std::int64_t chunk = b * g.depth * width;  // bytes
+// move_runs on `threads` threads, runs of `chunk` bytes, tiles of tile_x positions.
+void move_runs_on(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst, std::int64_t chunk,
+                  std::int64_t tile_x, int threads) {
+  const std::int64_t b = g.block;
   const auto go = [&](const auto& mover) {
     using Unit = typename std::remove_cvref_t<decltype(mover)>::Unit;
     const auto* s = static_cast<const Unit*>(src.raw_data());
@@ -215,7 +215,7 @@ void move_runs(const Geometry& g, bool to_depth, const Tensor& src, Tensor& dst,
   static constinit thread_policy::ThreadLearner learners[2];
   const thread_policy::ThreadLearner::Choice choice =
       learners[to_depth].choose(options, total, thread_policy::threads_for(options, total));
-  move_runs_on(g, to_depth, src, dst, tile_x, choice.threads);
+  move_runs_on(g, to_depth, src, dst, chunk, tile_x, choice.threads);
   choice.done();
 }
 
