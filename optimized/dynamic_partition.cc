@@ -308,10 +308,10 @@ std::vector<Tensor> allocate_outputs(const Problem& pr, std::span<const std::int
 }
 
 // Software prefetch of the data rows (scatter_rows): outputs from kPrefetchMinOutputBytes up,
-// kPrefetchAheadBytes ahead. Measured on 256-byte rows to 4 partitions, 1 thread: 1 GiB 0.68 ->
-// 0.83 of memcpy, 256 MiB 0.63 -> 0.76 (two rounds each).
+// row_copy::prefetch_ahead_bytes() ahead. Measured on 256-byte rows to 4 partitions, 1 thread,
+// 8 KiB ahead on the AMD Zen 4 guest: 1 GiB 0.68 -> 0.83 of memcpy, 256 MiB 0.63 -> 0.76 (two
+// rounds each).
 constexpr std::int64_t kPrefetchMinOutputBytes = std::int64_t{32} << 20;
-constexpr std::int64_t kPrefetchAheadBytes = 8192;
 // Longer rows train the hardware prefetcher; a burst of prefetches for one (4 KiB rows: 64)
 // was slower (64 MiB output, 4 partitions: 1.07 against 1.30 of memcpy).
 constexpr std::int64_t kPrefetchMaxRowBytes = 2048;
@@ -385,11 +385,11 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       for (std::int64_t p = 0; p < k; ++p) out[p] = static_cast<Element*>(result[p].raw_data());
       const auto* rows = static_cast<const Element*>(data.raw_data());
       // Byte rows of a cache line to 2 KiB, in outputs beyond the last-level cache: each row is
-      // prefetched kPrefetchAheadBytes ahead (the hardware prefetcher alone left the scatter
+      // prefetched row_copy::prefetch_ahead_bytes() ahead (the hardware prefetcher alone left the scatter
       // at about 0.68 of memcpy at 1 GiB).
       const bool fetch = std::is_same_v<Element, std::byte> && row_bytes >= 64 && row_bytes <= kPrefetchMaxRowBytes &&
                          output_bytes >= kPrefetchMinOutputBytes;
-      const std::int64_t fetch_rows = std::max<std::int64_t>(1, kPrefetchAheadBytes / row_bytes);
+      const std::int64_t fetch_rows = std::max<std::int64_t>(1, row_copy::prefetch_ahead_bytes() / row_bytes);
       const std::int64_t fetch_end = fetch ? pr.n - fetch_rows : 0;
       const std::byte* fetch_from =
           static_cast<const std::byte*>(data.raw_data()) + (fetch ? fetch_rows * row_bytes : 0);

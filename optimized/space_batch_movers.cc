@@ -354,7 +354,11 @@ Geometry make_geometry(const Plan& plan, bool to_batch, std::int64_t chunk_bytes
 // partial lines to combine). Measured on [4,H/2,4,16] b[2,2] (ratio to memcpy, 1 thread, sweep
 // binary, medians of 4 rounds alternating the builds): 256 MiB 0.99 -> 1.38, 512 MiB 1.19 ->
 // 1.49, 1 GiB 0.86 -> 1.43. A bare loop of the same moves at 1 GiB: row by row 0.69-0.86,
-// bursts of 2 KiB 0.85-0.88, of 8 KiB and more 1.33-1.53.
+// bursts of 2 KiB 0.85-0.88, of 8 KiB and more 1.33-1.53. On the Intel Xeon guest the bursts
+// lost to rows read one by one and prefetched row_copy::prefetch_ahead_bytes() ahead (384 MiB
+// and 1 GiB, 3 processes alternating the builds: 0.73-0.74 against 1.06-1.07), so by default
+// they are taken elsewhere only (an explicit ExecOptions::streaming_min_bytes takes them on
+// any CPU, as tests do).
 constexpr std::int64_t kBurstBytes = 8192;
 constexpr std::int64_t kMaxBurstGroups = 128;
 
@@ -687,18 +691,8 @@ void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover
 // [8,1024,1024,1] b[2,2]) while BatchToSpace gained (0.79 -> 1.29).
 constexpr std::int64_t kStagingBytes = 32 * 1024;
 
-// 3/4 of the last-level cache (32 MiB where unknown), as glibc's memcpy.
-std::int64_t staged_streaming_min_bytes() {
-  static const std::int64_t bytes = [] {
-    long cache = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-    cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    if (cache <= 0) cache = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-    return cache > 0 ? std::max<std::int64_t>(std::int64_t{cache} / 4 * 3, 4 << 20) : std::int64_t{32} << 20;
-  }();
-  return bytes;
-}
+// From where glibc's memcpy streams (row_copy::memcpy_streaming_min_bytes()).
+std::int64_t staged_streaming_min_bytes() { return row_copy::memcpy_streaming_min_bytes(); }
 
 void stream_copy(Byte* d, const Byte* s, std::int64_t n) {
 #if defined(__SSE2__)
@@ -716,9 +710,10 @@ void stream_copy(Byte* d, const Byte* s, std::int64_t n) {
 
 // Software prefetch, for short rows only: longer ones train the hardware prefetcher, and a
 // burst of prefetches for a long row stalls on the line fill buffers. SpaceToBatch fetches
-// its sequential source kPrefetchAheadBytes ahead, BatchToSpace the next group's rows.
+// its sequential source ahead (kTilePrefetchAheadBytes in tiles at every size, whole rows
+// row_copy::prefetch_ahead_bytes() beyond the caches), BatchToSpace the next group's rows.
 constexpr std::int64_t kPrefetchMaxRowBytes = 2048;
-constexpr std::int64_t kPrefetchAheadBytes = 8192;
+constexpr std::int64_t kTilePrefetchAheadBytes = 8192;
 constexpr std::int64_t kPrefetchStreams = 8;
 using row_copy::prefetch_lines;
 
@@ -808,10 +803,10 @@ template <class Mover>
 // Work items [begin, end) when every item is one whole row (Geometry::whole_rows) through the
 // cache: one (de)interleave per group and the cursor's step, nothing else. Short rows are
 // where a per-group cost shows (a 512-byte row moves in about 20 ns in cache). Sources beyond
-// the last-level cache are prefetched kPrefetchAheadBytes ahead of each row read; measured on
-// 512-byte rows, 1 thread: at 1 GiB S2B 0.70 -> 0.94 and B2S 0.63 -> 0.73 of memcpy, while in
-// cache (64 KiB to 16 MiB) prefetching was level or slower. (BatchToSpace with chunks of whole
-// lines streamed out reads in bursts there instead: run_stream_bursts.)
+// the last-level cache are prefetched row_copy::prefetch_ahead_bytes() ahead of each row read
+// (measured there); in cache (64 KiB to 16 MiB) prefetching was level or slower. (BatchToSpace
+// with chunks of whole lines streamed out reads in bursts there instead, except on Intel:
+// run_stream_bursts.)
 // The cursor walks runs of groups in locals (Cursor::walk), and the function stays out of
 // run_items: inlined there, the copy loop lost registers to the tiled path and reloaded its
 // strides from the stack, and each step went through the cursor's arrays (512-byte rows,
@@ -828,7 +823,7 @@ template <bool kToBatch, class Mover>
     if (g.burst_groups > 0) return run_stream_bursts(g, m, src, dst, begin, end);
   constexpr std::int64_t kUnit = sizeof(typename Mover::Unit);
   const bool fetch = src_units * kUnit >= staged_streaming_min_bytes();
-  const std::int64_t ahead = kPrefetchAheadBytes / kUnit;
+  const std::int64_t ahead = row_copy::prefetch_ahead_bytes() / kUnit;
   // Prefetches source units [at + ahead, at + ahead + units) where they lie in the source.
   const auto fetch_ahead = [&](std::int64_t at, std::int64_t units) {
     if (at + ahead + units <= src_units) prefetch_lines(src + at + ahead, units * kUnit);
@@ -889,7 +884,7 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
       // Space rows of consecutive groups follow each other in memory.
       const std::int64_t row_bytes = g.row * cu * kUnit;
       if (space_row >= 0 && row_bytes <= kPrefetchMaxRowBytes) {
-        const std::int64_t from = (space_row * cu) * kUnit + kPrefetchAheadBytes;
+        const std::int64_t from = (space_row * cu) * kUnit + kTilePrefetchAheadBytes;
         const std::int64_t to = std::min(from + row_bytes, src_units * kUnit);
         if (from < to) prefetch_lines(src + from / kUnit, to - from);
       }
@@ -1090,7 +1085,8 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
     // From the staged threshold (or an explicit streaming_min_bytes) up, by the source's bytes.
     const std::int64_t bursts_min =
         options.streaming_min_bytes > 0 ? options.streaming_min_bytes : staged_streaming_min_bytes();
-    if (!kToBatch && g.whole_rows && chunk % 64 == 0 && src_bytes >= bursts_min) read_in_bursts(g, chunk);
+    const bool bursts = options.streaming_min_bytes > 0 || !row_copy::cpu_is_intel();
+    if (!kToBatch && bursts && g.whole_rows && chunk % 64 == 0 && src_bytes >= bursts_min) read_in_bursts(g, chunk);
     if (chunk == 16) return run<kToBatch>(g, StreamMover<true>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
     return run<kToBatch>(g, StreamMover<false>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
   }

@@ -291,5 +291,21 @@ TEST(OptimizedSpaceToBatchND, WideMovesFollowTheCpuAndTheSize) {
   EXPECT_EQ(row_copy::takes_wide_moves(4096), row_copy::cpu_has_wide_moves());
 }
 
+// The kernels treat as beyond the caches what glibc's memcpy streams: on Intel 3/4 of the L3's
+// share per thread plus the L2, elsewhere 3/4 of the whole L3 (the values `ld.so
+// --list-diagnostics` reports on the Intel Xeon and AMD Zen 4 guests), at least 4 MiB.
+TEST(OptimizedSpaceToBatchND, BeyondTheCachesIsWhereMemcpyStreams) {
+  using optimized::row_copy::memcpy_streaming_min_bytes;
+  constexpr std::int64_t kMiB = std::int64_t{1} << 20;
+  EXPECT_EQ(memcpy_streaming_min_bytes(480 * kMiB, 2 * kMiB, 2, true), 0xb580000);
+  EXPECT_EQ(memcpy_streaming_min_bytes(480 * kMiB, 2 * kMiB, 2, false), 360 * kMiB);
+  EXPECT_EQ(memcpy_streaming_min_bytes(320 * kMiB, 1 * kMiB, 2, false), 240 * kMiB);
+  EXPECT_EQ(memcpy_streaming_min_bytes(30 * kMiB, 2 * kMiB, 0, true), 24 * kMiB);  // sharing unknown: 1
+  EXPECT_EQ(memcpy_streaming_min_bytes(-1, 16 * kMiB, 1, true), 12 * kMiB);        // no L3: the L2
+  EXPECT_EQ(memcpy_streaming_min_bytes(4 * kMiB, 1 * kMiB, 4, true), 4 * kMiB);    // at least 4 MiB
+  EXPECT_EQ(memcpy_streaming_min_bytes(-1, -1, 1, false), 32 * kMiB);              // nothing known
+  EXPECT_GE(optimized::row_copy::memcpy_streaming_min_bytes(), 4 * kMiB);
+}
+
 }  // namespace
 }  // namespace opconform
