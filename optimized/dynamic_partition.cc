@@ -206,7 +206,7 @@ struct Chunks {
   int threads;                                  // at most count
   std::int64_t stride;                          // counters per chunk: k + 8 spare
   thread_policy::ThreadLearner::Choice choice;  // done() once the call succeeded
-  std::int64_t begin(std::int64_t c) const { return n / count * c + std::min(c, n % count); }
+  std::int64_t begin(std::int64_t c) const { return thread_policy::share_begin(n, count, c); }
 };
 
 Chunks chunks_for(const Problem& pr, std::int64_t output_bytes, const ExecOptions& options) {
