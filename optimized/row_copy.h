@@ -224,6 +224,11 @@ inline std::int64_t default_streaming_min_bytes() {
   return bytes;
 }
 
+// The threshold in force: ExecOptions::streaming_min_bytes where set, else the default above.
+inline std::int64_t streaming_min_bytes(const ExecOptions& options) {
+  return options.streaming_min_bytes > 0 ? options.streaming_min_bytes : default_streaming_min_bytes();
+}
+
 // The few settings measured to differ between CPU makers key on this.
 inline bool cpu_is_intel() {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -237,7 +242,7 @@ inline bool cpu_is_intel() {
 // Beyond the caches: the output size from which glibc's memcpy streams (its non-temporal
 // threshold), 3/4 of the last-level cache's share per thread, at least 4 MiB, 32 MiB where the
 // caches are unknown. glibc (Debian 12's 2.36) counts on Intel the L3 divided among the
-// logical processors sharing it plus the L2, elsewhere the whole L3 (the L2 without an L3):
+// logical processors sharing it plus the L2, elsewhere the whole L3 (the L2 where there is none):
 // `ld.so --list-diagnostics` reports 181.5 MiB on the Intel Xeon guest (480 MiB L3 shared by
 // 2, 2 MiB L2) and 240 MiB on the AMD Zen 4 guest (320 MiB L3). Sizes in bytes, <= 0 unknown.
 inline std::int64_t memcpy_streaming_min_bytes(std::int64_t l3, std::int64_t l2, std::int64_t l3_sharing, bool intel) {
@@ -282,11 +287,6 @@ inline std::int64_t memcpy_streaming_min_bytes() {
 inline std::int64_t prefetch_ahead_bytes() {
   static const std::int64_t bytes = cpu_is_intel() ? 1024 : 8192;
   return bytes;
-}
-
-// The threshold in force: ExecOptions::streaming_min_bytes where set, else the default above.
-inline std::int64_t streaming_min_bytes(const ExecOptions& options) {
-  return options.streaming_min_bytes > 0 ? options.streaming_min_bytes : default_streaming_min_bytes();
 }
 
 // Prefetches [p, p + bytes) line by line (64-byte lines). Always inlined: GCC deems an
