@@ -385,8 +385,8 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       for (std::int64_t p = 0; p < k; ++p) out[p] = static_cast<Element*>(result[p].raw_data());
       const auto* rows = static_cast<const Element*>(data.raw_data());
       // Byte rows of a cache line to 2 KiB, in outputs beyond the last-level cache: each row is
-      // prefetched row_copy::prefetch_ahead_bytes() ahead (the hardware prefetcher alone left the scatter
-      // at about 0.68 of memcpy at 1 GiB).
+      // prefetched row_copy::prefetch_ahead_bytes() ahead (the hardware prefetcher alone left
+      // the scatter at about 0.68 of memcpy at 1 GiB).
       const bool fetch = std::is_same_v<Element, std::byte> && row_bytes >= 64 && row_bytes <= kPrefetchMaxRowBytes &&
                          output_bytes >= kPrefetchMinOutputBytes;
       const std::int64_t fetch_rows = std::max<std::int64_t>(1, row_copy::prefetch_ahead_bytes() / row_bytes);

@@ -684,15 +684,12 @@ void batch_to_space_tile(const Geometry& g, const Mover& m, const typename Mover
 
 // Streaming stores for large outputs: chunks of whole 16-byte pieces stream directly
 // (StreamMover) from row_copy::streaming_min_bytes(options) up (twice that by default for
-// whole-row outputs, dispatch()); other chunks build a tile in a small
-// per-thread staging buffer (L1) that is then streamed out, from staged_streaming_min_bytes()
-// up for SpaceToBatch: measured on the reference machine, staging then streaming lost to
-// cached stores for its 16-32 MiB depth-1 outputs (ratio to memcpy 0.87 -> 0.66 on
-// [8,1024,1024,1] b[2,2]) while BatchToSpace gained (0.79 -> 1.29).
+// whole-row outputs, dispatch()); other chunks build a tile in a small per-thread staging
+// buffer (L1) that is then streamed out, for SpaceToBatch from where glibc's memcpy streams
+// (row_copy::memcpy_streaming_min_bytes()) up: measured on the reference machine, staging
+// then streaming lost to cached stores for its 16-32 MiB depth-1 outputs (ratio to memcpy
+// 0.87 -> 0.66 on [8,1024,1024,1] b[2,2]) while BatchToSpace gained (0.79 -> 1.29).
 constexpr std::int64_t kStagingBytes = 32 * 1024;
-
-// From where glibc's memcpy streams (row_copy::memcpy_streaming_min_bytes()).
-std::int64_t staged_streaming_min_bytes() { return row_copy::memcpy_streaming_min_bytes(); }
 
 void stream_copy(Byte* d, const Byte* s, std::int64_t n) {
 #if defined(__SSE2__)
@@ -822,7 +819,7 @@ template <bool kToBatch, class Mover>
   if constexpr (!kToBatch && kStreamsDirectly<Mover>)
     if (g.burst_groups > 0) return run_stream_bursts(g, m, src, dst, begin, end);
   constexpr std::int64_t kUnit = sizeof(typename Mover::Unit);
-  const bool fetch = src_units * kUnit >= staged_streaming_min_bytes();
+  const bool fetch = src_units * kUnit >= row_copy::memcpy_streaming_min_bytes();
   const std::int64_t ahead = row_copy::prefetch_ahead_bytes() / kUnit;
   // Prefetches source units [at + ahead, at + ahead + units) where they lie in the source.
   const auto fetch_ahead = [&](std::int64_t at, std::int64_t units) {
@@ -1075,7 +1072,7 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
                                          : (g.whole_rows ? 2 : 1) * row_copy::default_streaming_min_bytes();
   const bool streaming = dst_bytes >= streaming_min;
   const bool staged =
-      kToBatch && options.streaming_min_bytes == 0 ? dst_bytes >= staged_streaming_min_bytes() : streaming;
+      kToBatch && options.streaming_min_bytes == 0 ? dst_bytes >= row_copy::memcpy_streaming_min_bytes() : streaming;
   if (dst.dtype() == DType::kString)
     return run<kToBatch>(g, ElementMover<std::string>{g.b, plan.depth}, src.data<std::string>(), src.num_elements(),
                          dst.data<std::string>(), dst_bytes, options, false);
@@ -1084,7 +1081,7 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   if (streaming && chunk % 16 == 0 && reinterpret_cast<std::uintptr_t>(d) % 16 == 0) {
     // From the staged threshold (or an explicit streaming_min_bytes) up, by the source's bytes.
     const std::int64_t bursts_min =
-        options.streaming_min_bytes > 0 ? options.streaming_min_bytes : staged_streaming_min_bytes();
+        options.streaming_min_bytes > 0 ? options.streaming_min_bytes : row_copy::memcpy_streaming_min_bytes();
     const bool bursts = options.streaming_min_bytes > 0 || !row_copy::cpu_is_intel();
     if (!kToBatch && bursts && g.whole_rows && chunk % 64 == 0 && src_bytes >= bursts_min) read_in_bursts(g, chunk);
     if (chunk == 16) return run<kToBatch>(g, StreamMover<true>{g.b, chunk}, s, src_bytes, d, dst_bytes, options, true);
