@@ -202,6 +202,18 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
   }
 }
 
+// The per-core L2's size in bytes; 0 where unknown.
+inline std::int64_t l2_bytes() {
+  static const std::int64_t bytes = [] {
+    long l2 = -1;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return l2 > 0 ? std::int64_t{l2} : std::int64_t{0};
+  }();
+  return bytes;
+}
+
 // Streaming (non-temporal) stores write around the caches: no read-for-ownership of output
 // lines that are fully overwritten, as memcpy does for large copies (rep movsb or
 // non-temporal stores). They pay off for outputs much larger than a core's cache; below,
@@ -214,13 +226,8 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
 // Partition rows: cached stores win at 4 MiB (S2B 0.78 vs 0.49 of memcpy, Stitch 0.51 vs 0.40),
 // the two are level at 6 MiB and streaming wins from 8 MiB (S2B 1.14 vs 0.92).
 inline std::int64_t default_streaming_min_bytes() {
-  static const std::int64_t bytes = [] {
-    long l2 = -1;
-#if defined(_SC_LEVEL2_CACHE_SIZE)
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-    return l2 > 0 ? std::max<std::int64_t>(std::int64_t{l2} * 8, std::int64_t{6} << 20) : std::int64_t{16} << 20;
-  }();
+  static const std::int64_t bytes =
+      l2_bytes() > 0 ? std::max(l2_bytes() * 8, std::int64_t{6} << 20) : std::int64_t{16} << 20;
   return bytes;
 }
 
@@ -267,12 +274,11 @@ inline std::int64_t l3_sharing() {
 // This machine's memcpy_streaming_min_bytes().
 inline std::int64_t memcpy_streaming_min_bytes() {
   static const std::int64_t bytes = [] {
-    long l3 = -1, l2 = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE)
+    long l3 = -1;
+#if defined(_SC_LEVEL3_CACHE_SIZE)
     l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
 #endif
-    return memcpy_streaming_min_bytes(l3, l2, l3_sharing(), cpu_is_intel());
+    return memcpy_streaming_min_bytes(l3, l2_bytes(), l3_sharing(), cpu_is_intel());
   }();
   return bytes;
 }

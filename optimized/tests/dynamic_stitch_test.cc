@@ -395,16 +395,20 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 // Small outputs with the default options: rows of 160 bytes or more with few duplicates take
 // the small forward path (up to 32 KiB of output, and 256- and 512-byte rows of any size here
 // where the CPU has wide moves; its bitmap on the stack up to 256 rows), the larger ones here
-// the forward path; gaps, duplicates across lists, scalar indices.
+// the forward path; gaps, duplicates across lists, scalar indices. The largest outputs of
+// 256-byte rows (3/8 of the L2 and more, where it is known) mark their rows in a pass before
+// the copies.
 TEST_P(StitchTest, SmallOutputsWithDefaultOptions) {
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
+  const std::int64_t marks_first_rows = std::max<std::int64_t>(optimized::row_copy::l2_bytes(), 1 << 20) / 8 * 3 / 256;
+  const std::int64_t row_counts[] = {1, 2, 63, 64, 65, 100, 129, 200, 300, 1000, marks_first_rows + 1};
   for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
     SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");
     const optimized::row_copy::ScopedWideMovesSetting setting(wide);
     std::mt19937_64 rng(20261205);
     for (const DType dtype : {DType::kFloat32, DType::kFloat64, DType::kUInt8})
       for (const Shape& trailing : {Shape{40}, Shape{64}, Shape{5, 41}, Shape{160}})
-        for (const std::int64_t rows : {1, 2, 63, 64, 65, 100, 129, 200, 300, 1000})
+        for (const std::int64_t rows : row_counts)
           for (const int lists : {1, 2, 4}) {
             const Case c = random_case(rng, dtype, rows, trailing, lists);
             SCOPED_TRACE(::testing::Message() << dtype_name(dtype) << " trailing " << shape_string(trailing) << " rows "
