@@ -413,10 +413,10 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
             std::all_of(out.begin(), out.end(),
                         [](const Element* o) { return reinterpret_cast<std::uintptr_t>(o) % 16 == 0; }))
           return row_copy::with_streamed_mover(row_bytes, scatter);
-        // Outputs in the L1 with their source: rows of 32-512 bytes in 32-byte moves where the
-        // CPU has them (row_copy.h). 256-byte rows to 4 partitions, 4 KiB, the whole call's time
-        // above allocating the outputs and copying the bytes: 152 -> 116 ns (41 interleaved
-        // rounds, medians, bench/call_loop.cc).
+        // Outputs in the L1 with their source (on Intel up to the L2): rows of 32-512 bytes in
+        // 32-byte moves where the CPU has them (row_copy.h). 256-byte rows to 4 partitions,
+        // 4 KiB, the whole call's time above allocating the outputs and copying the bytes: 152
+        // -> 116 ns (41 interleaved rounds, medians, bench/call_loop.cc).
         if (row_copy::takes_wide_moves(output_bytes) && row_copy::with_wide_row_mover(row_bytes, scatter)) return;
       }
       scatter(mover);

@@ -39,15 +39,38 @@
 
 namespace opconform::optimized::row_copy {
 
+// The few settings measured to differ between CPU makers key on this.
+inline bool cpu_is_intel() {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+  static const bool intel = __builtin_cpu_is("intel");
+  return intel;
+#else
+  return false;
+#endif
+}
+
+// The per-core L2's size in bytes; 0 where unknown.
+inline std::int64_t l2_bytes() {
+  static const std::int64_t bytes = [] {
+    long l2 = -1;
+#if defined(_SC_LEVEL2_CACHE_SIZE)
+    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+    return l2 > 0 ? std::int64_t{l2} : std::int64_t{0};
+  }();
+  return bytes;
+}
+
 // Wide moves. Inside the core's L1 cache a copy is bound by its count of moves, not their
 // width: a 4 KiB output of 64-byte chunks (S2B's layout, Zen 4 guest) took 70 ns in 16-byte
 // moves, the x86-64 baseline's, and 36 ns in 32-byte ones (glibc's memcpy of the 4 KiB, which
 // picks its moves at run time too, 42 ns). So the small, in-cache paths have a second copy of
 // their loop compiled for AVX2 (OPCONFORM_WIDE_TARGET) and take it where takes_wide_moves();
 // in it, copy_fixed<N, true> moves 32 bytes at a time (GCC's own fixed-size memcpy keeps
-// 16-byte moves there). Larger outputs are bound by the L2 and beyond, where the width did not
-// help (a bare copy loop 64 KiB to 1 MiB level within 3 %, the kernels' loops slower; see
-// takes_wide_moves) except against a memcpy call per row (DynamicStitch's small path).
+// 16-byte moves there). Larger outputs are bound by the L2 and beyond, where on the Zen 4
+// guest the width did not help (a bare copy loop 64 KiB to 1 MiB level within 3 %, the
+// kernels' loops slower) except against a memcpy call per row (DynamicStitch's small path),
+// and on the Intel Xeon guest it did up to the L2 (see takes_wide_moves).
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define OPCONFORM_WIDE_TARGET __attribute__((target("avx2")))
 inline bool cpu_has_wide_moves() {
@@ -74,10 +97,22 @@ class ScopedWideMovesSetting {
   ScopedWideMovesSetting& operator=(const ScopedWideMovesSetting&) = delete;
 };
 
+// The largest output the wide loops take: one that fits in the L1 data cache with its source
+// (32 KiB where unknown), on Intel one up to the L2's size (sizes in bytes, <= 0 unknown). On the AMD Zen 4 guest beyond the L1 they ran 5-10 %
+// slower than 16-byte moves (S2B 64-byte chunks, 20 KiB to 64 KiB outputs), and at 16 KiB
+// 15-35 % faster. On the Intel Xeon guest (48 KiB L1, 2 MiB L2) they stayed ahead past the L1,
+// and were level from 4 MiB. Medians of 5, 2 rounds, half the L1 / up to 1 GiB: S2B's work
+// against the plain loop 32 KiB 0.80-0.93 / 1.04, 64 KiB 0.97-1.06 / 1.14, 256 KiB 1.05-1.07 /
+// 1.14-1.16, 1 MiB 1.27-1.29 / 1.36-1.37; DynamicPartition's whole call against the plain
+// loop's, 4 partitions of 256-byte rows, 64 KiB 1.01 / 1.07, 256 KiB 1.01-1.03 / 1.13-1.15,
+// 1 MiB 1.01-1.02 / 1.04-1.05, 4 MiB 1.01 / 1.01-1.02; BatchToSpaceND's work 1-5 % ahead.
+inline std::int64_t wide_moves_max_bytes(std::int64_t l1, std::int64_t l2, bool intel) {
+  const std::int64_t in_l1 = (l1 > 0 ? l1 : std::int64_t{32} << 10) / 2;
+  return intel ? std::max(in_l1, l2) : in_l1;
+}
+
 // Whether a copy writing `output_bytes` (and reading as many) takes the wide loops: where the
-// CPU has them and the output and its source fit in the L1 data cache together (32 KiB where
-// unknown). Beyond it they ran 5-10 % slower than 16-byte moves (S2B 64-byte chunks, 20 KiB
-// to 64 KiB outputs), and at 16 KiB 15-35 % faster.
+// CPU has them, up to this machine's wide_moves_max_bytes().
 inline bool takes_wide_moves(std::int64_t output_bytes) {
   static const std::int64_t max_bytes = [] {  // -1 without wide moves
     if (!cpu_has_wide_moves()) return std::int64_t{-1};
@@ -85,7 +120,7 @@ inline bool takes_wide_moves(std::int64_t output_bytes) {
 #if defined(_SC_LEVEL1_DCACHE_SIZE)
     l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
 #endif
-    return (l1 > 0 ? std::int64_t{l1} : std::int64_t{32} << 10) / 2;
+    return wide_moves_max_bytes(l1, l2_bytes(), cpu_is_intel());
   }();
   return output_bytes <= max_bytes && wide_moves_setting().load(std::memory_order_relaxed) != 0;
 }
@@ -202,18 +237,6 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
   }
 }
 
-// The per-core L2's size in bytes; 0 where unknown.
-inline std::int64_t l2_bytes() {
-  static const std::int64_t bytes = [] {
-    long l2 = -1;
-#if defined(_SC_LEVEL2_CACHE_SIZE)
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-#endif
-    return l2 > 0 ? std::int64_t{l2} : std::int64_t{0};
-  }();
-  return bytes;
-}
-
 // Streaming (non-temporal) stores write around the caches: no read-for-ownership of output
 // lines that are fully overwritten, as memcpy does for large copies (rep movsb or
 // non-temporal stores). They pay off for outputs much larger than a core's cache; below,
@@ -234,16 +257,6 @@ inline std::int64_t default_streaming_min_bytes() {
 // The threshold in force: ExecOptions::streaming_min_bytes where set, else the default above.
 inline std::int64_t streaming_min_bytes(const ExecOptions& options) {
   return options.streaming_min_bytes > 0 ? options.streaming_min_bytes : default_streaming_min_bytes();
-}
-
-// The few settings measured to differ between CPU makers key on this.
-inline bool cpu_is_intel() {
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-  static const bool intel = __builtin_cpu_is("intel");
-  return intel;
-#else
-  return false;
-#endif
 }
 
 // Beyond the caches: the output size from which glibc's memcpy streams (its non-temporal

@@ -276,14 +276,20 @@ TEST(OptimizedSpaceToBatchND, MemoryLimit) {
 }
 
 // The wide loops (row_copy.h) run where the CPU has AVX2 and the output and its source fit in
-// the L1 data cache, and never once a test turns them off.
+// the L1 data cache (on Intel, outputs up to the L2's size), and never once a test turns them
+// off.
 TEST(OptimizedSpaceToBatchND, WideMovesFollowTheCpuAndTheSize) {
   namespace row_copy = optimized::row_copy;
 #if defined(__x86_64__)
   EXPECT_EQ(row_copy::cpu_has_wide_moves(), __builtin_cpu_supports("avx2") != 0);
 #endif
   EXPECT_EQ(row_copy::takes_wide_moves(4096), row_copy::cpu_has_wide_moves());
-  EXPECT_FALSE(row_copy::takes_wide_moves(std::int64_t{1} << 20));
+  EXPECT_FALSE(row_copy::takes_wide_moves(std::max<std::int64_t>(row_copy::l2_bytes(), 1 << 20) + 1));
+  constexpr std::int64_t kKiB = 1024;
+  EXPECT_EQ(row_copy::wide_moves_max_bytes(32 * kKiB, 1024 * kKiB, false), 16 * kKiB);   // AMD Zen 4: half the L1
+  EXPECT_EQ(row_copy::wide_moves_max_bytes(48 * kKiB, 2048 * kKiB, true), 2048 * kKiB);  // Intel: the L2
+  EXPECT_EQ(row_copy::wide_moves_max_bytes(48 * kKiB, 0, true), 24 * kKiB);              // L2 unknown
+  EXPECT_EQ(row_copy::wide_moves_max_bytes(-1, -1, false), 16 * kKiB);                   // L1 unknown: 32 KiB
   {
     const row_copy::ScopedWideMovesSetting off(0);
     EXPECT_FALSE(row_copy::takes_wide_moves(4096));
