@@ -5,6 +5,15 @@
 if (!exists("data")) data = 'bench/sweep.dat'
 if (!exists("out")) out = 'bench/sweep.png'
 if (!exists("titles")) titles = 'S2B_1T S2B_2T B2S_1T B2S_2T Stitch_1T Stitch_2T PStitch_1T PStitch_2T Partition_1T Partition_2T SparseConcat_1T SparseConcat_2T memcpy_1T'
+# The machine (sweep_report.py passes the sweep binary's context): its CPU, L1d and L2 per core
+# (sysconf), where glibc's memcpy streams (row_copy::memcpy_streaming_min_bytes) and where
+# tensors and memcpy buffers get huge pages (opconform/tensor.h).
+if (!exists("cpu")) cpu = 'unknown CPU'
+if (!exists("l1")) l1 = 32*2**10
+if (!exists("l2")) l2 = 2**20
+if (!exists("streams")) streams = 240*2**20
+if (!exists("huge")) huge = 64*2**20
+size_label(b) = b >= 2**20 ? sprintf("%gM", b / 2.0**20) : sprintf("%gK", b / 2.0**10)
 n = words(titles)
 ops = (n - 1) / 2
 array colour[6] = ["#4477aa", "#ee6677", "#228833", "#ccbb44", "#66ccee", "#aa3377"]
@@ -12,7 +21,7 @@ title_of(i) = system("echo '".word(titles, i + 1)."' | tr _ ' '")
 
 set terminal pngcairo size 1600,1300 noenhanced font ",11"
 set output out
-set multiplot layout 2,1 title "opconform optimized kernels vs output size (2-core AMD EPYC guest; solid: 1 thread, dashed: 2 threads)"
+set multiplot layout 2,1 title "opconform optimized kernels vs output size (".cpu."; solid: 1 thread, dashed: 2 threads)"
 set logscale x 2
 set xrange [3000:1.5*2**30]
 set xtics ("4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 2**20, "4M" 2**22, \
@@ -20,17 +29,14 @@ set xtics ("4K" 4096, "16K" 16384, "64K" 65536, "256K" 262144, "1M" 2**20, "4M" 
 set grid xtics ytics mytics
 set key outside right top
 set xlabel "output bytes per call"
-# L1d 32 KiB and L2 1 MiB per core (sysconf); tensors and memcpy buffers on huge pages from
-# 64 MiB (opconform/tensor.h); glibc's memcpy streams from 240 MiB
-# (ld.so --list-diagnostics: non_temporal_threshold; the guest reports a 320 MiB L3)
-set arrow 1 from 32768, graph 0 to 32768, graph 1 nohead dt 3 lc rgb "gray40"
-set arrow 2 from 2**20, graph 0 to 2**20, graph 1 nohead dt 3 lc rgb "gray40"
-set arrow 3 from 240*2**20, graph 0 to 240*2**20, graph 1 nohead dt 3 lc rgb "gray40"
-set label 1 "L1d 32K" at 32768, graph 0.97 right offset -0.5,0 tc rgb "gray30"
-set label 2 "L2 1M" at 2**20, graph 0.97 right offset -0.5,0 tc rgb "gray30"
-set arrow 5 from 64*2**20, graph 0 to 64*2**20, graph 1 nohead dt 3 lc rgb "gray40"
-set label 5 "huge pages 64M" at 64*2**20, graph 0.91 right offset -0.5,0 tc rgb "gray30"
-set label 3 "memcpy streams 240M" at 240*2**20, graph 0.97 right offset -0.5,0 tc rgb "gray30"
+set arrow 1 from l1, graph 0 to l1, graph 1 nohead dt 3 lc rgb "gray40"
+set arrow 2 from l2, graph 0 to l2, graph 1 nohead dt 3 lc rgb "gray40"
+set arrow 3 from streams, graph 0 to streams, graph 1 nohead dt 3 lc rgb "gray40"
+set label 1 "L1d ".size_label(l1) at l1, graph 0.97 right offset -0.5,0 tc rgb "gray30"
+set label 2 "L2 ".size_label(l2) at l2, graph 0.97 right offset -0.5,0 tc rgb "gray30"
+set arrow 5 from huge, graph 0 to huge, graph 1 nohead dt 3 lc rgb "gray40"
+set label 5 "huge pages ".size_label(huge) at huge, graph 0.91 right offset -0.5,0 tc rgb "gray30"
+set label 3 "memcpy streams ".size_label(streams) at streams, graph 0.97 right offset -0.5,0 tc rgb "gray30"
 
 set title "time per output byte (lower is better)"
 set ylabel "ns per output byte"

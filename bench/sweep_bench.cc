@@ -29,6 +29,7 @@
 //   bench/measure.sh --sweep build-bench bench/results
 //   python3 bench/sweep_report.py bench/results/sweep.json.gz
 #include <benchmark/benchmark.h>
+#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -37,6 +38,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -57,6 +59,8 @@
 #include "opconform/reference/dynamic_stitch.h"
 #include "opconform/reference/space_to_batch_nd.h"
 #include "opconform/reference/sparse_concat.h"
+#include "opconform/tensor.h"
+#include "row_copy.h"
 #include "space_batch_movers.h"
 
 namespace opconform::bench {
@@ -484,7 +488,31 @@ void register_region_cost() {
       ->Unit(benchmark::kMicrosecond);
 }
 
+// The machine, in the JSON's context, for bench/sweep_report.py's figure: the CPU's name, the
+// caches as the kernels read them, where glibc's memcpy starts streaming (as
+// row_copy::memcpy_streaming_min_bytes computes it) and where tensors get huge pages.
+void add_machine_context() {
+  std::string cpu = "unknown CPU";
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos) {
+      cpu = line.substr(line.find(':') + 2);
+      break;
+    }
+  long l1 = -1;
+#if defined(_SC_LEVEL1_DCACHE_SIZE)
+  l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
+#endif
+  benchmark::AddCustomContext("opconform_cpu", cpu);
+  benchmark::AddCustomContext("opconform_l1d_bytes", std::to_string(l1));
+  benchmark::AddCustomContext("opconform_l2_bytes", std::to_string(optimized::row_copy::l2_bytes()));
+  benchmark::AddCustomContext("opconform_memcpy_streaming_min_bytes",
+                              std::to_string(optimized::row_copy::memcpy_streaming_min_bytes()));
+  benchmark::AddCustomContext("opconform_huge_page_min_bytes", std::to_string(huge_page_min_bytes()));
+}
+
 const bool registered = [] {
+  add_machine_context();
   register_region_cost();
   // Empty outputs: the fixed cost alone (no SparseConcat case: its output always holds the shape).
   register_space_batch(0);

@@ -18,6 +18,8 @@ time other processes held the core.
 """
 
 import argparse
+import gzip
+import json
 import os
 import shutil
 import statistics
@@ -49,6 +51,25 @@ def load(paths, clock="real"):
         if impl in ("optimized", "memcpy", "alloc_memcpy", "naive", "naive_stream", "work", "naive_work") and "B_" in case:
             runs[(op, int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
     return runs
+
+
+def machine(path):
+    """gnuplot settings for the figure's machine lines from the first JSON's context (written by
+    the sweep binary); defaults where a key is missing."""
+    with (gzip.open(path, "rt") if path.endswith(".gz") else open(path)) as f:
+        context = json.load(f).get("context", {})
+
+    def number(key, default):
+        try:
+            value = int(context.get("opconform_" + key, default))
+        except ValueError:
+            value = default
+        return value if value > 0 else default
+
+    cpu = " ".join(context.get("opconform_cpu", "unknown CPU").split()).replace("'", "")
+    return (f"cpu='{cpu}, {context.get('num_cpus', '?')} CPUs'; l1={number('l1d_bytes', 32 << 10)}; "
+            f"l2={number('l2_bytes', 1 << 20)}; streams={number('memcpy_streaming_min_bytes', 240 << 20)}; "
+            f"huge={number('huge_page_min_bytes', 64 << 20)}")
 
 
 def fixed_cost_table(runs, ops):
@@ -169,8 +190,8 @@ def main():
         print("--clock cpu: data file and table only, the figure is drawn from real time", file=sys.stderr)
     elif shutil.which("gnuplot"):
         titles = " ".join(title.replace(" ", "_") for title, _ in blocks)
-        subprocess.run(["gnuplot", "-e", f"data='{args.data}'; out='{args.png}'; titles='{titles}'",
-                        os.path.join(HERE, "sweep.gp")], check=True)
+        subprocess.run(["gnuplot", "-e", f"data='{args.data}'; out='{args.png}'; titles='{titles}'; "
+                        + machine(args.json[0]), os.path.join(HERE, "sweep.gp")], check=True)
     else:
         print("gnuplot not found: wrote the data file only", file=sys.stderr)
 
