@@ -98,14 +98,15 @@ class ScopedWideMovesSetting {
 };
 
 // The largest output the wide loops take: one that fits in the L1 data cache with its source
-// (32 KiB where unknown), on Intel one up to the L2's size (sizes in bytes, <= 0 unknown). On the AMD Zen 4 guest beyond the L1 they ran 5-10 %
-// slower than 16-byte moves (S2B 64-byte chunks, 20 KiB to 64 KiB outputs), and at 16 KiB
-// 15-35 % faster. On the Intel Xeon guest (48 KiB L1, 2 MiB L2) they stayed ahead past the L1,
-// and were level from 4 MiB. Medians of 5, 2 rounds, half the L1 / up to 1 GiB: S2B's work
-// against the plain loop 32 KiB 0.80-0.93 / 1.04, 64 KiB 0.97-1.06 / 1.14, 256 KiB 1.05-1.07 /
-// 1.14-1.16, 1 MiB 1.27-1.29 / 1.36-1.37; DynamicPartition's whole call against the plain
-// loop's, 4 partitions of 256-byte rows, 64 KiB 1.01 / 1.07, 256 KiB 1.01-1.03 / 1.13-1.15,
-// 1 MiB 1.01-1.02 / 1.04-1.05, 4 MiB 1.01 / 1.01-1.02; BatchToSpaceND's work 1-5 % ahead.
+// (32 KiB where unknown), on Intel one up to the L2's size (sizes in bytes, <= 0 unknown). On
+// the AMD Zen 4 guest beyond the L1 they ran 5-10 % slower than 16-byte moves (S2B 64-byte
+// chunks, 20 KiB to 64 KiB outputs), and at 16 KiB 15-35 % faster. On the Intel Xeon guest (48
+// KiB L1, 2 MiB L2) they stayed ahead past the L1, and were level from 4 MiB. Medians of 5, 2
+// rounds, half the L1 / up to 1 GiB: S2B's work against the plain loop 32 KiB 0.80-0.93 / 1.04,
+// 64 KiB 0.97-1.06 / 1.14, 256 KiB 1.05-1.07 / 1.14-1.16, 1 MiB 1.27-1.29 / 1.36-1.37;
+// DynamicPartition's whole call against the plain loop's, 4 partitions of 256-byte rows, 64 KiB
+// 1.01 / 1.07, 256 KiB 1.01-1.03 / 1.13-1.15, 1 MiB 1.01-1.02 / 1.04-1.05, 4 MiB 1.01 /
+// 1.01-1.02; BatchToSpaceND's work 1-5 % ahead.
 inline std::int64_t wide_moves_max_bytes(std::int64_t l1, std::int64_t l2, bool intel) {
   const std::int64_t in_l1 = (l1 > 0 ? l1 : std::int64_t{32} << 10) / 2;
   return intel ? std::max(in_l1, l2) : in_l1;
