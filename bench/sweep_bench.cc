@@ -29,7 +29,6 @@
 //   bench/measure.sh --sweep build-bench bench/results
 //   python3 bench/sweep_report.py bench/results/sweep.json.gz
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -499,13 +498,10 @@ void add_machine_context() {
       cpu = line.substr(line.find(':') + 2);
       break;
     }
-  long l1 = -1;
-#if defined(_SC_LEVEL1_DCACHE_SIZE)
-  l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-#endif
+  const optimized::row_copy::CacheSizes& caches = optimized::row_copy::cache_sizes();
   benchmark::AddCustomContext("opconform_cpu", cpu);
-  benchmark::AddCustomContext("opconform_l1d_bytes", std::to_string(l1));
-  benchmark::AddCustomContext("opconform_l2_bytes", std::to_string(optimized::row_copy::l2_bytes()));
+  benchmark::AddCustomContext("opconform_l1d_bytes", std::to_string(caches.l1d));
+  benchmark::AddCustomContext("opconform_l2_bytes", std::to_string(caches.l2));
   benchmark::AddCustomContext("opconform_memcpy_streaming_min_bytes",
                               std::to_string(optimized::row_copy::memcpy_streaming_min_bytes()));
   benchmark::AddCustomContext("opconform_huge_page_min_bytes", std::to_string(huge_page_min_bytes()));

@@ -598,7 +598,7 @@ bool goes_small_forward(const Route& route, std::int64_t rows) {
 // duplicates, which the plain loop does not handle. Marking chunk by chunk (64 to 1024
 // positions) was no faster.
 bool marks_first(std::int64_t output_bytes) {
-  const std::int64_t l2 = row_copy::l2_bytes();
+  const std::int64_t l2 = row_copy::cache_sizes().l2;
   return l2 > 0 && output_bytes >= l2 / 8 * 3;
 }
 // The copies of stitch_small_forward, each row by the byte mover m (row_copy::AnyBytes, or a

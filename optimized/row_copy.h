@@ -49,16 +49,20 @@ inline bool cpu_is_intel() {
 #endif
 }
 
-// The per-core L2's size in bytes; 0 where unknown.
-inline std::int64_t l2_bytes() {
-  static const std::int64_t bytes = [] {
-    long l2 = -1;
-#if defined(_SC_LEVEL2_CACHE_SIZE)
-    l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+// This core's caches in bytes as sysconf reports them (glibc), read once; 0 where unknown.
+struct CacheSizes {
+  std::int64_t l1d, l2, l3;
+};
+inline const CacheSizes& cache_sizes() {
+  static const CacheSizes sizes = [] {
+    CacheSizes read{0, 0, 0};
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+    const auto size = [](int name) { return std::max<std::int64_t>(0, sysconf(name)); };
+    read = {size(_SC_LEVEL1_DCACHE_SIZE), size(_SC_LEVEL2_CACHE_SIZE), size(_SC_LEVEL3_CACHE_SIZE)};
 #endif
-    return l2 > 0 ? std::int64_t{l2} : std::int64_t{0};
+    return read;
   }();
-  return bytes;
+  return sizes;
 }
 
 // Wide moves. Inside the core's L1 cache a copy is bound by its count of moves, not their
@@ -117,11 +121,7 @@ inline std::int64_t wide_moves_max_bytes(std::int64_t l1, std::int64_t l2, bool 
 inline bool takes_wide_moves(std::int64_t output_bytes) {
   static const std::int64_t max_bytes = [] {  // -1 without wide moves
     if (!cpu_has_wide_moves()) return std::int64_t{-1};
-    long l1 = -1;
-#if defined(_SC_LEVEL1_DCACHE_SIZE)
-    l1 = sysconf(_SC_LEVEL1_DCACHE_SIZE);
-#endif
-    return wide_moves_max_bytes(l1, l2_bytes(), cpu_is_intel());
+    return wide_moves_max_bytes(cache_sizes().l1d, cache_sizes().l2, cpu_is_intel());
   }();
   return output_bytes <= max_bytes && wide_moves_setting().load(std::memory_order_relaxed) != 0;
 }
@@ -251,7 +251,7 @@ void with_row_mover(std::int64_t row_elems, F&& f) {
 // the two are level at 6 MiB and streaming wins from 8 MiB (S2B 1.14 vs 0.92).
 inline std::int64_t default_streaming_min_bytes() {
   static const std::int64_t bytes =
-      l2_bytes() > 0 ? std::max(l2_bytes() * 8, std::int64_t{6} << 20) : std::int64_t{16} << 20;
+      cache_sizes().l2 > 0 ? std::max(cache_sizes().l2 * 8, std::int64_t{6} << 20) : std::int64_t{16} << 20;
   return bytes;
 }
 
@@ -287,13 +287,8 @@ inline std::int64_t l3_sharing() {
 
 // This machine's memcpy_streaming_min_bytes().
 inline std::int64_t memcpy_streaming_min_bytes() {
-  static const std::int64_t bytes = [] {
-    long l3 = -1;
-#if defined(_SC_LEVEL3_CACHE_SIZE)
-    l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-    return memcpy_streaming_min_bytes(l3, l2_bytes(), l3_sharing(), cpu_is_intel());
-  }();
+  static const std::int64_t bytes =
+      memcpy_streaming_min_bytes(cache_sizes().l3, cache_sizes().l2, l3_sharing(), cpu_is_intel());
   return bytes;
 }
 

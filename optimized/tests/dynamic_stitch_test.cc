@@ -400,7 +400,8 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 // the copies.
 TEST_P(StitchTest, SmallOutputsWithDefaultOptions) {
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
-  const std::int64_t marks_first_rows = std::max<std::int64_t>(optimized::row_copy::l2_bytes(), 1 << 20) / 8 * 3 / 256;
+  const std::int64_t marks_first_rows =
+      std::max<std::int64_t>(optimized::row_copy::cache_sizes().l2, 1 << 20) / 8 * 3 / 256;
   const std::int64_t row_counts[] = {1, 2, 63, 64, 65, 100, 129, 200, 300, 1000, marks_first_rows + 1};
   for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
     SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");

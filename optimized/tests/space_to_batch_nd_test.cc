@@ -284,7 +284,7 @@ TEST(OptimizedSpaceToBatchND, WideMovesFollowTheCpuAndTheSize) {
   EXPECT_EQ(row_copy::cpu_has_wide_moves(), __builtin_cpu_supports("avx2") != 0);
 #endif
   EXPECT_EQ(row_copy::takes_wide_moves(4096), row_copy::cpu_has_wide_moves());
-  EXPECT_FALSE(row_copy::takes_wide_moves(std::max<std::int64_t>(row_copy::l2_bytes(), 1 << 20) + 1));
+  EXPECT_FALSE(row_copy::takes_wide_moves(std::max<std::int64_t>(row_copy::cache_sizes().l2, 1 << 20) + 1));
   constexpr std::int64_t kKiB = 1024;
   EXPECT_EQ(row_copy::wide_moves_max_bytes(32 * kKiB, 1024 * kKiB, false), 16 * kKiB);   // AMD Zen 4: half the L1
   EXPECT_EQ(row_copy::wide_moves_max_bytes(48 * kKiB, 2048 * kKiB, true), 2048 * kKiB);  // Intel: the L2
