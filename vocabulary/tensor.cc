@@ -22,9 +22,12 @@ constexpr std::size_t kAlignment = 64;
 constexpr std::uint8_t kGuardByte = 0xC3;
 
 BufferChecks g_buffer_checks;
-// Measured with the sweep on a Zen 4 guest (bench/RESULTS.md): from 64 MiB of output every op
-// gains on huge pages; at 16-32 MiB DynamicStitch lost as often as it gained.
-std::atomic<std::size_t> g_huge_page_min_bytes{std::size_t{64} << 20};
+// From 8 MiB, past the reach of the TLB's 4 KiB entries (6-12 MiB on current cores). Measured
+// with the sweep (bench/RESULTS.md, "Huge pages"): on the Intel Xeon guest every op's kernel
+// took 1-15 % less time at 8-48 MiB on huge pages and memcpy 4-8 % less, DynamicStitch with
+// 64-byte rows at 32 MiB 0.27 -> 0.48 of memcpy; on a Zen 4 guest every op gained from 64 MiB
+// and DynamicStitch at 16-32 MiB lost as often as it gained between runs.
+std::atomic<std::size_t> g_huge_page_min_bytes{std::size_t{8} << 20};
 thread_local TensorAllocationLog* t_allocation_log = nullptr;
 std::atomic<std::int64_t> g_guard_violations{0};
 

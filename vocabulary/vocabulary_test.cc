@@ -140,13 +140,14 @@ TEST(HugePages, LargeBuffersAreAdvised) {
     munmap(probe, kProbe);
     if (refused) GTEST_SKIP() << "madvise(MADV_HUGEPAGE) refused here";
   }
-  EXPECT_EQ(huge_page_min_bytes(), std::size_t{64} << 20);
+  const std::size_t default_min_bytes = std::size_t{8} << 20;
+  EXPECT_EQ(huge_page_min_bytes(), default_min_bytes);
   set_huge_page_min_bytes(std::size_t{4} << 20);
   Tensor large = Tensor::uninitialized(DType::kUInt8, Shape{8 << 20});
   Tensor small = Tensor::uninitialized(DType::kUInt8, Shape{3 << 20});
   set_huge_page_min_bytes(SIZE_MAX);
   Tensor off = Tensor::uninitialized(DType::kUInt8, Shape{8 << 20});
-  set_huge_page_min_bytes(std::size_t{64} << 20);
+  set_huge_page_min_bytes(default_min_bytes);
   const auto middle = [](const Tensor& t) { return static_cast<const char*>(t.raw_data()) + t.num_elements() / 2; };
   EXPECT_NE(vm_flags_at(middle(large)).find(" hg "), std::string::npos) << vm_flags_at(middle(large));
   EXPECT_EQ(vm_flags_at(middle(small)).find(" hg "), std::string::npos) << vm_flags_at(middle(small));

@@ -138,7 +138,7 @@ std::int64_t guard_violations();
 // 2 MiB pages inside it) before its first write, so where transparent huge pages are
 // `always` or `madvise` its pages fault in 2 MiB at a time: a kernel writing rows
 // to random places of a large output (DynamicStitch) then misses the TLB once per 2 MiB
-// instead of once per 4 KiB. Default 64 MiB; SIZE_MAX turns it off. Process-wide; set it
+// instead of once per 4 KiB. Default 8 MiB; SIZE_MAX turns it off. Process-wide; set it
 // before running ops. advise_huge_pages applies the same rule to any buffer of `bytes`
 // (benchmarks use it for their memcpy baselines' buffers).
 void set_huge_page_min_bytes(std::size_t bytes);
