@@ -14,6 +14,8 @@
 //                   caches);
 //   DynamicPartition
 //                   N rows of 256 B, each to a uniformly random one of 4 partitions;
+//   (the three row ops also with rows of 64 B, the narrowest the in-cache figures cover,
+//   from 64 KiB to 32 MiB: <rows>x64B in the case name);
 //   SparseConcat    4 inputs of rank 3, shape [D, 16, 16], n entries each at distinct random
 //                   coordinates (a quarter of the cells), sorted row-major, concat dim 1
 //                   (the merge by prefix runs); output bytes = 28 per entry + 24.
@@ -238,7 +240,12 @@ void register_space_batch(std::int64_t bytes) {
 
 // ---- DynamicStitch / ParallelDynamicStitch / DynamicPartition ------------------------------
 
-constexpr std::int64_t kRowFloats = 64;  // 256-byte rows
+// Rows of 256 B at every size; rows of 64 B (the narrowest the in-cache figures cover) from
+// 64 KiB to 32 MiB.
+constexpr std::int64_t kRowFloats = 64;
+constexpr std::int64_t kNarrowRowFloats = 16;
+constexpr std::int64_t kNarrowMinBytes = std::int64_t{64} << 10;
+constexpr std::int64_t kNarrowMaxBytes = std::int64_t{32} << 20;
 constexpr int kLists = 4;
 constexpr std::int64_t kPartitions = 4;
 
@@ -250,9 +257,10 @@ struct StitchInputs {
 // The plain loop: every position's row copied to its index, in order (the indices are a
 // permutation: no gaps to zero). With `streaming`, the rows are written with streaming stores
 // (around the caches, the floor of the kernel's streaming paths).
+template <std::int64_t RowFloats>
 void stitch_plain_loop(const StitchInputs& in, bool streaming, Tensor& out) {
   auto* d = static_cast<char*>(out.raw_data());
-  constexpr std::int64_t kRow = kRowFloats * 4;
+  constexpr std::int64_t kRow = RowFloats * 4;
   for (std::size_t m = 0; m < in.indices.size(); ++m) {
     const std::int32_t* index = in.indices[m].data<std::int32_t>();
     const auto* s = static_cast<const char*>(in.data[m].raw_data());
@@ -275,7 +283,7 @@ void stitch_plain_loop(const StitchInputs& in, bool streaming, Tensor& out) {
 #endif
 }
 
-StitchInputs make_stitch_inputs(std::int64_t rows) {
+StitchInputs make_stitch_inputs(std::int64_t rows, std::int64_t row_floats) {
   std::mt19937_64 rng(42);
   std::vector<std::int32_t> order(static_cast<std::size_t>(rows));
   std::iota(order.begin(), order.end(), 0);
@@ -286,7 +294,7 @@ StitchInputs make_stitch_inputs(std::int64_t rows) {
     Tensor index(DType::kInt32, {per_list});
     std::copy_n(order.begin() + m * per_list, per_list, index.data<std::int32_t>());
     in.indices.push_back(std::move(index));
-    in.data.push_back(iota_tensor(DType::kFloat32, {per_list, kRowFloats}));
+    in.data.push_back(iota_tensor(DType::kFloat32, {per_list, row_floats}));
   }
   return in;
 }
@@ -295,22 +303,24 @@ struct PartitionInputs {
   Tensor data, partitions;
 };
 
-PartitionInputs make_partition_inputs(std::int64_t rows) {
+PartitionInputs make_partition_inputs(std::int64_t rows, std::int64_t row_floats) {
   std::mt19937_64 rng(7);
-  PartitionInputs in{iota_tensor(DType::kFloat32, {rows, kRowFloats}), Tensor(DType::kInt32, {rows})};
+  PartitionInputs in{iota_tensor(DType::kFloat32, {rows, row_floats}), Tensor(DType::kInt32, {rows})};
   for (std::int32_t& p : in.partitions.values<std::int32_t>())
     p = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(kPartitions));
   return in;
 }
 
+template <std::int64_t RowFloats>
 void register_rows(std::int64_t bytes) {
-  const std::int64_t rows = bytes / (kRowFloats * 4);  // a multiple of 4
+  const std::int64_t rows = bytes / (RowFloats * 4);  // a multiple of 4
   const bool with_reference = bytes <= kReferenceMaxBytes;
-  const std::string shape_name = std::to_string(rows) + "x256B";
+  const std::string shape_name = std::to_string(rows) + "x" + std::to_string(RowFloats * 4) + "B";
+  const std::string key_suffix = std::to_string(bytes) + "/" + std::to_string(RowFloats);
 
   // Both stitch ops share one input set per size (same key).
-  auto stitch_inputs = [key = "stitch/" + std::to_string(bytes), rows]() -> StitchInputs& {
-    return current().get<StitchInputs>(key, [rows] { return make_stitch_inputs(rows); });
+  auto stitch_inputs = [key = "stitch/" + key_suffix, rows]() -> StitchInputs& {
+    return current().get<StitchInputs>(key, [rows] { return make_stitch_inputs(rows, RowFloats); });
   };
   for (const bool parallel : {false, true}) {
     const auto run = [stitch_inputs, parallel](bool optimized) {
@@ -330,19 +340,19 @@ void register_rows(std::int64_t bytes) {
     const auto plain_loop = [stitch_inputs, rows](bool streaming) -> RunFn {
       return [stitch_inputs, rows, streaming](const ExecOptions&, std::vector<Tensor>* keep) {
         Tensor out;
-        out = Tensor::uninitialized(DType::kFloat32, {rows, kRowFloats});
-        stitch_plain_loop(stitch_inputs(), streaming, out);
+        out = Tensor::uninitialized(DType::kFloat32, {rows, RowFloats});
+        stitch_plain_loop<RowFloats>(stitch_inputs(), streaming, out);
         return keep_outputs(Status(), keep, out);
       };
     };
     const RunFn naive_work = [stitch_inputs, rows](const ExecOptions&, std::vector<Tensor>*) {
       StitchInputs& in = stitch_inputs();
-      stitch_plain_loop(in, false, held_output(in.held, {rows, kRowFloats}, false));
+      stitch_plain_loop<RowFloats>(in, false, held_output(in.held, {rows, RowFloats}, false));
       return Status();
     };
     const RunFn work = [stitch_inputs, rows](const ExecOptions& o, std::vector<Tensor>* keep) {
       StitchInputs& in = stitch_inputs();
-      Tensor& out = held_output(in.held, {rows, kRowFloats}, keep != nullptr);
+      Tensor& out = held_output(in.held, {rows, RowFloats}, keep != nullptr);
       optimized::dynamic_stitch::merge(in.indices, in.data, out, o);
       if (keep != nullptr) keep->push_back(out);
       return Status();
@@ -361,7 +371,7 @@ void register_rows(std::int64_t bytes) {
            1,
            kMinTime,
            true,
-           with_reference ? std::vector<Shape>{{rows, kRowFloats}} : std::vector<Shape>{},
+           with_reference ? std::vector<Shape>{{rows, RowFloats}} : std::vector<Shape>{},
            parallel ? RunFn() : plain_loop(false),
            parallel || !kHasStreamingLoop ? RunFn() : plain_loop(true)};
     if (!parallel && bytes <= kWorkMaxBytes) {
@@ -371,8 +381,8 @@ void register_rows(std::int64_t bytes) {
     register_case(std::move(c));
   }
 
-  auto partition_inputs = [key = "partition/" + std::to_string(bytes), rows]() -> PartitionInputs& {
-    return current().get<PartitionInputs>(key, [rows] { return make_partition_inputs(rows); });
+  auto partition_inputs = [key = "partition/" + key_suffix, rows]() -> PartitionInputs& {
+    return current().get<PartitionInputs>(key, [rows] { return make_partition_inputs(rows, RowFloats); });
   };
   const auto run = [partition_inputs](bool optimized) {
     return [partition_inputs, optimized](const ExecOptions& o, std::vector<Tensor>* keep) {
@@ -393,11 +403,11 @@ void register_rows(std::int64_t bytes) {
     std::vector<Tensor> out;
     char* d[kPartitions];
     for (std::int64_t p = 0; p < kPartitions; ++p) {
-      out.push_back(Tensor::uninitialized(DType::kFloat32, {count[p], kRowFloats}));
+      out.push_back(Tensor::uninitialized(DType::kFloat32, {count[p], RowFloats}));
       d[p] = static_cast<char*>(out.back().raw_data());
     }
     const auto* s = static_cast<const char*>(in.data.raw_data());
-    constexpr std::int64_t kRow = kRowFloats * 4;
+    constexpr std::int64_t kRow = RowFloats * 4;
     for (std::int64_t j = 0; j < n; ++j) {
       std::memcpy(d[part[j]], s + j * kRow, kRow);
       d[part[j]] += kRow;
@@ -406,10 +416,10 @@ void register_rows(std::int64_t bytes) {
   };
   std::vector<Shape> shapes;  // each partition's share, as the inputs will draw it
   if (with_reference) {
-    const PartitionInputs drawn = make_partition_inputs(rows);
+    const PartitionInputs drawn = make_partition_inputs(rows, RowFloats);
     std::int64_t count[kPartitions] = {};
     for (const std::int32_t p : drawn.partitions.values<std::int32_t>()) ++count[p];
-    for (const std::int64_t c : count) shapes.push_back({c, kRowFloats});
+    for (const std::int64_t c : count) shapes.push_back({c, RowFloats});
   }
   register_case({"DynamicPartition", name_of(bytes, shape_name + "_k4"), bytes, run(true),
                  with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1, kMinTime,
@@ -512,10 +522,11 @@ const bool registered = [] {
   register_region_cost();
   // Empty outputs: the fixed cost alone (no SparseConcat case: its output always holds the shape).
   register_space_batch(0);
-  register_rows(0);
+  register_rows<kRowFloats>(0);
   for (const std::int64_t bytes : sweep_sizes()) {
     register_space_batch(bytes);
-    register_rows(bytes);
+    register_rows<kRowFloats>(bytes);
+    if (bytes >= kNarrowMinBytes && bytes <= kNarrowMaxBytes) register_rows<kNarrowRowFloats>(bytes);
     register_sparse_concat(bytes);
   }
   return true;

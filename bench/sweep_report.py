@@ -9,7 +9,9 @@ output bytes with one thread), writes them to a gnuplot data file, runs gnuplot 
 bench/sweep.gp (when gnuplot is installed) and prints Markdown tables (--markdown FILE to write
 them to a file): the ratios at every second octave, the plain loop's, the fixed cost's and,
 where the run has work benchmarks, the kernel's work alone against the plain loop at every
-size. --clock cpu uses the calling thread's
+size, and the cases with rows of another width than 256 B (`x64B_`: DynamicStitch,
+ParallelDynamicStitch and DynamicPartition with 64-byte rows, 64 KiB to 32 MiB), which are series of
+their own ("<Op> 64B") and only in their table, not in the figure. --clock cpu uses the calling thread's
 CPU time instead (1-thread figures only, table only): on a shared machine it leaves out the
 time other processes held the core.
 
@@ -21,6 +23,7 @@ import argparse
 import gzip
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -44,12 +47,18 @@ def size_label(n):
     return f"{n}B"
 
 
+def series(op, case):
+    """The series a case belongs to: its op, or "<op> <width>B" for rows of another width than 256 B."""
+    rows = re.search(r"_\d+x(\d+)B_", case)
+    return f"{op} {rows.group(1)}B" if rows and rows.group(1) != "256" else op
+
+
 def load(paths, clock="real"):
-    """{(op, bytes): {(impl, threads): {(file, repetition): ns}}}"""
+    """{(series, bytes): {(impl, threads): {(file, repetition): ns}}}"""
     runs = defaultdict(lambda: defaultdict(dict))
     for key, (op, case, impl, threads), ns, _ in iterations(paths, clock):
         if impl in ("optimized", "memcpy", "alloc_memcpy", "naive", "naive_stream", "work", "naive_work") and "B_" in case:
-            runs[(op, int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
+            runs[(series(op, case), int(case.split("B_", 1)[0]))][(impl, threads)][key] = ns
     return runs
 
 
@@ -112,6 +121,35 @@ def work_table(runs, ops):
                 continue
             cells.append(f"{ratio(median_or_nan(paired(memcpy, work)))} / {ratio(median_or_nan(paired(memcpy, loop)))}, "
                          f"{median_or_nan(paired(loop, work)):.2f}")
+        lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def narrow_rows_table(runs):
+    """The series of other row widths, at every size: memcpy / kernel on 1 and 2 threads, the
+    plain loop (naive) and the kernel's work against the plain loop where the case has them."""
+    narrow = sorted({o for (o, _) in runs if o not in OPS})
+    if not narrow:
+        return []
+    lines = ["| output | " + " | ".join(f"{SHORT[o.split()[0]]} {o.split()[1]} rows 1T / 2T / naive loop"
+                                        + (", work / loop time" if any(("work", None) in runs[k] for k in runs if k[0] == o)
+                                           else "") for o in narrow) + " |",
+             "|" + "---|" * (1 + len(narrow))]
+    for size in sorted({s for (o, s) in runs if o in narrow}):
+        cells = []
+        for o in narrow:
+            impls = runs.get((o, size), {})
+            memcpy = impls.get(("memcpy", None), {})
+            if not memcpy or not impls.get(("optimized", 1)):
+                cells.append("-")
+                continue
+            parts = [ratio(median_or_nan(paired(memcpy, impls.get(key, {})))) if impls.get(key) else "-"
+                     for key in (("optimized", 1), ("optimized", 2), ("naive", None))]
+            cell = " / ".join(parts)
+            work, loop = impls.get(("work", None), {}), impls.get(("naive_work", None), {})
+            if work and loop:
+                cell += f", {median_or_nan(paired(loop, work)):.2f}"
+            cells.append(cell)
         lines.append(f"| {size_label(size)} | " + " | ".join(cells) + " |")
     return lines
 
@@ -231,6 +269,9 @@ def main():
     work = work_table(runs, ops)
     if work:
         lines += [""] + work
+    narrow = narrow_rows_table(runs)
+    if narrow:
+        lines += [""] + narrow
     write_table(lines, args.markdown)
 
 
