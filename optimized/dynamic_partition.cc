@@ -25,6 +25,10 @@
 #include <type_traits>
 #include <vector>
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+#endif
+
 #include "row_copy.h"
 #include "thread_policy.h"
 
@@ -369,6 +373,39 @@ OPCONFORM_WIDE_TARGET void scatter_chunk_wide(const Mover m, const std::int32_t*
   scatter_chunk_loop(m, part, out, slot, rows, begin, end, fetch_from, fetch_end);
 }
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+// scatter_chunk_wide for at most 4 outputs: their next destinations held in one 256-bit
+// register, the row's own picked by a lane permute and all four advanced by a masked add, so
+// that no destination waits on a store (through the slot counters each waits behind the
+// previous rows' stores, even four rows ahead). A bare loop of 1024 rows of 64 bytes to 4
+// outputs in the L2, the partitions drawn anew for every call (Intel Xeon guest, medians of
+// 5, the counting included): 3.14 us through memory, 2.31 us held, memcpy and counting 1.86
+// us. Held in scalars and picked by comparisons, GCC compiles the picks to branches, which
+// mispredict on random partitions. Rows [begin, end) go to out[p] + slot[p] onwards.
+template <class Mover>
+OPCONFORM_WIDE_TARGET void scatter_chunk_wide_few(const Mover m, const std::int32_t* const part,
+                                                  std::byte* const* const out, const std::int64_t* const slot,
+                                                  const std::int64_t k, const std::byte* const rows,
+                                                  const std::int64_t begin, const std::int64_t end,
+                                                  const std::byte* const fetch_from, const std::int64_t fetch_end) {
+  const std::int64_t row_bytes = m.row_bytes();
+  alignas(32) std::int64_t first[4] = {};
+  for (std::int64_t q = 0; q < k; ++q) first[q] = reinterpret_cast<std::int64_t>(out[q] + slot[q] * row_bytes);
+  __m256i next = _mm256_load_si256(reinterpret_cast<const __m256i*>(first));
+  const __m256i lanes = _mm256_setr_epi64x(0, 1, 2, 3);
+  const __m256i low_pair = _mm256_setr_epi32(0, 1, 0, 0, 0, 0, 0, 0);
+  const __m256i step = _mm256_set1_epi64x(row_bytes);
+  for (std::int64_t j = begin; j < end; ++j) {
+    if (j < fetch_end) row_copy::prefetch_lines(fetch_from + j * row_bytes, row_bytes);
+    const std::int32_t p = part[j];
+    const __m256i picked = _mm256_permutevar8x32_epi32(next, _mm256_add_epi32(_mm256_set1_epi32(2 * p), low_pair));
+    auto* const to = reinterpret_cast<std::byte*>(_mm_cvtsi128_si64(_mm256_castsi256_si128(picked)));
+    next = _mm256_add_epi64(next, _mm256_and_si256(_mm256_cmpeq_epi64(_mm256_set1_epi64x(p), lanes), step));
+    m.copy(to, 0, rows, j);
+  }
+}
+#endif
+
 // Copies each chunk's rows, in order, to the chunk's slots (counts holds each chunk's first
 // slot in each output, from assign_slots()).
 void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> counts, const Tensor& data,
@@ -397,10 +434,17 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
           const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
           for (std::int64_t c = thread_policy::share_begin(chunks, n, t); c < last; ++c) {
-            if constexpr (row_copy::kWideMover<std::decay_t<decltype(m)>>)
+            if constexpr (row_copy::kWideMover<std::decay_t<decltype(m)>>) {
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+              if (k <= 4) {
+                scatter_chunk_wide_few(m, pr.part, out.data(), counts.data() + c * stride, k, rows, ch.begin(c),
+                                       ch.begin(c + 1), fetch_from, fetch_end);
+                continue;
+              }
+#endif
               scatter_chunk_wide(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
                                  fetch_from, fetch_end);
-            else
+            } else
               scatter_chunk(m, pr.part, out.data(), counts.data() + c * stride, rows, ch.begin(c), ch.begin(c + 1),
                             fetch_from, fetch_end);
           }

@@ -279,24 +279,33 @@ TEST(DynamicPartitionTest, StreamedRows) {
   }
 }
 
-// Outputs that fit in the L1 with their source, with the default options: rows of 32 to 512
-// bytes move in 32-byte moves where the CPU has them (row_copy.h), other widths as before; then
-// the same with the wide moves off.
+// Outputs that fit in the L1 with their source: rows of 32 to 512 bytes move in 32-byte moves
+// where the CPU has them (row_copy.h), to at most 4 outputs with their destinations held in a
+// register; other widths and more outputs as before; then the same with the wide moves off.
+// With the default options (one chunk) and with 2 threads on chunks of 7 rows (each chunk's
+// rows start past the earlier chunks' in every output).
 TEST(DynamicPartitionTest, SmallOutputsWithWideRows) {
   std::mt19937_64 rng(2026);
+  ExecOptions chunked;
+  chunked.num_threads = 2;
   for (const int wide : {-1, 0}) {
     const optimized::row_copy::ScopedWideMovesSetting setting(wide);
     for (const std::int64_t row_elems : {8, 16, 24, 32, 64, 128}) {  // float32: 32 ... 512 bytes
-      for (const std::int64_t n : {1, 5, 16, 31}) {
-        for (const std::int64_t k : {1, 4, 64}) {
+      for (const std::int64_t n : {1, 5, 16, 31, 200}) {
+        for (const std::int64_t k : {1, 2, 3, 4, 5, 64}) {
           Tensor partitions(DType::kInt32, {n});
           for (std::int32_t& v : partitions.values<std::int32_t>())
             v = static_cast<std::int32_t>(rng() % static_cast<std::uint64_t>(k));
           const Tensor data = distinct_tensor(DType::kFloat32, {n, row_elems}, rng() % 1000);
-          SCOPED_TRACE(::testing::Message() << "wide " << wide << " row " << row_elems << " n " << n << " k " << k);
-          std::vector<Tensor> outputs;
-          ASSERT_TRUE(DynamicPartition(data, partitions, k, &outputs, {}).ok());
-          EXPECT_TRUE(AllBitEqual(outputs, naive_partition(data, partitions, k)));
+          const std::vector<Tensor> expected = naive_partition(data, partitions, k);
+          chunked.tile_bytes = 7 * row_elems * 4;
+          for (const ExecOptions& options : {ExecOptions{}, chunked}) {
+            SCOPED_TRACE(::testing::Message() << "wide " << wide << " row " << row_elems << " n " << n << " k " << k
+                                              << " tile " << options.tile_bytes);
+            std::vector<Tensor> outputs;
+            ASSERT_TRUE(DynamicPartition(data, partitions, k, &outputs, options).ok());
+            EXPECT_TRUE(AllBitEqual(outputs, expected));
+          }
         }
       }
     }
