@@ -6,7 +6,8 @@
 // reported), a prefix sum over (partition, chunk) gives every chunk its first slot in every
 // output, and each chunk's rows are copied in order. The result is the stable split whatever
 // the thread count or tile size. Rows of whole 16-byte words, 64 bytes and wider, go out
-// with streaming stores when the output is large.
+// with streaming stores when the output is large; to at most 4 outputs in cache, with the
+// outputs' next destinations held in a register (scatter_chunk_wide_few).
 //
 // Outputs too large for the memory limit (64 bytes each plus their rows, as the request counts
 // them) are answered without any num_partitions-sized bookkeeping: the first output over the
