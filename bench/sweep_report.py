@@ -10,10 +10,10 @@ bench/sweep.gp (when gnuplot is installed) and prints Markdown tables (--markdow
 them to a file): the ratios at every second octave, the plain loop's, the fixed cost's and,
 where the run has work benchmarks, the kernel's work alone against the plain loop at every
 size, and the cases with rows of another width than 256 B (`x64B_`: DynamicStitch,
-ParallelDynamicStitch and DynamicPartition with 64-byte rows, 64 KiB to 32 MiB), which are series of
-their own ("<Op> 64B") and only in their table, not in the figure. --clock cpu uses the calling thread's
-CPU time instead (1-thread figures only, table only): on a shared machine it leaves out the
-time other processes held the core.
+ParallelDynamicStitch and DynamicPartition with 64-byte rows, 64 KiB to 32 MiB), which are
+series of their own ("<Op> 64B") and only in their table, not in the figure. --clock cpu uses
+the calling thread's CPU time instead (1-thread figures only, table only): on a shared machine
+it leaves out the time other processes held the core.
 
   bench/measure.sh --sweep build-bench bench/results          # bench/results/sweep.json.gz
   python3 bench/sweep_report.py bench/results/sweep.json.gz  # bench/sweep.dat, bench/sweep.png

@@ -23,10 +23,12 @@ constexpr std::uint8_t kGuardByte = 0xC3;
 
 BufferChecks g_buffer_checks;
 // From 8 MiB, past the reach of the TLB's 4 KiB entries (6-12 MiB on current cores). Measured
-// with the sweep (bench/RESULTS.md, "Huge pages"): on the Intel Xeon guest every op's kernel
-// took 1-15 % less time at 8-48 MiB on huge pages and memcpy 4-8 % less, DynamicStitch with
-// 64-byte rows at 32 MiB 0.27 -> 0.48 of memcpy; on a Zen 4 guest every op gained from 64 MiB
-// and DynamicStitch at 16-32 MiB lost as often as it gained between runs.
+// with the sweep binary (bench/RESULTS.md, "Huge pages"): on the Intel Xeon guest the kernels'
+// time at 8-48 MiB changed by -20 % to +3 % against the threshold at 64 MiB (+1 to +3 % only
+// for DynamicPartition's 256-byte rows at 12-16 MiB), memcpy's by -4 to -8 % up to 24 MiB; a
+// DynamicStitch of 64-byte rows into a fresh 32 MiB output took 7.8-10.0 ms against 18.7. On
+// a Zen 4 guest every op gained from 64 MiB and DynamicStitch at 16-32 MiB lost as often as
+// it gained between runs.
 std::atomic<std::size_t> g_huge_page_min_bytes{std::size_t{8} << 20};
 thread_local TensorAllocationLog* t_allocation_log = nullptr;
 std::atomic<std::int64_t> g_guard_violations{0};
