@@ -189,8 +189,16 @@ Status validate_inputs(std::string_view op, std::span<const Tensor> indices, std
   return Status();
 }
 
-constexpr std::int64_t kFilterChunk = 1024;     // positions filtered per step of a partial block
-constexpr std::int64_t kPrefetchDistance = 16;  // positions ahead
+constexpr std::int64_t kFilterChunk = 1024;  // positions filtered per step of a partial block
+// Positions ahead that the push path prefetches its destination row. Far beyond the L2 each
+// random store's line comes from the L3 or memory, and 16 positions do not cover that wait:
+// the sweep's 64-byte rows at 32 MiB (1 thread, 5 alternating rounds, ratio to memcpy, medians
+// of 3) ran at 0.53-0.57 with 16 and 0.61-0.66 with 64. In the L1 and L2 the far distance
+// lost (64 KiB: 0.63-0.67 against 0.60-0.62; 128 positions 0.53).
+constexpr std::int64_t kPrefetchDistance = 16;
+constexpr std::int64_t kFarPrefetchDistance = 64;
+// Destination blocks of more than this many L2s take kFarPrefetchDistance.
+constexpr std::int64_t kFarPrefetchL2s = 4;
 constexpr std::int64_t kPrefetchRowBytes = 1024;
 constexpr std::int64_t kMaxBlocks = 1024;
 // Each push block is a pass over all the indices: an injected tile never makes more than this
@@ -222,6 +230,9 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
   // deletes its calls.
   const std::int64_t row_bytes = mover.row_bytes();
   const std::int64_t lines = row_bytes <= kPrefetchRowBytes ? (row_bytes + 63) / 64 : 1;
+  const std::int64_t l2 = row_copy::cache_sizes().l2;
+  const std::int64_t distance =
+      l2 > 0 && (hi - lo) / kFarPrefetchL2s > l2 / row_bytes ? kFarPrefetchDistance : kPrefetchDistance;
   auto prefetch = [&](std::int64_t r) __attribute__((always_inline)) {
     __builtin_prefetch(&written[static_cast<std::uint64_t>(r - lo) >> 6], 1);
     const char* row = reinterpret_cast<const char*>(out) + r * row_bytes;
@@ -232,7 +243,7 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
     const auto* rows = static_cast<const Element*>(lists[m].rows);
     if constexpr (kWhole) {
       for (std::int64_t i = lists[m].size; i-- > 0;) {
-        if (i >= kPrefetchDistance) prefetch(index[i - kPrefetchDistance]);
+        if (i >= distance) prefetch(index[i - distance]);
         const std::int64_t r = index[i];
         if (claim(r)) mover.copy(out, r, rows, i);
       }
@@ -246,7 +257,7 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
           count += static_cast<std::uint64_t>(index[i] - lo) < span;
         }
         for (std::int64_t k = 0; k < count; ++k) {
-          if (k + kPrefetchDistance < count) prefetch(index[picked[k + kPrefetchDistance]]);
+          if (k + distance < count) prefetch(index[picked[k + distance]]);
           const std::int64_t i = picked[k];
           const std::int64_t r = index[i];
           if (claim(r)) mover.copy(out, r, rows, i);
