@@ -9,18 +9,14 @@
 
 #include "opconform/conformance/vector.h"
 #include "opconform/conformance/vector_files.h"
+#include "scratch_folder.h"
 
 namespace opconform::conformance {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fresh(const std::string& name) {
-  const fs::path dir = fs::path(::testing::TempDir()) / ("vector-files-" + std::to_string(::getpid()) + "-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path fresh(const std::string& name) { return testing::scratch_folder("vector-files", name); }
 
 TEST(VectorFiles, WalksFoldersSortedAndNamesWhatItCannotRead) {
   const fs::path dir = fresh("walk");

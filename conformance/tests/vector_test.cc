@@ -10,6 +10,7 @@
 #include <set>
 
 #include "opconform/conformance/format.h"
+#include "scratch_folder.h"
 #include "tensor_test_util.h"
 
 namespace opconform::conformance {
@@ -327,7 +328,7 @@ TEST(Vector, LargeTensorsWrapAndUniformOnesFill) {
 
 TEST(Vector, SaveAndLoadFile) {
   const Case c = awkward_case();
-  const std::string path = ::testing::TempDir() + "/opconform_vector_test.json";
+  const std::string path = (testing::scratch_folder("vector-test", "save") / "case.json").string();
   ASSERT_TRUE(save_case_file(c, path).ok());
   Case back;
   const Status s = load_case_file(path, &back);

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "opconform/validator/install_layout.h"
+#include "scratch_folder.h"
 
 #include "../asan.h"
 
@@ -19,9 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path scratch(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("opconform-install-layout-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir / name;
+  static const fs::path folder = testing::scratch_folder("opconform-install-layout", "files");
+  return folder / name;
 }
 
 void write_prefix(const fs::path& from, const fs::path& to, std::size_t bytes) {

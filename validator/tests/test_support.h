@@ -20,6 +20,7 @@
 
 #include "opconform/validator/clock.h"
 #include "opconform/validator/validate.h"
+#include "scratch_folder.h"
 #include "tensor_test_util.h"
 
 namespace opconform::testing {
@@ -55,14 +56,7 @@ struct RunOutcome {
   }
 };
 
-inline fs::path fresh_dir(const std::string& name) {
-  static int counter = 0;
-  fs::path dir = fs::path(::testing::TempDir()) /
-                 ("validator-ci-" + std::to_string(::getpid()) + "-" + std::to_string(counter++) + "-" + name);
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
+inline fs::path fresh_dir(const std::string& name) { return testing::scratch_folder("validator-ci", name); }
 
 inline std::string data_file(const std::string& name) {
   return std::string(OPCONFORM_TEST_DATA_DIR) + "/" + name + ".json";
