@@ -745,21 +745,24 @@ void merge(std::span<const Tensor> indices, std::span<const Tensor> data, Tensor
     auto* out = merged.raw_data();
     Route route = route_of(lists, rows, row_elems * static_cast<std::int64_t>(dtype_storage_size(merged.dtype())),
                            merged.dtype() != DType::kString, out, options);
-    if (goes_small_forward(route, rows))
-      return stitch_small_forward(lists, rows, route.row_bytes, static_cast<std::byte*>(out));
     // Where the rule gives several threads, learnt per route (thread_policy::ThreadLearner).
+    // The learnt single thread takes the rule's single-thread path, small forward included.
     static constinit thread_policy::ThreadLearner learners[2][2][2];
     const thread_policy::ThreadLearner::Choice choice =
         learners[route.forward][route.streams][route.row_bytes >= kPullMinRowBytes].choose(
             options, rows * route.row_bytes, route.threads);
     route.threads = choice.threads;
-    visit_dtype(merged.dtype(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      with_row_mover<T>(row_elems, [&](const auto& mover) {
-        using Element = typename std::decay_t<decltype(mover)>::Element;
-        stitch_rows(lists, rows, static_cast<Element*>(out), mover, route, options);
+    if (goes_small_forward(route, rows)) {
+      stitch_small_forward(lists, rows, route.row_bytes, static_cast<std::byte*>(out));
+    } else {
+      visit_dtype(merged.dtype(), [&](auto tag) {
+        using T = typename decltype(tag)::type;
+        with_row_mover<T>(row_elems, [&](const auto& mover) {
+          using Element = typename std::decay_t<decltype(mover)>::Element;
+          stitch_rows(lists, rows, static_cast<Element*>(out), mover, route, options);
+        });
       });
-    });
+    }
     choice.done();
   }
 }

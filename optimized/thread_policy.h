@@ -89,10 +89,11 @@ inline int threads_for(const Knobs& options, std::int64_t work_bytes, int region
 // learns as it runs, size class by size class (a power of two of its bytes):
 // - calls run on the rule's count and are timed; now and then a call runs on the other count
 //   (one thread, or the rule's once one thread leads): never sooner than kRetryCostShare
-//   times the cost of that try after the last (so a first call, and a few huge ones, run as
-//   the rule says), and once the other has kSamples timings, first after retry_after / 16,
-//   then after twice as long each time up to retry_after (back to the first after the lead
-//   changed), so the choice follows the machine;
+//   times what that try costs more than two calls on the lead after the last (so a first
+//   call, and a few huge ones, run as the rule says, while a count as fast as the lead is
+//   timed kSamples times within a few calls), and once the other has kSamples timings,
+//   first after retry_after / 16, then after twice as long each time up to retry_after (back
+//   to the first after the lead changed), so the choice follows the machine;
 // - once each count has kSamples timings, one thread runs where its median time per byte is
 //   kMargin below the rule's count's, weighed after each try (not on every call: a few slow
 //   calls of the lead alone do not hand the lead to the other count's older timings);
@@ -104,7 +105,7 @@ class ThreadLearner {
  public:
   static constexpr int kSamples = 3;
   static constexpr double kMargin = 0.05;
-  static constexpr double kRetryCostShare = 16;  // the tries cost at most about 1/16 of the time
+  static constexpr double kRetryCostShare = 16;  // the tries cost at most about 1/16 more time
 
   using Clock = std::chrono::steady_clock;
   // `now` reads the clock (tests pass a clock of their own). Constant-initialised: a kernel's
@@ -142,14 +143,15 @@ class ThreadLearner {
         c.again = false;
       } else {
         const int lead = c.lead, other = lead == kOne ? kMany : kOne;
-        // What two calls on the other count cost: from its timings, else (one thread, never
-        // timed) twice the rule's count's.
-        const double other_ns =
-            (c.taken[other] > 0 ? median(c, other) : 2 * median(c, kMany)) * static_cast<double>(bytes);
+        // What a call on the other count costs more than one on the lead (nothing where it is
+        // faster): from its timings, else (one thread, never timed) as long again as the
+        // rule's count's.
+        const double other_ns = c.taken[other] > 0 ? median(c, other) : 2 * median(c, kMany);
+        const double extra_ns = std::max(other_ns - median(c, lead), 0.0) * static_cast<double>(bytes);
         const auto since = now - c.tried_at;
         const bool learnt = c.taken[other] >= kSamples;
         const bool tries = c.taken[kMany] > 0 && (!learnt || since >= c.try_after) &&
-                           std::chrono::duration<double, std::nano>(since).count() >= kRetryCostShare * 2 * other_ns;
+                           std::chrono::duration<double, std::nano>(since).count() >= kRetryCostShare * 2 * extra_ns;
         if (tries) {
           c.tried_at = now;
           if (learnt) c.try_after = std::min<Clock::duration>(2 * c.try_after, retry_after_);

@@ -71,10 +71,32 @@ constexpr std::chrono::milliseconds kRetryAfter(640);
 constexpr std::int64_t kMs = 1'000'000;
 
 TEST(ThreadLearner, RunsTheRulesCountUntilATryIsDue) {
-  // Two threads take 1 ms a call, so one thread is reckoned at 2 ms before it ran: 16 times
-  // its two calls (64 ms) pass before it is tried.
+  // Two threads take 1 ms a call, so one thread is reckoned at 2 ms before it ran, 1 ms more:
+  // 16 times that for its two calls (32 ms) pass before it is tried (each call 50 us apart).
   ThreadLearner learner(std::chrono::seconds(1), fake_now);
   EXPECT_EQ(run_calls(learner, 20, kMs, kMs), std::vector<int>(20, 2));
+  advance_ms(30);
+  EXPECT_EQ(run_call(learner, 8 * kMiB, kMs, kMs), 2);
+  advance_ms(2);
+  EXPECT_EQ(run_call(learner, 8 * kMiB, kMs, kMs), 1);
+}
+
+TEST(ThreadLearner, AOneThreadAsFastIsTimedWithinAFewCalls) {
+  // Calls 1.5 ms apart; one thread is first tried 32 ms after the first call (a warm-up, then
+  // a timed call). Where that timing shows it faster than two, its tries cost nothing more:
+  // it is timed on the next calls and leads after kSamples timings. Where it is twice as
+  // slow, it is not tried again before 16 times its two calls' extra 1 ms.
+  for (const std::int64_t ns_one : {kMs - kMs / 10, 2 * kMs}) {
+    ThreadLearner learner(std::chrono::seconds(1), fake_now);
+    std::vector<int> threads;
+    for (int i = 0; i < 40; ++i) {
+      g_now += std::chrono::microseconds(1450);
+      threads.push_back(run_call(learner, 8 * kMiB, ns_one, kMs));
+    }
+    std::vector<int> expected(40, 2);
+    for (std::size_t i = 22; i < (ns_one < kMs ? 40 : 24); ++i) expected[i] = 1;
+    EXPECT_EQ(threads, expected) << "one thread " << ns_one << " ns";
+  }
 }
 
 TEST(ThreadLearner, TriesOneThreadKeepsItWhereFasterAndFollowsTheMachine) {
@@ -125,13 +147,13 @@ TEST(ThreadLearner, OneThreadMustBeClearlyFaster) {
 }
 
 TEST(ThreadLearner, TriesACostlyCountRarely) {
-  // Two threads take 2 ms a call, so one thread is reckoned at 4 ms: 16 times its two calls
-  // (128 ms) pass before it is tried.
+  // Two threads take 2 ms a call, so one thread is reckoned at 4 ms, 2 ms more: 16 times
+  // that for its two calls (64 ms) pass before it is tried.
   ThreadLearner learner(kRetryAfter, fake_now);
   run_calls(learner, 2, 2 * kMs, 2 * kMs);
   advance_ms(60);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 2);
-  advance_ms(80);
+  advance_ms(5);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 1);
 }
 
