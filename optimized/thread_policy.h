@@ -29,9 +29,15 @@ namespace opconform::optimized::thread_policy {
 inline constexpr std::int64_t kMinParallelBytes = std::int64_t{64} << 10;
 // One thread's copy speed inside the caches, bytes per ns: what a second thread takes over.
 inline constexpr std::int64_t kBytesPerNs = 16;
-// A thread must save this many times the region's start-up cost: the second thread shares
-// the memory bandwidth and the start-up varies (a busy core, a sleeping worker).
-inline constexpr std::int64_t kPayoffFactor = 4;
+// A thread must save this many times the region's start-up cost. 1, the break-even: where a
+// second thread then does not pay (a busy core, a memory bandwidth one thread fills), the
+// ThreadLearner below goes back to one. On the Intel Xeon guest (passive waiting, regions of
+// about 34 us), t(2 threads) / t(1 thread), medians of 3 alternating processes, factor 4 / 1:
+// SpaceToBatchND 2-6 MiB 1.00-1.02 / 0.65-0.87, BatchToSpaceND 1.01-1.05 / 0.68-0.82,
+// DynamicPartition 4-6 MiB 0.96-1.08 / 0.77-0.93, DynamicStitch 2-6 MiB 0.89-1.02 /
+// 0.91-1.06; with a busy loop on the other core, 1-6 MiB, 0.96-1.11 / 0.97-1.20 (the 1.20
+// DynamicPartition at 1 MiB, where the rule's threshold lies; next 1.09).
+inline constexpr std::int64_t kPayoffFactor = 1;
 
 // Processors OpenMP may use, read once (omp_get_num_procs() asks the kernel on every call).
 inline int processors() {
