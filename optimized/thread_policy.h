@@ -33,7 +33,7 @@ inline constexpr std::int64_t kBytesPerNs = 16;
 // second thread then does not pay (a busy core, a memory bandwidth one thread fills), the
 // ThreadLearner below goes back to one. On the Intel Xeon guest (passive waiting, regions of
 // about 34 us), t(2 threads) / t(1 thread), medians of 3 alternating processes, factor 4 / 1:
-// SpaceToBatchND 2-6 MiB 1.00-1.02 / 0.65-0.87, BatchToSpaceND 1.01-1.05 / 0.68-0.82,
+// SpaceToBatchND 2-6 MiB 0.98-1.02 / 0.65-0.87, BatchToSpaceND 1.01-1.05 / 0.68-0.82,
 // DynamicPartition 4-6 MiB 0.96-1.08 / 0.77-0.93, DynamicStitch 2-6 MiB 0.89-1.02 /
 // 0.91-1.06; with a busy loop on the other core, 1-6 MiB, 0.96-1.11 / 0.97-1.20 (the 1.20
 // DynamicPartition at 1 MiB, where the rule's threshold lies; next 1.09).
