@@ -928,6 +928,17 @@ void run_items(const Geometry& g, const Mover& m, const typename Mover::Unit* sr
   if (streaming || kStreamsDirectly<Mover>) row_copy::stream_fence();
 }
 
+// Moves every work item of `g` over `threads` threads.
+template <bool kToBatch, class Mover>
+void run_on(int threads, const Geometry& g, const Mover& m, const typename Mover::Unit* src, std::int64_t src_units,
+            typename Mover::Unit* dst, bool streaming) {
+  const std::int64_t items = g.groups * g.tiles;
+  thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t count) {
+    run_items<kToBatch>(g, m, src, src_units, dst, streaming, thread_policy::share_begin(items, count, t),
+                        thread_policy::share_begin(items, count, t + 1));
+  });
+}
+
 template <bool kToBatch, class Mover>
 void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std::int64_t src_units,
          typename Mover::Unit* dst, std::int64_t dst_bytes, const ExecOptions& options, bool staged) {
@@ -945,17 +956,14 @@ void run(const Geometry& g, const Mover& m, const typename Mover::Unit* src, std
   static constinit thread_policy::ThreadLearner learner;  // per op and mover: chunk widths differ in speed
   const thread_policy::ThreadLearner::Choice choice =
       learner.choose(options, dst_bytes, static_cast<int>(std::min(wanted, items)));
-  thread_policy::run_threads(choice.threads, [&](std::int64_t t, std::int64_t count) {
-    run_items<kToBatch>(g, m, src, src_units, dst, streaming, thread_policy::share_begin(items, count, t),
-                        thread_policy::share_begin(items, count, t + 1));
-  });
+  run_on<kToBatch>(choice.threads, g, m, src, src_units, dst, streaming);
   choice.done();
 }
 
-// Calls f(mover) with the cached-store byte mover for chunks of `chunk` bytes and a block of b.
+// Returns f(mover) with the cached-store byte mover for chunks of `chunk` bytes and a block of b.
 // With kWide, chunks of 32 and 64 bytes get movers with kWideMoves (for move_line_wide only).
 template <bool kWide = false, class F>
-void with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
+auto with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
   const auto by_block = [&](auto width_tag, auto wide_tag) {
     constexpr std::size_t W = decltype(width_tag)::value;
     constexpr bool kWideChunk = decltype(wide_tag)::value;
@@ -986,8 +994,8 @@ void with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
 }
 
 // Outputs up to 1 MiB take a path of their own where the whole output is one line of whole
-// rows: one or two block dims, no padding or crop, each row within one tile, one thread,
-// cached stores (e.g. [N, H, W, C] b[2, 2] without padding, the common case). move_plane()
+// rows: one or two block dims, no padding or crop, each row within one tile, cached stores,
+// on one thread (the rule's or the learnt one: dispatch()) (e.g. [N, H, W, C] b[2, 2] without padding, the common case). move_plane()
 // moves it with one move_line call, without the geometry, the cursor and the work items: their
 // set-up is about 900 instructions a call, 75 ns on the Zen 4 guest, as long as a plain loop
 // takes to move a whole 4 KiB output.
@@ -1008,7 +1016,7 @@ bool moves_as_one_line(const Plan& plan, std::int64_t chunk, std::int64_t dst_by
   for (std::size_t i = 0; i < k; ++i)
     if (plan.start[i] != 0 || plan.space[i] != plan.blocked[i] * plan.block[i]) return false;
   // Without padding a row's bytes are part of the output's: no overflow.
-  return chunk * plan.space[k - 1] <= kDefaultTileBytes && thread_policy::threads_for(options, dst_bytes) == 1;
+  return chunk * plan.space[k - 1] <= kDefaultTileBytes;
 }
 
 // The rows of a plan that moves_as_one_line(): group y of batch entry n is space row
@@ -1056,10 +1064,27 @@ void dispatch(const Plan& plan, const Tensor& src, Tensor& dst, const ExecOption
   const auto* s = static_cast<const Byte*>(src.raw_data());
   auto* d = static_cast<Byte*>(dst.raw_data());
   if (dst.dtype() != DType::kString && moves_as_one_line(plan, chunk, dst_bytes, options)) {
-    const auto plane = [&](const auto& m) { move_plane<kToBatch>(plan, m, s, d); };
+    // Where the rule gives several threads, the learner decides before the path, so that a
+    // learnt single thread moves the plane like the rule's single thread.
+    const int rule = thread_policy::threads_for(options, dst_bytes);
+    const auto plane = [&](const auto& m) {
+      static constinit thread_policy::ThreadLearner learner;  // per op and mover, like run()'s
+      const thread_policy::ThreadLearner::Choice choice = learner.choose(options, dst_bytes, rule);
+      if (choice.threads > 1) return choice;
+      move_plane<kToBatch>(plan, m, s, d);
+      choice.done();
+      return choice;
+    };
     const std::int64_t row_block = plan.block[plan.block.size() - 1];
-    if (row_copy::takes_wide_moves(dst_bytes)) return with_cached_mover<true>(chunk, row_block, plane);
-    return with_cached_mover(chunk, row_block, plane);
+    const thread_policy::ThreadLearner::Choice choice = row_copy::takes_wide_moves(dst_bytes)
+                                                            ? with_cached_mover<true>(chunk, row_block, plane)
+                                                            : with_cached_mover(chunk, row_block, plane);
+    if (choice.threads == 1) return;
+    Geometry g = make_geometry(plan, kToBatch, chunk, options);
+    const int threads = static_cast<int>(std::min<std::int64_t>(choice.threads, g.groups * g.tiles));
+    with_cached_mover(chunk, g.b, [&](const auto& m) { run_on<kToBatch>(threads, g, m, s, src_bytes, d, false); });
+    choice.done();
+    return;
   }
   Geometry g = make_geometry(plan, kToBatch, chunk, options);
   // An explicit ExecOptions::streaming_min_bytes sets both thresholds. By default whole-row
