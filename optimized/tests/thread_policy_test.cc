@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <vector>
 
@@ -155,6 +156,35 @@ TEST(ThreadLearner, TriesACostlyCountRarely) {
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 2);
   advance_ms(5);
   EXPECT_EQ(run_call(learner, 8 * kMiB, 2 * kMs, 2 * kMs), 1);
+}
+
+TEST(ThreadLearner, StallsOfTwoThreadsCountAgainstThem) {
+  // Two threads usually take 100 ns, but every 20th of their calls stalls for 10 us (the
+  // other core's job holds the worker): 595 ns a call on average, against 150 on one thread.
+  // The median alone would keep two threads; their stalls hand the lead to one thread, and
+  // once the stalls stop, two threads lead again after the stall memory has halved a few
+  // times (640 ms each).
+  ThreadLearner learner(kRetryAfter, fake_now);
+  int many_calls = 0;
+  const auto run_for = [&](int calls, bool stalls) {
+    std::vector<int> threads;
+    for (int i = 0; i < calls; ++i) {
+      g_now += std::chrono::milliseconds(1);
+      const ThreadLearner::Choice choice = learner.choose(cap(2), 8 * kMiB, 2);
+      std::int64_t ns = 150;
+      if (choice.threads > 1) ns = stalls && ++many_calls % 20 == 0 ? 10'000 : 100;
+      if (choice.learner != nullptr) learner.record(8 * kMiB, choice.threads, nanoseconds(ns));
+      threads.push_back(choice.threads);
+    }
+    return threads;
+  };
+  const std::vector<int> loaded = run_for(4000, true);
+  const auto ones = [](const std::vector<int>& t, std::size_t from) {
+    return std::count(t.begin() + static_cast<std::ptrdiff_t>(from), t.end(), 1);
+  };
+  EXPECT_GE(ones(loaded, 1000), 2900) << "of the last 3000 calls under stalls";
+  const std::vector<int> quiet = run_for(4000, false);
+  EXPECT_LE(ones(quiet, 3000), 8) << "of the last 1000 calls without stalls (tries of one thread)";
 }
 
 TEST(ThreadLearner, OneThreadAndInjectedTilesAreNotLearnt) {
