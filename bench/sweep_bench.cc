@@ -28,8 +28,8 @@
 // case's (this relies on the benchmarks running in registration order, i.e. without
 // --benchmark_enable_random_interleaving, which still works, only rebuilding inputs often).
 //
-//   bench/measure.sh --sweep build-bench bench/results
-//   python3 bench/sweep_report.py bench/results/sweep.json.gz
+//   bench/measure.sh --sweep build-bench bench/results/sweep-a
+//   python3 bench/sweep_report.py bench/results/sweep-*/sweep.json.gz
 #include <benchmark/benchmark.h>
 
 #if defined(__SSE2__)

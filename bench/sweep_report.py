@@ -15,8 +15,8 @@ series of their own ("<Op> 64B") and only in their table, not in the figure. --c
 the calling thread's CPU time instead (1-thread figures only, table only): on a shared machine
 it leaves out the time other processes held the core.
 
-  bench/measure.sh --sweep build-bench bench/results          # bench/results/sweep.json.gz
-  python3 bench/sweep_report.py bench/results/sweep.json.gz  # bench/sweep.dat, bench/sweep.png
+  bench/measure.sh --sweep build-bench bench/results/sweep-a   # bench/results/sweep-a/sweep.json.gz
+  python3 bench/sweep_report.py bench/results/sweep-*/sweep.json.gz  # bench/sweep.dat, bench/sweep.png
 """
 
 import argparse
