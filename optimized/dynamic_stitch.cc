@@ -597,20 +597,23 @@ bool goes_small_forward(const Route& route, std::int64_t rows) {
          (rows * route.row_bytes <= kSmallForwardMaxBytes || copies_wide(route.row_bytes));
 }
 // Whether stitch_small_forward marks the named rows in a pass of their own before the copies,
-// rather than each with its copy: where the output and its rows together fill 3/4 of the L2
-// or more (an output of 3/8 of it). There, where the rows' stores miss the L2, a bitmap
-// update with each copy cost up to a quarter of the time; inside the L2 the extra pass costs
-// more. Measured on the Intel Xeon guest (2 MiB L2), 256-byte rows, the work alone, medians
-// of 5-7, with the copies / in a pass first / plain loop, ns: 16 KiB 176-227 / 262-278 /
-// 175-202, 256 KiB 5627-5664 / 5593-5792 / 5429-5528, 640 KiB 14964-16131 / 15412-16834 /
-// 14567-15704, 768 KiB 21354-22383 / 19668-20085 / 19384-21115, 4 MiB 395542 /
-// 305138-319732 / 294882-302044, 8 MiB 715220 / 644502 / 638574. The copies alone ran level
-// with the plain loop (4 MiB 307434 / 316139): the pass is the rest, the price of gaps and
-// duplicates, which the plain loop does not handle. Marking chunk by chunk (64 to 1024
-// positions) was no faster.
+// rather than each with its copy: where the output and its rows together fill a quarter of
+// the L2 or more (an output of 1/8 of it). 256-byte rows, the work alone:
+// - first Intel Xeon guest (family 6 model 167, 2 MiB L2), medians of 5-7, with the copies /
+//   in a pass first / plain loop, ns: 16 KiB 176-227 / 262-278 / 175-202, 256 KiB 5627-5664 /
+//   5593-5792 / 5429-5528, 640 KiB 14964-16131 / 15412-16834 / 14567-15704, 768 KiB
+//   21354-22383 / 19668-20085 / 19384-21115, 4 MiB 395542 / 305138-319732 / 294882-302044,
+//   8 MiB 715220 / 644502 / 638574 (not measured from 32 to 128 KiB);
+// - second (model 207, 2 MiB L2), ratio to memcpy, 3 alternating processes, in a pass first /
+//   with the copies: 16 KiB 0.25-0.31 / 0.33-0.56, 32 KiB 0.79-0.97 / 0.65-0.70, 64 KiB
+//   0.77-0.86 / 0.63-0.71, 256 KiB 0.84-0.86 / 0.63-0.71, 512 KiB 0.86-0.97 / 0.60-0.72.
+// The threshold lies where both agree the pass is no slower. The copies alone ran level with
+// the plain loop (first guest, 4 MiB 307434 / 316139): the marks are the rest, the price of
+// gaps and duplicates, which the plain loop does not handle. Marking chunk by chunk (64 to
+// 1024 positions) was no faster.
 bool marks_first(std::int64_t output_bytes) {
   const std::int64_t l2 = row_copy::cache_sizes().l2;
-  return l2 > 0 && output_bytes >= l2 / 8 * 3;
+  return l2 > 0 && output_bytes >= l2 / 8;
 }
 // The copies of stitch_small_forward, each row by the byte mover m (row_copy::AnyBytes, or a
 // WideFixedBytes inside small_forward_rows_wide only), marking each row in `written`.
