@@ -995,10 +995,10 @@ auto with_cached_mover(std::int64_t chunk, std::int64_t b, F&& f) {
 
 // Outputs up to 1 MiB take a path of their own where the whole output is one line of whole
 // rows: one or two block dims, no padding or crop, each row within one tile, cached stores,
-// on one thread (the rule's or the learnt one: dispatch()) (e.g. [N, H, W, C] b[2, 2] without padding, the common case). move_plane()
-// moves it with one move_line call, without the geometry, the cursor and the work items: their
-// set-up is about 900 instructions a call, 75 ns on the Zen 4 guest, as long as a plain loop
-// takes to move a whole 4 KiB output.
+// one thread, the rule's or the learnt one (e.g. [N, H, W, C] b[2, 2] without padding, the
+// common case). move_plane() moves it with one move_line call, without the geometry, the
+// cursor and the work items: their set-up is about 900 instructions a call, 75 ns on the Zen 4
+// guest, as long as a plain loop takes to move a whole 4 KiB output.
 constexpr std::int64_t kPlaneMaxBytes = 1024 * 1024;
 // From here (source and output together half of a 1 MiB L2) BatchToSpaceND's line goes phase
 // by phase (block_0 move_line calls): the chained line alternates its space rows between the

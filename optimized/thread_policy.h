@@ -182,7 +182,6 @@ class ThreadLearner {
   void record(std::int64_t bytes, int threads, Clock::duration took) {
     const double ns = static_cast<double>(std::chrono::duration_cast<std::chrono::nanoseconds>(took).count());
     const double size = static_cast<double>(std::max<std::int64_t>(bytes, 1));
-    const auto now = now_();
     const std::lock_guard<std::mutex> lock(mutex_);
     SizeClass& c = classes_[class_of(bytes)];
     const int arm = threads > 1 ? kMany : kOne;
@@ -197,6 +196,7 @@ class ThreadLearner {
     // for a moment) would otherwise hand the lead to the other count's older timings.
     const bool weighs = arm != c.lead || c.taken[arm] == kSamples;
     if (weighs && c.taken[kOne] >= kSamples && c.taken[kMany] >= kSamples) {
+      const auto now = now_();  // only here: most calls are not weighed
       for (const int a : {kOne, kMany}) fold_stalls(c, a, now);
       const int lead = cost(c, kOne) < (1 - kMargin) * cost(c, kMany) ? kOne : kMany;
       if (lead != c.lead) {  // a new lead is checked soon again

@@ -176,7 +176,7 @@ inline void check_one_line_outputs(const SpaceBatchOp& op) {
   // Outputs of 256 KiB to 1 MiB, where BatchToSpaceND's line goes phase by phase (blocks of 2
   // and 3 in the group dim), and one just past 1 MiB (the general path). Where the thread rule
   // gives two threads (OpenMP's default waiting: small regions), the plane-shaped ones take
-  // the general path on both, until the learner picks one.
+  // the general path on two threads, until the learner picks one.
   const struct {
     DType dtype;
     Shape space;
