@@ -580,14 +580,15 @@ Route route_of(std::span<const StitchList> lists, std::int64_t rows, std::int64_
 }
 
 // Outputs that go forward on one thread with cached stores, when small or when their rows copy
-// in 32-byte moves: the same copies in order and the gaps zeroed from a bitmap (on the stack up
-// to 256 rows), without the forward path's set-up (the mover's dispatch, the thread split, the
-// lookahead), which is about 460 instructions a call, as long as a plain loop takes to copy a
-// whole 4 KiB output. Past 32 KiB the lookahead paid for its set-up (64 KiB: 1274-1350 ns
-// here, 1243-1256 forward), but rows of 256 and 512 bytes in 32-byte moves (row_copy.h's wide
-// moves, where the CPU has them) beat it up to the streaming threshold: 256-byte rows, 3
-// rounds, forward / here / plain loop, ns: 64 KiB 1288-1300 / 1218-1243 / 1207-1254, 256 KiB
-// 5035-5115 / 4844-4907 / 4907-5329, 4 MiB 120050-135985 / 115461-120246 / 127874-136180.
+// in 32-byte moves: the same copies in order and the gaps zeroed from marks of the rows
+// written (on the stack up to 256 rows), without the forward path's set-up (the mover's
+// dispatch, the thread split, the lookahead), which is about 460 instructions a call, as long
+// as a plain loop takes to copy a whole 4 KiB output. Past 32 KiB the lookahead paid for its
+// set-up (64 KiB: 1274-1350 ns here, 1243-1256 forward), but rows of 256 and 512 bytes in
+// 32-byte moves (row_copy.h's wide moves, where the CPU has them) beat it up to the streaming
+// threshold: 256-byte rows, 3 rounds, forward / here / plain loop, ns: 64 KiB 1288-1300 /
+// 1218-1243 / 1207-1254, 256 KiB 5035-5115 / 4844-4907 / 4907-5329, 4 MiB 120050-135985 /
+// 115461-120246 / 127874-136180.
 constexpr std::int64_t kSmallForwardMaxBytes = 32 * 1024;
 constexpr std::int64_t kSmallForwardMaxWords = (kSmallForwardMaxBytes / kPullMinRowBytes + 63) / 64;
 // Forward rows (160 bytes or more) in 32-byte moves: 256 and 512 bytes (row_copy's wide movers).
@@ -596,65 +597,68 @@ bool goes_small_forward(const Route& route, std::int64_t rows) {
   return route.forward && !route.streams && route.threads == 1 &&
          (rows * route.row_bytes <= kSmallForwardMaxBytes || copies_wide(route.row_bytes));
 }
-// Whether stitch_small_forward marks the named rows in a pass of their own before the copies,
-// rather than each with its copy: where the output and its rows together fill a quarter of
-// the L2 or more (an output of 1/8 of it). 256-byte rows, the work alone:
-// - first Intel Xeon guest (family 6 model 167, 2 MiB L2), medians of 5-7, with the copies /
-//   in a pass first / plain loop, ns: 16 KiB 176-227 / 262-278 / 175-202, 256 KiB 5627-5664 /
-//   5593-5792 / 5429-5528, 640 KiB 14964-16131 / 15412-16834 / 14567-15704, 768 KiB
-//   21354-22383 / 19668-20085 / 19384-21115, 4 MiB 395542 / 305138-319732 / 294882-302044,
-//   8 MiB 715220 / 644502 / 638574 (not measured from 32 to 128 KiB);
-// - second (model 207, 2 MiB L2), ratio to memcpy, 3 alternating processes, in a pass first /
-//   with the copies: 16 KiB 0.25-0.31 / 0.33-0.56, 32 KiB 0.79-0.97 / 0.65-0.70, 64 KiB
-//   0.77-0.86 / 0.63-0.71, 256 KiB 0.84-0.86 / 0.63-0.71, 512 KiB 0.86-0.97 / 0.60-0.72.
-// The threshold lies where both agree the pass is no slower. The copies alone ran level with
-// the plain loop (first guest, 4 MiB 307434 / 316139): the marks are the rest, the price of
-// gaps and duplicates, which the plain loop does not handle. Marking chunk by chunk (64 to
-// 1024 positions) was no faster.
-bool marks_first(std::int64_t output_bytes) {
-  const std::int64_t l2 = row_copy::cache_sizes().l2;
-  return l2 > 0 && output_bytes >= l2 / 8;
+// The rows stitch_small_forward writes, marked in a pass before the copies, one byte a row,
+// then packed into a bitmap in place (zero_unwritten's): `marks` holds words * 64 bytes,
+// zeroed, and ends with its first `words` words the bitmap. A byte store a row has no chain:
+// a bit set in a pass of its own is a read-modify-write of a word the previous rows' bits
+// share (all 64 rows of a 16 KiB output of 256-byte rows: 15-60 % slower than a bit set with
+// each copy, on the first Intel Xeon guest), and a bit set with each copy slows the copies
+// once they leave the L1. 256-byte rows, the work against the plain loop of copies (no gaps,
+// nothing marked), loop time / work time, medians of 3-5 alternating processes on the second
+// Intel Xeon guest (model 207), bit with each copy / byte first: 8 KiB 1.03 / 1.20, 16 KiB
+// 1.11 / 1.20, 32 KiB 0.79 / 0.96, 64 KiB 0.77 / 1.01, 128 KiB 0.72 / 0.94; from 256 KiB to
+// 8 MiB level with the bits set in a pass first, 0.94-1.05.
+void mark_rows(std::span<const StitchList> lists, std::uint64_t* marks, std::int64_t words) {
+  auto* bytes = reinterpret_cast<unsigned char*>(marks);
+  for (const StitchList& list : lists)
+    for (std::int64_t i = 0; i < list.size; ++i) bytes[list.index[i]] = 1;
+  // Word w reads bytes [64w, 64w + 64) and writes [8w, 8w + 8): bytes already read.
+  for (std::int64_t w = 0; w < words; ++w) {
+    const unsigned char* from = bytes + w * 64;
+    std::uint64_t word = 0;
+#if defined(__SSE2__)
+    for (int q = 0; q < 4; ++q) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + q * 16));
+      const auto unmarked = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+      word |= static_cast<std::uint64_t>(~unmarked & 0xffffu) << (q * 16);
+    }
+#else
+    for (int b = 0; b < 64; ++b) word |= static_cast<std::uint64_t>(from[b]) << b;
+#endif
+    marks[w] = word;
+  }
 }
 // The copies of stitch_small_forward, each row by the byte mover m (row_copy::AnyBytes, or a
-// WideFixedBytes inside small_forward_rows_wide only), marking each row in `written`.
+// WideFixedBytes inside small_forward_rows_wide only).
 template <class Mover>
-[[gnu::always_inline]] inline void small_forward_rows(std::span<const StitchList> lists, const Mover m, std::byte* out,
-                                                      std::uint64_t* written, bool mark_first) {
-  const auto mark = [written](std::int64_t r) { written[r >> 6] |= std::uint64_t{1} << (r & 63); };
-  if (mark_first)
-    for (const StitchList& list : lists)
-      for (std::int64_t i = 0; i < list.size; ++i) mark(list.index[i]);
+[[gnu::always_inline]] inline void small_forward_rows(std::span<const StitchList> lists, const Mover m,
+                                                      std::byte* out) {
   for (const StitchList& list : lists) {
     const std::int32_t* index = list.index;  // locals: the copies may alias any memory
     const auto* from = static_cast<const std::byte*>(list.rows);
-    for (std::int64_t i = 0, n = list.size; i < n; ++i) {
-      const std::int64_t r = index[i];
-      m.copy(out, r, from, i);
-      if (!mark_first) mark(r);
-    }
+    for (std::int64_t i = 0, n = list.size; i < n; ++i) m.copy(out, index[i], from, i);
   }
 }
 template <class Mover>
-OPCONFORM_WIDE_TARGET void small_forward_rows_wide(std::span<const StitchList> lists, const Mover m, std::byte* out,
-                                                   std::uint64_t* written, bool mark_first) {
-  small_forward_rows(lists, m, out, written, mark_first);
+OPCONFORM_WIDE_TARGET void small_forward_rows_wide(std::span<const StitchList> lists, const Mover m, std::byte* out) {
+  small_forward_rows(lists, m, out);
 }
 void stitch_small_forward(std::span<const StitchList> lists, std::int64_t rows, std::int64_t row_bytes,
                           std::byte* out) {
-  const auto words = static_cast<std::size_t>((rows + 63) / 64);
-  std::uint64_t small[kSmallForwardMaxWords] = {};
-  std::vector<std::uint64_t> large(words > kSmallForwardMaxWords ? words : 0);
-  std::uint64_t* written = words > kSmallForwardMaxWords ? large.data() : small;
+  const std::int64_t words = (rows + 63) / 64;
+  std::uint64_t small[kSmallForwardMaxWords * 8];
+  std::vector<std::uint64_t> large(words > kSmallForwardMaxWords ? words * 8 : 0);
+  std::uint64_t* marks = words > kSmallForwardMaxWords ? large.data() : small;
+  if (words <= kSmallForwardMaxWords) std::memset(small, 0, static_cast<std::size_t>(words * 64));
+  mark_rows(lists, marks, words);
   // Past the L1 too: there the 32-byte copies still beat a memcpy call per row (256-byte rows,
   // 20 / 24 / 32 KiB, 3 rounds: 386-437 / 469-473 / 637-658 ns against 420-426 / 505-529 /
   // 657-690), unlike SpaceToBatchND's, which replace inline 16-byte moves.
-  const bool mark_first = marks_first(rows * row_bytes);
   if (copies_wide(row_bytes))
-    row_copy::with_wide_row_mover(row_bytes,
-                                  [&](const auto& m) { small_forward_rows_wide(lists, m, out, written, mark_first); });
+    row_copy::with_wide_row_mover(row_bytes, [&](const auto& m) { small_forward_rows_wide(lists, m, out); });
   else
-    small_forward_rows(lists, row_copy::AnyBytes{row_bytes}, out, written, mark_first);
-  zero_unwritten(written, 0, rows, out, row_bytes);
+    small_forward_rows(lists, row_copy::AnyBytes{row_bytes}, out);
+  zero_unwritten(marks, 0, rows, out, row_bytes);
 }
 
 template <class Mover>

@@ -394,15 +394,11 @@ TEST_P(StitchTest, TileBoundaryMatrix) {
 
 // Small outputs with the default options: rows of 160 bytes or more with few duplicates take
 // the small forward path (up to 32 KiB of output, and 256- and 512-byte rows of any size here
-// where the CPU has wide moves; its bitmap on the stack up to 256 rows), the larger ones here
-// the forward path; gaps, duplicates across lists, scalar indices. The largest outputs of
-// 256-byte rows (1/8 of the L2 and more, where it is known) mark their rows in a pass before
-// the copies.
+// where the CPU has wide moves; its marks on the stack up to 256 rows), the larger ones here
+// the forward path; gaps, duplicates across lists, scalar indices.
 TEST_P(StitchTest, SmallOutputsWithDefaultOptions) {
   const bool parallel = GetParam().optimized == &optimized::ParallelDynamicStitch;
-  const std::int64_t marks_first_rows =
-      std::max<std::int64_t>(optimized::row_copy::cache_sizes().l2, 1 << 20) / 8 / 256;
-  const std::int64_t row_counts[] = {1, 2, 63, 64, 65, 100, 129, 200, 300, 1000, marks_first_rows + 1};
+  const std::int64_t row_counts[] = {1, 2, 63, 64, 65, 100, 129, 200, 256, 257, 300, 1000, 1025};
   for (const int wide : {-1, 0}) {  // the wide loops where the CPU has them, then the baseline's
     SCOPED_TRACE(wide == 0 ? "baseline moves" : "wide moves where the CPU has them");
     const optimized::row_copy::ScopedWideMovesSetting setting(wide);
