@@ -7,12 +7,12 @@
 // - Byte rows of kPullMinRowBytes or more and at most kForwardMaxPositionsPerRow positions per
 //   row, "forward" (stitch_forward): every position's row copied in order, a later writer
 //   overwriting an earlier one, then the gaps zeroed from a bitmap: sequential reads, one bit
-//   per row and thread. Outputs in the core's cache go forward on one thread (up to 32 KiB,
-//   and rows of 256 and 512 bytes where the CPU has AVX2, by stitch_small_forward, without
-//   the set-up); outputs too large for it
-//   (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte pieces, on any
-//   number of threads, with streaming stores: threads split the positions, and a thread skips
-//   the rows a later thread's positions name.
+//   per row and thread (one thread with cached stores marks a byte a row first). Outputs in
+//   the core's cache go forward on one thread (up to 32 KiB, and rows of 256 and 512 bytes
+//   where the CPU has AVX2, by stitch_small_forward, without the set-up); outputs too large
+//   for it (row_copy::streaming_min_bytes(options)), with byte rows of whole 16-byte pieces,
+//   on any number of threads, with streaming stores: threads split the positions, and a
+//   thread skips the rows a later thread's positions name.
 //   Elsewhere each output row is written exactly once:
 // - Other rows of kPullMinRowBytes or more (8 bytes per row fit the budget), "pull": a
 //   forward pass over the positions (m, i) records each row's last writer, then the output
@@ -442,6 +442,40 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows, typename 
   });
 }
 
+// The rows a forward pass on one thread with cached stores writes (stitch_forward,
+// stitch_small_forward), marked in a pass before the copies, one byte a row, then packed into
+// a bitmap in place (zero_unwritten's): `marks` holds words * 64 bytes, zeroed, and ends with
+// its first `words` words the bitmap. A byte store a row has no chain: a bit set in a pass of
+// its own is a read-modify-write of a word the previous rows' bits share (all 64 rows of a
+// 16 KiB output of 256-byte rows: 15-60 % slower than a bit set with each copy, on the first
+// Intel Xeon guest), and a bit set with each copy slows the copies once they leave the L1.
+// 256-byte rows, the work against the plain loop of copies (no gaps, nothing marked), loop
+// time / work time, medians of 3-5 alternating processes on the second Intel Xeon guest
+// (model 207), bit with each copy / byte first: in 32-byte moves (stitch_small_forward) 8 KiB
+// 1.03 / 1.20, 16 KiB 1.11 / 1.20, 32 KiB 0.79 / 0.96, 64 KiB 0.77 / 1.01, 128 KiB 0.72 /
+// 0.94, from 256 KiB to 8 MiB level with the bits set in a pass first (0.94-1.05); a memcpy
+// call a row (stitch_forward) 64 KiB 0.65 / 0.68, 256 KiB 0.65 / 0.72, 1 MiB 0.74 / 0.82, 2-8
+// MiB level (0.76-0.81).
+void mark_rows(std::span<const StitchList> lists, std::uint64_t* marks, std::int64_t words) {
+  auto* bytes = reinterpret_cast<unsigned char*>(marks);
+  for (const StitchList& list : lists)
+    for (std::int64_t i = 0; i < list.size; ++i) bytes[list.index[i]] = 1;
+  // Word w reads bytes [64w, 64w + 64) and writes [8w, 8w + 8): bytes already read.
+  for (std::int64_t w = 0; w < words; ++w) {
+    const unsigned char* from = bytes + w * 64;
+    std::uint64_t word = 0;
+#if defined(__SSE2__)
+    for (int q = 0; q < 4; ++q) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + q * 16));
+      const auto unmarked = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
+      word |= static_cast<std::uint64_t>(~unmarked & 0xffffu) << (q * 16);
+    }
+#else
+    for (int b = 0; b < 64; ++b) word |= static_cast<std::uint64_t>(from[b]) << b;
+#endif
+    marks[w] = word;
+  }
+}
 // The forward path, byte rows: every position's row copied to its index in order (a later
 // writer overwrites an earlier one), then the rows no index named zeroed. No winner table:
 // sequential reads, one bit per row and thread. It copies every duplicate's row too, so it is
@@ -449,8 +483,9 @@ void stitch_pull(std::span<const StitchList> lists, std::int64_t rows, typename 
 // Thread t copies its share of the positions in order, skipping the rows that a later
 // thread's positions name: claims[t] holds the rows thread t's positions name, and after the
 // first barrier claims[u] for u >= 1 holds those of threads u and later. `Mover` is a cached
-// one, or StreamedBytes for outputs beyond the core's cache (one thread's streaming stores to
-// one address stay in program order).
+// one, on one thread (stitch_rows), which marks its rows before its copies (mark_rows), or
+// StreamedBytes for outputs beyond the core's cache (one thread's streaming stores to one
+// address stay in program order).
 constexpr std::int64_t kForwardMaxPositionsPerRow = 2;
 // Cached forward rows this wide are copied by a memcpy call each (stitch_rows).
 constexpr std::int64_t kForwardMemcpyMinRowBytes = 256;
@@ -463,15 +498,18 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
   const std::int64_t words = (rows + 63) / 64;
   std::int64_t positions = 0;
   for (const StitchList& list : lists) positions += list.size;
-  // One bitmap per thread, all of them within 5% of the output.
+  // One bitmap per thread, all of them within 5% of the output; with cached stores one thread
+  // and a byte a row (a row is 160 bytes or more).
   const std::int64_t budget_words = rows * row_bytes / 20 / 8;
-  threads = static_cast<int>(std::clamp<std::int64_t>(std::min<std::int64_t>(threads, budget_words / words), 1,
-                                                      std::max<std::int64_t>(positions, 1)));
-  const auto total = static_cast<std::size_t>(threads * words);
+  threads = kStreams ? static_cast<int>(std::clamp<std::int64_t>(std::min<std::int64_t>(threads, budget_words / words),
+                                                                 1, std::max<std::int64_t>(positions, 1)))
+                     : 1;
+  const auto total = static_cast<std::size_t>(kStreams ? threads * words : words * 8);
   std::uint64_t small[16] = {};
   std::vector<std::uint64_t> large(total > 16 ? total : 0);
   std::uint64_t* const bits = total > 16 ? large.data() : small;
   const auto claims = [&](std::int64_t t) { return bits + t * words; };
+  if constexpr (!kStreams) mark_rows(lists, bits, words);
 
   // Calls f(rows, index, from, to) for each list's part of the positions [first, last), in
   // order (positions i in [from, to) of the list with data `rows`). Lists, output and mover
@@ -498,12 +536,11 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
     const auto mark = [own, set](const std::byte*, const std::int32_t* index, std::int64_t from, std::int64_t to) {
       for (std::int64_t i = from; i < to; ++i) set(own, index[i]);
     };
-    // Thread 0 marks its claims as it goes with cached stores; with streaming stores in a pass
-    // after its copies (a cached store between streaming ones holds them up: 1 thread, 64 MiB,
-    // 0.73 of memcpy marking while copying; a bare loop of the copies at 1 GiB, marking each
-    // 1024 positions before their copies 81-82 ms, after all copies 79-80, no marking 74-79,
-    // memcpy 73-76). Later threads mark all theirs before the barrier: the earlier threads
-    // need them.
+    // With streaming stores thread 0 marks its claims in a pass after its copies (a cached
+    // store between streaming ones holds them up: 1 thread, 64 MiB, 0.73 of memcpy marking
+    // while copying; a bare loop of the copies at 1 GiB, marking each 1024 positions before
+    // their copies 81-82 ms, after all copies 79-80, no marking 74-79, memcpy 73-76). Later
+    // threads mark all theirs before the barrier: the earlier threads need them.
     if (t > 0) for_lists(first, last, mark);
     if (n > 1) {
 #pragma omp barrier
@@ -514,7 +551,6 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
       }
     }
     const std::uint64_t* const later = t + 1 < n ? claims(t + 1) : nullptr;
-    const bool marks_while_copying = t == 0 && !kStreams;
     // With cached stores each destination row is read kForwardLookahead positions before its
     // copy: read right before, it waits behind the previous row's stores. Streaming stores
     // read it in place (read ahead, one thread measured 0.55 -> 0.39 of memcpy at 256 MiB).
@@ -535,7 +571,6 @@ void stitch_forward(std::span<const StitchList> lists, std::int64_t rows, std::b
         }
         if (later != nullptr && (later[r >> 6] >> (r & 63) & 1)) continue;
         m.copy(target, r, rows, i);
-        if (marks_while_copying) set(own, r);
       }
     };
     for_lists(first, last, copy);
@@ -596,37 +631,6 @@ bool copies_wide(std::int64_t row_bytes) { return row_copy::has_wide_row_mover(r
 bool goes_small_forward(const Route& route, std::int64_t rows) {
   return route.forward && !route.streams && route.threads == 1 &&
          (rows * route.row_bytes <= kSmallForwardMaxBytes || copies_wide(route.row_bytes));
-}
-// The rows stitch_small_forward writes, marked in a pass before the copies, one byte a row,
-// then packed into a bitmap in place (zero_unwritten's): `marks` holds words * 64 bytes,
-// zeroed, and ends with its first `words` words the bitmap. A byte store a row has no chain:
-// a bit set in a pass of its own is a read-modify-write of a word the previous rows' bits
-// share (all 64 rows of a 16 KiB output of 256-byte rows: 15-60 % slower than a bit set with
-// each copy, on the first Intel Xeon guest), and a bit set with each copy slows the copies
-// once they leave the L1. 256-byte rows, the work against the plain loop of copies (no gaps,
-// nothing marked), loop time / work time, medians of 3-5 alternating processes on the second
-// Intel Xeon guest (model 207), bit with each copy / byte first: 8 KiB 1.03 / 1.20, 16 KiB
-// 1.11 / 1.20, 32 KiB 0.79 / 0.96, 64 KiB 0.77 / 1.01, 128 KiB 0.72 / 0.94; from 256 KiB to
-// 8 MiB level with the bits set in a pass first, 0.94-1.05.
-void mark_rows(std::span<const StitchList> lists, std::uint64_t* marks, std::int64_t words) {
-  auto* bytes = reinterpret_cast<unsigned char*>(marks);
-  for (const StitchList& list : lists)
-    for (std::int64_t i = 0; i < list.size; ++i) bytes[list.index[i]] = 1;
-  // Word w reads bytes [64w, 64w + 64) and writes [8w, 8w + 8): bytes already read.
-  for (std::int64_t w = 0; w < words; ++w) {
-    const unsigned char* from = bytes + w * 64;
-    std::uint64_t word = 0;
-#if defined(__SSE2__)
-    for (int q = 0; q < 4; ++q) {
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + q * 16));
-      const auto unmarked = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128())));
-      word |= static_cast<std::uint64_t>(~unmarked & 0xffffu) << (q * 16);
-    }
-#else
-    for (int b = 0; b < 64; ++b) word |= static_cast<std::uint64_t>(from[b]) << b;
-#endif
-    marks[w] = word;
-  }
 }
 // The copies of stitch_small_forward, each row by the byte mover m (row_copy::AnyBytes, or a
 // WideFixedBytes inside small_forward_rows_wide only).
