@@ -233,12 +233,13 @@ void stitch_block(std::span<const StitchList> lists, std::int64_t lo, std::int64
       if (byte) return false;
       byte = 1;
       return true;
+    } else {
+      std::uint64_t& word = written[offset >> 6];
+      const std::uint64_t bit = std::uint64_t{1} << (offset & 63);
+      if (word & bit) return false;
+      word |= bit;
+      return true;
     }
-    std::uint64_t& word = written[offset >> 6];
-    const std::uint64_t bit = std::uint64_t{1} << (offset & 63);
-    if (word & bit) return false;
-    word |= bit;
-    return true;
   };
   // Prefetches (for writing) the bitmap word and the destination row of a later position:
   // every line of rows up to kPrefetchRowBytes, else the first (its page walk starts early).
@@ -364,9 +365,9 @@ void stitch_push(std::span<const StitchList> lists, std::int64_t rows, typename 
     std::uint64_t small[64];
     if (blocks == 1 && row_bytes >= kByteClaimsMinRowBytes) {
       const std::size_t mark_words = words * 8;
-      std::vector<std::uint64_t> large(mark_words > 64 ? mark_words : 0);
+      std::vector<std::uint64_t> large(mark_words > 64 ? mark_words : 0);  // zeroed
       std::uint64_t* const marks = mark_words > 64 ? large.data() : small;
-      std::fill(marks, marks + mark_words, 0);
+      if (mark_words <= 64) std::fill(small, small + mark_words, 0);
       stitch_block<true, true>(lists, 0, rows, marks, out, mover);
       pack_byte_marks(marks, static_cast<std::int64_t>(words));
       if constexpr (std::is_same_v<typename Mover::Element, std::byte>) zero_unwritten(marks, 0, rows, out, row_bytes);
