@@ -20,7 +20,6 @@
 #include <cstdint>
 #include <limits>
 #include <new>
-#include <optional>
 #include <span>
 #include <string>
 #include <type_traits>
@@ -79,20 +78,25 @@ Status out_of_range(const Tensor& partitions, std::int64_t position, std::int64_
 }
 
 // Bookkeeping of `size` Ts, each `fill`: on the stack when it is small (no allocation), else on
-// the heap (std::bad_alloc when refused).
+// the heap (std::bad_alloc when refused). Empty until assigned, so that a buffer declared
+// before a try block is not zeroed as a whole (GCC clears a std::optional's storage: 552 bytes
+// with `rep stos` for each of DynamicPartition's two).
 template <class T, std::size_t kInline>
 class SmallBuffer {
  public:
-  explicit SmallBuffer(std::size_t size, T fill = T{}) : size_(size) {
+  SmallBuffer() = default;
+  explicit SmallBuffer(std::size_t size, T fill = T{}) { assign(size, fill); }
+  void assign(std::size_t size, T fill = T{}) {
     if (size > kInline)
       heap_.assign(size, fill);
     else
       std::fill_n(inline_, size, fill);
+    size_ = size;
   }
   std::span<T> span() { return {size_ > kInline ? heap_.data() : inline_, size_}; }
 
  private:
-  std::size_t size_;
+  std::size_t size_ = 0;
   T inline_[kInline];
   std::vector<T> heap_;
 };
@@ -427,10 +431,10 @@ void scatter_rows(const Problem& pr, const Chunks& ch, std::span<std::int64_t> c
       // the scatter at about 0.68 of memcpy at 1 GiB).
       const bool fetch = std::is_same_v<Element, std::byte> && row_bytes >= 64 && row_bytes <= kPrefetchMaxRowBytes &&
                          output_bytes >= kPrefetchMinOutputBytes;
-      const std::int64_t fetch_rows = std::max<std::int64_t>(1, row_copy::prefetch_ahead_bytes() / row_bytes);
+      const std::int64_t fetch_rows =
+          fetch ? std::max<std::int64_t>(1, row_copy::prefetch_ahead_bytes() / row_bytes) : 0;
       const std::int64_t fetch_end = fetch ? pr.n - fetch_rows : 0;
-      const std::byte* fetch_from =
-          static_cast<const std::byte*>(data.raw_data()) + (fetch ? fetch_rows * row_bytes : 0);
+      const std::byte* fetch_from = static_cast<const std::byte*>(data.raw_data()) + fetch_rows * row_bytes;
       auto scatter = [&](const auto& m) {
         thread_policy::run_threads(threads, [&](std::int64_t t, std::int64_t n) {
           const std::int64_t last = thread_policy::share_begin(chunks, n, t + 1);
@@ -489,14 +493,14 @@ Status DynamicPartition(const Tensor& data, const Tensor& partitions, std::int64
 
   const Chunks ch = chunks_for(pr, rows_bytes, options);
   // The counters and the sizes on the stack for a few partitions, else on the heap.
-  std::optional<SmallBuffer<std::int64_t, 64>> counts_buffer, sizes_buffer;
+  SmallBuffer<std::int64_t, 64> counts_buffer, sizes_buffer;
   try {
-    counts_buffer.emplace(static_cast<std::size_t>(ch.count * ch.stride));
-    sizes_buffer.emplace(static_cast<std::size_t>(pr.k));
+    counts_buffer.assign(static_cast<std::size_t>(ch.count * ch.stride));
+    sizes_buffer.assign(static_cast<std::size_t>(pr.k));
   } catch (const std::bad_alloc&) {
     return resource_exhausted("OOM when allocating tensor with shape", shape_string(Shape{pr.k}), " and type int64");
   }
-  const std::span<std::int64_t> counts = counts_buffer->span(), sizes = sizes_buffer->span();
+  const std::span<std::int64_t> counts = counts_buffer.span(), sizes = sizes_buffer.span();
   const std::int64_t bad = count_partitions(pr, ch, counts);
   if (bad < pr.n) return out_of_range(partitions, bad, pr.k);
   assign_slots(pr, ch, counts, sizes);
