@@ -6,14 +6,17 @@
 // only up to kReferenceMaxBytes (the reference kernels take seconds to minutes at 1 GiB).
 //
 //   SpaceToBatchND  float32 input [1, H, 8, 16], block [2, 2], no padding (64 B chunks);
-//   BatchToSpaceND  the SpaceToBatchND output of the same size, [4, H/2, 4, 16], crops 0;
+//   BatchToSpaceND  the SpaceToBatchND output of the same size, [4, H/2, 4, 16], crops 0
+//                   (both also have naive_stream: the plain loop in space order with
+//                   streaming stores, the batch side four interleaved streams);
 //   DynamicStitch, ParallelDynamicStitch
 //                   a random permutation of N float32 rows of 256 B in 4 equal index lists
 //                   (DynamicStitch also has naive_stream: the plain loop with streaming
 //                   stores, the floor of writing rows to random destinations around the
 //                   caches);
 //   DynamicPartition
-//                   N rows of 256 B, each to a uniformly random one of 4 partitions;
+//                   N rows of 256 B, each to a uniformly random one of 4 partitions (with
+//                   naive_stream: the plain loop with streaming stores);
 //   (the three row ops also with rows of 64 B, the narrowest the in-cache figures cover,
 //   from 64 KiB to 32 MiB: <rows>x64B in the case name);
 //   SparseConcat    4 inputs of rank 3, shape [D, 16, 16], n entries each at distinct random
@@ -138,12 +141,42 @@ struct SpaceInputs {
   std::optional<Tensor> held;  // work and naive_work's output
 };
 
+// Copies 64 bytes to a 16-byte aligned d with streaming stores (around the caches).
+void stream_chunk64(char* d, const char* s) {
+#if defined(__SSE2__)
+  for (int b = 0; b < 64; b += 16)
+    _mm_stream_si128(reinterpret_cast<__m128i*>(d + b), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + b)));
+#else
+  std::memcpy(d, s, 64);
+#endif
+}
+
+void stream_fence() {
+#if defined(__SSE2__)
+  _mm_sfence();
+#endif
+}
+
 // The plain loop: one 64-byte memcpy per output position, in output order (no padding:
-// batch-side (o0 * 2 + o1, y, x) is space-side (2y + o0, 2x + o1)).
-void space_batch_plain_loop(const Tensor& input, bool to_batch, std::int64_t h, Tensor& out) {
+// batch-side (o0 * 2 + o1, y, x) is space-side (2y + o0, 2x + o1)). With `streaming`, the same
+// chunks in space order (the space side one stream, the batch side four: the kernels' order)
+// with streaming stores: the floor of four interleaved streams around the caches.
+void space_batch_plain_loop(const Tensor& input, bool to_batch, std::int64_t h, Tensor& out, bool streaming = false) {
   const auto* s = static_cast<const char*>(input.raw_data());
   auto* d = static_cast<char*>(out.raw_data());
   constexpr std::int64_t kChunk = kSpaceC * 4;
+  static_assert(kChunk == 64);
+  if (streaming) {
+    for (std::int64_t sy = 0; sy < h; ++sy)
+      for (std::int64_t sx = 0; sx < kSpaceW; ++sx) {
+        const std::int64_t k = sy % 2 * 2 + sx % 2;
+        const std::int64_t b = ((k * (h / 2) + sy / 2) * (kSpaceW / 2) + sx / 2) * kChunk;
+        const std::int64_t sp = (sy * kSpaceW + sx) * kChunk;
+        stream_chunk64(to_batch ? d + b : d + sp, to_batch ? s + sp : s + b);
+      }
+    stream_fence();
+    return;
+  }
   for (std::int64_t k = 0; k < 4; ++k)
     for (std::int64_t y = 0; y < h / 2; ++y)
       for (std::int64_t x = 0; x < kSpaceW / 2; ++x) {
@@ -184,13 +217,14 @@ void register_space_batch(std::int64_t bytes) {
         return keep_outputs(status, keep, out);
       };
     };
-    const RunFn naive = [inputs, to_batch, h, out_shape = to_batch ? batch : space](const ExecOptions&,
-                                                                                    std::vector<Tensor>* keep) {
-      SpaceInputs& in = inputs();
-      Tensor out;  // as a caller holds an output before the call
-      out = Tensor::uninitialized(DType::kFloat32, out_shape);
-      space_batch_plain_loop(in.data, to_batch, h, out);
-      return keep_outputs(Status(), keep, out);
+    const auto plain_loop = [inputs, to_batch, h, out_shape = to_batch ? batch : space](bool streaming) -> RunFn {
+      return [inputs, to_batch, h, out_shape, streaming](const ExecOptions&, std::vector<Tensor>* keep) {
+        SpaceInputs& in = inputs();
+        Tensor out;  // as a caller holds an output before the call
+        out = Tensor::uninitialized(DType::kFloat32, out_shape);
+        space_batch_plain_loop(in.data, to_batch, h, out, streaming);
+        return keep_outputs(Status(), keep, out);
+      };
     };
     const RunFn naive_work = [inputs, to_batch, h, out_shape = to_batch ? batch : space](const ExecOptions&,
                                                                                          std::vector<Tensor>*) {
@@ -229,7 +263,8 @@ void register_space_batch(std::int64_t bytes) {
            kMinTime,
            true,
            with_reference ? std::vector<Shape>{to_batch ? batch : space} : std::vector<Shape>{},
-           naive};
+           plain_loop(false),
+           plain_loop(true)};
     if (bytes <= kWorkMaxBytes) {
       c.work = work;
       c.naive_work = naive_work;
@@ -394,25 +429,33 @@ void register_rows(std::int64_t bytes) {
     };
   };
   // The plain loop: count each partition's rows, allocate, copy every row to the next slot.
-  const RunFn naive = [partition_inputs](const ExecOptions&, std::vector<Tensor>* keep) {
-    PartitionInputs& in = partition_inputs();
-    const std::int32_t* part = in.partitions.data<std::int32_t>();
-    const std::int64_t n = in.partitions.num_elements();
-    std::int64_t count[kPartitions] = {};
-    for (std::int64_t j = 0; j < n; ++j) ++count[part[j]];
-    std::vector<Tensor> out;
-    char* d[kPartitions];
-    for (std::int64_t p = 0; p < kPartitions; ++p) {
-      out.push_back(Tensor::uninitialized(DType::kFloat32, {count[p], RowFloats}));
-      d[p] = static_cast<char*>(out.back().raw_data());
-    }
-    const auto* s = static_cast<const char*>(in.data.raw_data());
-    constexpr std::int64_t kRow = RowFloats * 4;
-    for (std::int64_t j = 0; j < n; ++j) {
-      std::memcpy(d[part[j]], s + j * kRow, kRow);
-      d[part[j]] += kRow;
-    }
-    return keep_outputs(Status(), keep, out);
+  // With `streaming`, the rows go out with streaming stores (the floor of writing four
+  // interleaved outputs around the caches).
+  const auto plain_loop = [partition_inputs](bool streaming) -> RunFn {
+    return [partition_inputs, streaming](const ExecOptions&, std::vector<Tensor>* keep) {
+      PartitionInputs& in = partition_inputs();
+      const std::int32_t* part = in.partitions.data<std::int32_t>();
+      const std::int64_t n = in.partitions.num_elements();
+      std::int64_t count[kPartitions] = {};
+      for (std::int64_t j = 0; j < n; ++j) ++count[part[j]];
+      std::vector<Tensor> out;
+      char* d[kPartitions];
+      for (std::int64_t p = 0; p < kPartitions; ++p) {
+        out.push_back(Tensor::uninitialized(DType::kFloat32, {count[p], RowFloats}));
+        d[p] = static_cast<char*>(out.back().raw_data());
+      }
+      const auto* s = static_cast<const char*>(in.data.raw_data());
+      constexpr std::int64_t kRow = RowFloats * 4;
+      for (std::int64_t j = 0; j < n; ++j) {
+        if (streaming)
+          for (std::int64_t b = 0; b < kRow; b += 64) stream_chunk64(d[part[j]] + b, s + j * kRow + b);
+        else
+          std::memcpy(d[part[j]], s + j * kRow, kRow);
+        d[part[j]] += kRow;
+      }
+      if (streaming) stream_fence();
+      return keep_outputs(Status(), keep, out);
+    };
   };
   std::vector<Shape> shapes;  // each partition's share, as the inputs will draw it
   if (with_reference) {
@@ -423,7 +466,7 @@ void register_rows(std::int64_t bytes) {
   }
   register_case({"DynamicPartition", name_of(bytes, shape_name + "_k4"), bytes, run(true),
                  with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1, kMinTime,
-                 true, shapes, naive});
+                 true, shapes, plain_loop(false), plain_loop(true)});
 }
 
 // ---- SparseConcat --------------------------------------------------------------------------
