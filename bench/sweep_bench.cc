@@ -35,11 +35,8 @@
 //   python3 bench/sweep_report.py bench/results/sweep-*/sweep.json.gz
 #include <benchmark/benchmark.h>
 
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
-
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -141,40 +138,31 @@ struct SpaceInputs {
   std::optional<Tensor> held;  // work and naive_work's output
 };
 
-// Copies 64 bytes to a 16-byte aligned d with streaming stores (around the caches).
-void stream_chunk64(char* d, const char* s) {
+// The plain loops' naive_stream variants write with row_copy's streaming stores, which are
+// plain stores without SSE2: there the cases have no naive_stream.
 #if defined(__SSE2__)
-  for (int b = 0; b < 64; b += 16)
-    _mm_stream_si128(reinterpret_cast<__m128i*>(d + b), _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + b)));
+constexpr bool kHasStreamingLoop = true;
 #else
-  std::memcpy(d, s, 64);
+constexpr bool kHasStreamingLoop = false;
 #endif
-}
-
-void stream_fence() {
-#if defined(__SSE2__)
-  _mm_sfence();
-#endif
-}
 
 // The plain loop: one 64-byte memcpy per output position, in output order (no padding:
 // batch-side (o0 * 2 + o1, y, x) is space-side (2y + o0, 2x + o1)). With `streaming`, the same
 // chunks in space order (the space side one stream, the batch side four: the kernels' order)
 // with streaming stores: the floor of four interleaved streams around the caches.
 void space_batch_plain_loop(const Tensor& input, bool to_batch, std::int64_t h, Tensor& out, bool streaming = false) {
-  const auto* s = static_cast<const char*>(input.raw_data());
-  auto* d = static_cast<char*>(out.raw_data());
+  const auto* s = static_cast<const std::byte*>(input.raw_data());
+  auto* d = static_cast<std::byte*>(out.raw_data());
   constexpr std::int64_t kChunk = kSpaceC * 4;
-  static_assert(kChunk == 64);
   if (streaming) {
     for (std::int64_t sy = 0; sy < h; ++sy)
       for (std::int64_t sx = 0; sx < kSpaceW; ++sx) {
         const std::int64_t k = sy % 2 * 2 + sx % 2;
         const std::int64_t b = ((k * (h / 2) + sy / 2) * (kSpaceW / 2) + sx / 2) * kChunk;
         const std::int64_t sp = (sy * kSpaceW + sx) * kChunk;
-        stream_chunk64(to_batch ? d + b : d + sp, to_batch ? s + sp : s + b);
+        optimized::row_copy::stream_row(to_batch ? d + b : d + sp, to_batch ? s + sp : s + b, kChunk);
       }
-    stream_fence();
+    optimized::row_copy::stream_fence();
     return;
   }
   for (std::int64_t k = 0; k < 4; ++k)
@@ -264,7 +252,7 @@ void register_space_batch(std::int64_t bytes) {
            true,
            with_reference ? std::vector<Shape>{to_batch ? batch : space} : std::vector<Shape>{},
            plain_loop(false),
-           plain_loop(true)};
+           kHasStreamingLoop ? plain_loop(true) : RunFn()};
     if (bytes <= kWorkMaxBytes) {
       c.work = work;
       c.naive_work = naive_work;
@@ -294,28 +282,19 @@ struct StitchInputs {
 // (around the caches, the floor of the kernel's streaming paths).
 template <std::int64_t RowFloats>
 void stitch_plain_loop(const StitchInputs& in, bool streaming, Tensor& out) {
-  auto* d = static_cast<char*>(out.raw_data());
+  auto* d = static_cast<std::byte*>(out.raw_data());
   constexpr std::int64_t kRow = RowFloats * 4;
   for (std::size_t m = 0; m < in.indices.size(); ++m) {
     const std::int32_t* index = in.indices[m].data<std::int32_t>();
-    const auto* s = static_cast<const char*>(in.data[m].raw_data());
+    const auto* s = static_cast<const std::byte*>(in.data[m].raw_data());
     for (std::int64_t i = 0; i < in.indices[m].num_elements(); ++i) {
-      char* row = d + index[i] * kRow;
-      const char* from = s + i * kRow;
-#if defined(__SSE2__)
-      if (streaming) {
-        for (std::int64_t b = 0; b < kRow; b += 16)
-          _mm_stream_si128(reinterpret_cast<__m128i*>(row + b),
-                           _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + b)));
-        continue;
-      }
-#endif
-      std::memcpy(row, from, kRow);
+      if (streaming)
+        optimized::row_copy::stream_row(d + index[i] * kRow, s + i * kRow, kRow);
+      else
+        std::memcpy(d + index[i] * kRow, s + i * kRow, kRow);
     }
   }
-#if defined(__SSE2__)
-  if (streaming) _mm_sfence();
-#endif
+  if (streaming) optimized::row_copy::stream_fence();
 }
 
 StitchInputs make_stitch_inputs(std::int64_t rows, std::int64_t row_floats) {
@@ -392,11 +371,6 @@ void register_rows(std::int64_t bytes) {
       if (keep != nullptr) keep->push_back(out);
       return Status();
     };
-#if defined(__SSE2__)
-    constexpr bool kHasStreamingLoop = true;
-#else
-    constexpr bool kHasStreamingLoop = false;
-#endif
     Case c{parallel ? "ParallelDynamicStitch" : "DynamicStitch",
            name_of(bytes, shape_name + "_perm"),
            bytes,
@@ -439,21 +413,21 @@ void register_rows(std::int64_t bytes) {
       std::int64_t count[kPartitions] = {};
       for (std::int64_t j = 0; j < n; ++j) ++count[part[j]];
       std::vector<Tensor> out;
-      char* d[kPartitions];
+      std::byte* d[kPartitions];
       for (std::int64_t p = 0; p < kPartitions; ++p) {
         out.push_back(Tensor::uninitialized(DType::kFloat32, {count[p], RowFloats}));
-        d[p] = static_cast<char*>(out.back().raw_data());
+        d[p] = static_cast<std::byte*>(out.back().raw_data());
       }
-      const auto* s = static_cast<const char*>(in.data.raw_data());
+      const auto* s = static_cast<const std::byte*>(in.data.raw_data());
       constexpr std::int64_t kRow = RowFloats * 4;
       for (std::int64_t j = 0; j < n; ++j) {
         if (streaming)
-          for (std::int64_t b = 0; b < kRow; b += 64) stream_chunk64(d[part[j]] + b, s + j * kRow + b);
+          optimized::row_copy::stream_row(d[part[j]], s + j * kRow, kRow);
         else
           std::memcpy(d[part[j]], s + j * kRow, kRow);
         d[part[j]] += kRow;
       }
-      if (streaming) stream_fence();
+      if (streaming) optimized::row_copy::stream_fence();
       return keep_outputs(Status(), keep, out);
     };
   };
@@ -466,7 +440,7 @@ void register_rows(std::int64_t bytes) {
   }
   register_case({"DynamicPartition", name_of(bytes, shape_name + "_k4"), bytes, run(true),
                  with_reference ? RunFn(run(false)) : RunFn(), [partition_inputs] { partition_inputs(); }, 1, kMinTime,
-                 true, shapes, plain_loop(false), plain_loop(true)});
+                 true, shapes, plain_loop(false), kHasStreamingLoop ? plain_loop(true) : RunFn()});
 }
 
 // ---- SparseConcat --------------------------------------------------------------------------
